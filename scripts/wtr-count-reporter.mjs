@@ -1,0 +1,35 @@
+// A web-test-runner reporter that counts every test of every session and, at
+// stop, writes the counts to a file and prints `N passed, N failed`. A session
+// that did not pass but has no failed test (a file that failed to load, a
+// browser error) counts as one failure, so the closing line is honest.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+function countSuite(suite, acc) {
+  if (!suite) return;
+  for (const t of suite.tests ?? []) {
+    if (t.skipped) acc.skipped++;
+    else if (t.passed) acc.passed++;
+    else acc.failed++;
+  }
+  for (const s of suite.suites ?? []) countSuite(s, acc);
+}
+
+export function countReporter({ out }) {
+  return {
+    stop({ sessions }) {
+      const total = { passed: 0, failed: 0, skipped: 0 };
+      for (const session of sessions) {
+        const acc = { passed: 0, failed: 0, skipped: 0 };
+        countSuite(session.testResults, acc);
+        if (!session.passed && acc.failed === 0) acc.failed = 1;
+        total.passed += acc.passed;
+        total.failed += acc.failed;
+        total.skipped += acc.skipped;
+      }
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, JSON.stringify(total));
+      console.log(`browser: ${total.passed} passed, ${total.failed} failed`);
+    },
+  };
+}

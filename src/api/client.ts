@@ -1,0 +1,228 @@
+/**
+ * The typed api client: one method per operation of the table in
+ * operations.ts, talking JSON to the proxy endpoint (never to the service
+ * directly: the browser never holds the Api-Key).
+ *
+ *   const api = createApiClient({ endpoint: '/api' });
+ *   const { Events } = await api.getEvents({ type: 1 }, { signal });
+ *   await api.addTickets({ basketId, body: { Tickets: [1, 2] } });
+ *
+ * Errors are typed: `ApiError` (an HTTP status, the service's `Message`, and
+ * for a 409 on add-tickets the parsed add-result), `NetworkError` (no answer),
+ * `InvalidRequestError` (bad arguments, nothing sent). An abort rethrows the
+ * platform's AbortError. A 204 from the two operations that may send one is
+ * the `NOT_AVAILABLE_YET` value, not an exception.
+ *
+ * Browser-safe: no DOM, no Node.
+ */
+import { buildQuery, fillPath, parseParam } from './match.ts';
+import {
+  operations,
+  type ArgsOf,
+  type NotAvailableYet,
+  type OperationName,
+  type OperationRow,
+  type Operations,
+  type ResponseOf,
+} from './operations.ts';
+import { ServerClock } from './time.ts';
+import type { AddTicketsResult, AreasPricesResult, AreasPricesWire } from './types.ts';
+
+export const NOT_AVAILABLE_YET: NotAvailableYet = Object.freeze({ notAvailableYet: true as const });
+
+export function isNotAvailableYet(value: unknown): value is NotAvailableYet {
+  return typeof value === 'object' && value !== null && (value as NotAvailableYet).notAvailableYet === true;
+}
+
+/** The service answered with an error status (or an unreadable body). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** The service's `Message`, when its body carried one. */
+  readonly serviceMessage: string | null;
+  /** For 409 on add-tickets: the add-result (FailureReason, BookableTicketsCount, basket content). */
+  readonly addResult: AddTicketsResult | null;
+
+  constructor(
+    readonly operation: string,
+    readonly status: number,
+    readonly body: unknown,
+    message: string,
+  ) {
+    super(message);
+    this.serviceMessage = serviceMessageOf(body);
+    this.addResult = isAddResult(body) ? body : null;
+  }
+}
+
+/** No answer at all: offline, DNS, connection refused, CORS refusal. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    readonly operation: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The booking service could not be reached (${operation}).`, options);
+  }
+}
+
+/** The caller passed an argument the interface does not allow; nothing was sent. */
+export class InvalidRequestError extends Error {
+  override readonly name = 'InvalidRequestError';
+  constructor(
+    readonly operation: string,
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError';
+}
+
+function serviceMessageOf(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const m = (body as { Message?: unknown }).Message;
+  return typeof m === 'string' && m.trim() ? m : null;
+}
+
+function isAddResult(body: unknown): body is AddTicketsResult {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Partial<AddTicketsResult>;
+  return typeof b.Success === 'boolean' && ('FailureReason' in b || 'FailureReasonText' in b);
+}
+
+export interface CallInit {
+  signal?: AbortSignal;
+}
+
+type CallArgs<O> = Record<never, never> extends ArgsOf<O> ? [args?: ArgsOf<O>, init?: CallInit] : [args: ArgsOf<O>, init?: CallInit];
+
+export type ApiMethods = {
+  [K in OperationName]: (...args: CallArgs<Operations[K]>) => Promise<ResponseOf<Operations[K]>>;
+};
+
+export interface ApiClient extends ApiMethods {
+  /** The proxy endpoint this client talks to, without a trailing slash. */
+  readonly endpoint: string;
+  /** The server's clock, updated from every response's Date header. */
+  readonly clock: ServerClock;
+}
+
+export interface ApiClientOptions {
+  /** The proxy endpoint, e.g. `/api` or `https://tickets.example.com/api`. */
+  endpoint: string;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  clock?: ServerClock;
+  /** Extra request headers (never an Api-Key: the proxy adds that). */
+  headers?: Record<string, string>;
+}
+
+/** Per-operation reshaping of what arrives into what the elements get. */
+const normalizers: Partial<Record<OperationName, (body: unknown) => unknown>> = {
+  getAreasPrices: (body): AreasPricesResult => {
+    const wire = (body ?? {}) as AreasPricesWire;
+    return { PerformanceId: wire.PerformanceId, AreasPrices: wire.AreasPrices ?? wire.PricesPerArea ?? [] };
+  },
+};
+
+function statusText(status: number): string {
+  const known: Record<number, string> = {
+    400: 'The request was not valid.',
+    401: 'The booking service refused the request.',
+    403: 'This basket can no longer be changed.',
+    404: 'Not found.',
+    409: 'The tickets are no longer available.',
+    413: 'The request was too large.',
+    429: 'Too many requests; try again shortly.',
+    500: 'The booking service had an error.',
+    502: 'The booking service could not reach a supplier.',
+    503: 'The booking service is unavailable.',
+    504: 'The booking service did not answer in time.',
+  };
+  return known[status] ?? `The booking service answered ${status}.`;
+}
+
+async function readBody(response: Response): Promise<{ ok: true; value: unknown } | { ok: false; text: string }> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    return { ok: false, text: '' };
+  }
+  if (!text.trim()) return { ok: false, text };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, text };
+  }
+}
+
+/** Validate and serialise the path and query arguments of a call. */
+function prepare(op: OperationRow, args: Record<string, unknown>): string {
+  const values: Record<string, unknown> = {};
+  const check = (name: string, type: Parameters<typeof parseParam>[0], required: boolean) => {
+    const v = args[name];
+    if (v === undefined || v === null) {
+      if (required) throw new InvalidRequestError(op.name, name, `${op.name}: '${name}' is required.`);
+      return;
+    }
+    const raw = typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : '';
+    const parsed = parseParam(type, raw);
+    if (!parsed.ok) throw new InvalidRequestError(op.name, name, `${op.name}: '${name}' must be ${parsed.expected}.`);
+    values[name] = raw;
+  };
+  for (const [name, type] of Object.entries(op.pathParams)) check(name, type, true);
+  for (const [name, spec] of Object.entries(op.query)) check(name, spec.type, spec.required);
+  return fillPath(op.path, values) + buildQuery(op, values);
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const endpoint = options.endpoint.replace(/\/+$/, '');
+  const clock = options.clock ?? new ServerClock();
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+
+  async function call(op: OperationRow, args: Record<string, unknown> = {}, init: CallInit = {}): Promise<unknown> {
+    const url = endpoint + prepare(op, args);
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    let body: string | undefined;
+    if (op.body) {
+      if (args.body === undefined || args.body === null || typeof args.body !== 'object') {
+        throw new InvalidRequestError(op.name, 'body', `${op.name}: a request body is required.`);
+      }
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(args.body);
+    }
+    const sentAt = clock.localNow();
+    let response: Response;
+    try {
+      response = await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit' });
+    } catch (error) {
+      if (isAbortError(error)) throw error;
+      throw new NetworkError(op.name, { cause: error });
+    }
+    clock.observe(response.headers.get('Date'), sentAt, clock.localNow());
+
+    if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
+    const parsed = await readBody(response);
+    if (!response.ok || response.status === 204) {
+      const value = parsed.ok ? parsed.value : parsed.text || null;
+      const message = serviceMessageOf(value) ?? statusText(response.status);
+      throw new ApiError(op.name, response.status, value, message);
+    }
+    if (!parsed.ok) {
+      throw new ApiError(op.name, response.status, parsed.text || null, 'The booking service sent an answer that could not be read.');
+    }
+    const normalize = normalizers[op.name as OperationName];
+    return normalize ? normalize(parsed.value) : parsed.value;
+  }
+
+  const client: Record<string, unknown> = { endpoint, clock };
+  for (const op of Object.values(operations) as OperationRow[]) {
+    client[op.name] = (args?: Record<string, unknown>, init?: CallInit) => call(op, args, init);
+  }
+  return client as unknown as ApiClient;
+}

@@ -1,0 +1,212 @@
+/**
+ * The service's DateTimes carry no UTC offset: they are wall-clock times in the
+ * service's time zone (Europe/London by default). This module is the ONLY place
+ * that turns them into instants and back; never `new Date(serviceString)`, which
+ * would read them in the visitor's zone.
+ *
+ * It also keeps the server-clock offset, estimated from HTTP `Date` headers, so
+ * countdowns do not trust the visitor's clock.
+ *
+ * Browser-safe: no DOM, no Node.
+ */
+import type { ServiceDateTime } from './types.ts';
+
+export const DEFAULT_TIME_ZONE = 'Europe/London';
+
+export interface WallClock {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?)?$/;
+
+function daysInMonth(year: number, month: number): number {
+  return [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+}
+
+/** Fields of a service DateTime (or a date only), or null when it is not one. */
+export function parseServiceDateTime(value: unknown): WallClock | null {
+  if (typeof value !== 'string') return null;
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const hour = m[4] ? Number(m[4]) : 0;
+  const minute = m[5] ? Number(m[5]) : 0;
+  const second = m[6] ? Number(m[6]) : 0;
+  const millisecond = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  return { year, month, day, hour, minute, second, millisecond };
+}
+
+/** Whether a query parameter value is a date (yyyy-MM-dd) or a service DateTime. */
+export function isValidDateParam(value: string): boolean {
+  return parseServiceDateTime(value) !== null;
+}
+
+/** `0001-01-01T00:00:00`: the MinExpirationDate of an empty basket. */
+export const MIN_SERVICE_DATE_TIME = '0001-01-01T00:00:00';
+
+/** Whether a DateTime is the minimum DateTime value (year 0001), i.e. "no expiry". */
+export function isMinServiceDateTime(value: unknown): boolean {
+  const f = parseServiceDateTime(value);
+  return f !== null && f.year <= 1;
+}
+
+/** Milliseconds since the epoch of wall-clock fields read as UTC (valid for years 1–9999). */
+function wallAsUtc(f: WallClock): number {
+  const d = new Date(0);
+  d.setUTCFullYear(f.year, f.month - 1, f.day);
+  d.setUTCHours(f.hour, f.minute, f.second, f.millisecond);
+  return d.getTime();
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      era: 'short',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The wall clock of an instant in a zone. */
+export function wallClockAt(instant: number, timeZone: string = DEFAULT_TIME_ZONE): WallClock {
+  const parts = partsFormatter(timeZone).formatToParts(new Date(instant));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  let year = get('year');
+  const era = parts.find((p) => p.type === 'era')?.value ?? '';
+  if (/^B/i.test(era)) year = 1 - year;
+  const ms = ((instant % 1000) + 1000) % 1000;
+  return { year, month: get('month'), day: get('day'), hour: get('hour') % 24, minute: get('minute'), second: get('second'), millisecond: ms };
+}
+
+/** The zone's UTC offset in milliseconds at an instant. */
+export function zoneOffsetAt(instant: number, timeZone: string = DEFAULT_TIME_ZONE): number {
+  const whole = Math.floor(instant / 1000) * 1000;
+  return wallAsUtc(wallClockAt(whole, timeZone)) - whole;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * The instant (ms since epoch) of a service DateTime read in `timeZone`.
+ * Like Temporal's "compatible" disambiguation: a wall time that occurs twice
+ * (October, clocks back) is the earlier instant; one that does not exist
+ * (March, clocks forward) is read with the offset before the change.
+ * Throws a TypeError for a value that is not a service DateTime.
+ */
+export function serviceTimeToInstant(value: ServiceDateTime, timeZone: string = DEFAULT_TIME_ZONE): number {
+  const f = parseServiceDateTime(value);
+  if (!f) throw new TypeError(`Not a service DateTime: ${JSON.stringify(value)}`);
+  const local = wallAsUtc(f);
+  if (f.year <= 1) return local; // the minimum DateTime value: no zone applies
+  const before = zoneOffsetAt(local - DAY, timeZone);
+  const after = zoneOffsetAt(local + DAY, timeZone);
+  const candidates = [...new Set([before, after])]
+    .map((offset) => local - offset)
+    .filter((t) => wallAsUtc({ ...wallClockAt(t, timeZone), millisecond: f.millisecond }) === local);
+  if (candidates.length) return Math.min(...candidates);
+  return local - before; // in a gap
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** Wall-clock fields as a service DateTime string. */
+export function formatWallClock(f: WallClock, withMilliseconds = false): ServiceDateTime {
+  const base = `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}T${pad(f.hour)}:${pad(f.minute)}:${pad(f.second)}`;
+  return withMilliseconds ? `${base}.${pad(f.millisecond, 3)}` : base;
+}
+
+/** The service DateTime (wall clock in `timeZone`, no offset) of an instant. */
+export function instantToServiceTime(
+  instant: number,
+  timeZone: string = DEFAULT_TIME_ZONE,
+  options: { milliseconds?: boolean } = {},
+): ServiceDateTime {
+  return formatWallClock(wallClockAt(instant, timeZone), options.milliseconds ?? false);
+}
+
+/** A date-only query value `yyyy-MM-dd`. */
+export function serviceDate(year: number, month: number, day: number): string {
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/** Today's date (wall clock) in the service's zone at an instant. */
+export function serviceToday(instant: number, timeZone: string = DEFAULT_TIME_ZONE): { year: number; month: number; day: number } {
+  const { year, month, day } = wallClockAt(instant, timeZone);
+  return { year, month, day };
+}
+
+/** Number of days in a month (1–12). */
+export { daysInMonth };
+
+/**
+ * Format a service DateTime as the venue's wall-clock time, whatever the
+ * visitor's zone: 19:30 in London shows 19:30 in Tokyo.
+ */
+export function formatServiceDateTime(
+  value: ServiceDateTime,
+  options: Intl.DateTimeFormatOptions & { locale?: string; timeZone?: string } = {},
+): string {
+  const { locale, timeZone = DEFAULT_TIME_ZONE, ...format } = options;
+  const instant = serviceTimeToInstant(value, timeZone);
+  const shown = Object.keys(format).length ? format : { dateStyle: 'medium', timeStyle: 'short' } as const;
+  return new Intl.DateTimeFormat(locale, { ...shown, timeZone }).format(instant);
+}
+
+/**
+ * The server's clock, estimated from HTTP `Date` headers.
+ *
+ * `now()` is the visitor's clock corrected by the offset seen on the latest
+ * response. The Date header has one-second resolution, so the estimate is
+ * within about a second; it is taken against the middle of the round trip.
+ * Pass `localNow` to read the visitor's clock from elsewhere (tests use fake timers).
+ */
+export class ServerClock {
+  /** Server minus visitor, in ms. */
+  offset = 0;
+  /** Whether any Date header has been seen. */
+  synced = false;
+
+  constructor(readonly localNow: () => number = () => Date.now()) {}
+
+  /** Record a response's Date header; `sentAt`/`receivedAt` are the visitor's clock around the request. */
+  observe(dateHeader: string | null | undefined, sentAt: number, receivedAt: number = sentAt): void {
+    if (!dateHeader) return;
+    const server = Date.parse(dateHeader); // RFC 7231 IMF-fixdate carries "GMT": an instant, safe to parse.
+    if (!Number.isFinite(server)) return;
+    const midpoint = sentAt + (receivedAt - sentAt) / 2;
+    // The header truncates to the second, so this may run up to a second behind the
+    // server; countdowns round down, which keeps the error on the visitor's side.
+    this.offset = server - midpoint;
+    this.synced = true;
+  }
+
+  /** The server's current instant. */
+  now(): number {
+    return this.localNow() + this.offset;
+  }
+
+  /** Milliseconds from the server's now until a service DateTime (negative once past). */
+  msUntil(value: ServiceDateTime, timeZone: string = DEFAULT_TIME_ZONE): number {
+    return serviceTimeToInstant(value, timeZone) - this.now();
+  }
+}

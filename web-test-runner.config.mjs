@@ -1,0 +1,32 @@
+// Browser tests: real headless Chromium (Debian's /usr/bin/chromium, or CHROME_PATH).
+import { chromeLauncher, defaultReporter } from '@web/test-runner';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { countReporter } from './scripts/wtr-count-reporter.mjs';
+
+const args = [
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export default {
+  files: ['test/elements/**/*.test.ts', 'test/browser/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 2,
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args },
+    }),
+  ],
+  testFramework: { config: { timeout: 10000 } },
+  browserStartTimeout: 60000,
+  testsStartTimeout: 60000,
+  testsFinishTimeout: 300000,
+  reporters: [defaultReporter(), countReporter({ out: '.test-results/browser.json' })],
+};
