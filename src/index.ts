@@ -1,0 +1,8 @@
+/**
+ * The script-tag entry: registers every element. Order matters for pages that
+ * use <booking-provider>: it is defined first, so its descendants find it
+ * when they upgrade.
+ */
+import './elements/booking-provider/booking-provider.ts';
+
+export * from './exports.ts';

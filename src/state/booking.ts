@@ -1,0 +1,65 @@
+/**
+ * The booking context: configuration, api client, basket store and selection,
+ * shared by every element of one widget.
+ *
+ * Elements find it through @lit/context when a <booking-provider> is an
+ * ancestor; otherwise from the page registry, keyed by endpoint, so elements
+ * scattered over a CMS page (timer in the header, seat picker in an article)
+ * share one basket in any order of upgrade, and two widgets on two endpoints
+ * share nothing.
+ */
+import { createContext } from '@lit/context';
+import { createApiClient, type ApiClient } from '../api/client.ts';
+import { BasketStore } from './basket-store.ts';
+import { endpointKey, type BookingConfig } from './config.ts';
+import { SelectionStore } from './selection.ts';
+
+export interface BookingContextValue {
+  readonly config: BookingConfig;
+  readonly api: ApiClient;
+  readonly basket: BasketStore;
+  readonly selection: SelectionStore;
+}
+
+export const bookingContext = createContext<BookingContextValue | undefined>(Symbol('stagedoor-booking'));
+
+export interface CreateBookingOptions {
+  /** Inject a client (tests use a fake). */
+  api?: ApiClient;
+  /** Restore a stored basket at once (default true). */
+  restore?: boolean;
+}
+
+export function createBooking(config: BookingConfig, options: CreateBookingOptions = {}): BookingContextValue {
+  const api = options.api ?? createApiClient({ endpoint: config.endpoint });
+  return Object.freeze({
+    config: Object.freeze({ ...config }),
+    api,
+    basket: new BasketStore({ api, storageKey: endpointKey(config.endpoint), timeZone: config.timeZone, restore: options.restore }),
+    selection: new SelectionStore(),
+  });
+}
+
+const registry = new Map<string, BookingContextValue>();
+
+/** The page's one booking for this endpoint (created on first use; the first configuration wins). */
+export function sharedBooking(config: BookingConfig): BookingContextValue {
+  const key = endpointKey(config.endpoint);
+  let booking = registry.get(key);
+  if (!booking) {
+    booking = createBooking(config);
+    registry.set(key, booking);
+  }
+  return booking;
+}
+
+/** Register a booking for its endpoint (tests inject one with a fake api). */
+export function registerSharedBooking(booking: BookingContextValue): void {
+  registry.set(endpointKey(booking.config.endpoint), booking);
+}
+
+/** For tests: forget every shared booking. */
+export function resetSharedBookings(): void {
+  for (const booking of registry.values()) booking.basket.dispose();
+  registry.clear();
+}
