@@ -128,6 +128,17 @@ const normalizers: Partial<Record<OperationName, (body: unknown) => unknown>> = 
   },
 };
 
+/**
+ * Whether a successful answer has the shape the interface states: a JSON object
+ * ("Response bodies are JSON objects unless stated"), except the heartbeat's bare
+ * boolean. Anything else (null, a number, an array) would reach the elements as a
+ * typed value it is not, and fail there.
+ */
+function hasResponseShape(op: OperationRow, value: unknown): boolean {
+  if (op.name === 'getHeartBeat') return typeof value === 'boolean';
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function statusText(status: number): string {
   const known: Record<number, string> = {
     400: 'The request was not valid.',
@@ -145,12 +156,12 @@ function statusText(status: number): string {
   return known[status] ?? `The booking service answered ${status}.`;
 }
 
-async function readBody(response: Response): Promise<{ ok: true; value: unknown } | { ok: false; text: string }> {
+async function readBody(response: Response, signal: AbortSignal | undefined): Promise<{ ok: true; value: unknown } | { ok: false; text: string }> {
   let text = '';
   try {
     text = await response.text();
   } catch (error) {
-    if (isAbortError(error)) throw error;
+    if (isAbortError(error) || signal?.aborted) throw error;
     return { ok: false, text: '' };
   }
   if (!text.trim()) return { ok: false, text };
@@ -201,23 +212,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       response = await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit' });
     } catch (error) {
-      if (isAbortError(error)) throw error;
+      // The caller's abort, whatever its reason (AbortError, TimeoutError, its own value), is theirs: rethrow it.
+      if (isAbortError(error) || init.signal?.aborted) throw error;
       throw new NetworkError(op.name, { cause: error });
     }
     clock.observe(response.headers.get('Date'), sentAt, clock.localNow());
 
     if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
-    const parsed = await readBody(response);
+    const parsed = await readBody(response, init.signal);
+    const value = parsed.ok ? parsed.value : parsed.text || null;
     if (!response.ok || response.status === 204) {
-      const value = parsed.ok ? parsed.value : parsed.text || null;
       const message = serviceMessageOf(value) ?? statusText(response.status);
       throw new ApiError(op.name, response.status, value, message);
     }
-    if (!parsed.ok) {
-      throw new ApiError(op.name, response.status, parsed.text || null, 'The booking service sent an answer that could not be read.');
+    if (!parsed.ok || !hasResponseShape(op, value)) {
+      throw new ApiError(op.name, response.status, value, 'The booking service sent an answer that could not be read.');
     }
     const normalize = normalizers[op.name as OperationName];
-    return normalize ? normalize(parsed.value) : parsed.value;
+    return normalize ? normalize(value) : value;
   }
 
   const client: Record<string, unknown> = { endpoint, clock };
