@@ -135,13 +135,19 @@ export function formatWallClock(f: WallClock, withMilliseconds = false): Service
   return withMilliseconds ? `${base}.${pad(f.millisecond, 3)}` : base;
 }
 
+/** Before this instant (UTC year 1), times are read without a zone, as serviceTimeToInstant reads them. */
+const START_OF_YEAR_2 = wallAsUtc({ year: 2, month: 1, day: 1, hour: 0, minute: 0, second: 0, millisecond: 0 });
+
 /** The service DateTime (wall clock in `timeZone`, no offset) of an instant. */
 export function instantToServiceTime(
   instant: number,
   timeZone: string = DEFAULT_TIME_ZONE,
   options: { milliseconds?: boolean } = {},
 ): ServiceDateTime {
-  return formatWallClock(wallClockAt(instant, timeZone), options.milliseconds ?? false);
+  // The minimum DateTime value must come back as itself, not shifted by a zone's
+  // local mean time (London's is -0:01:15) into year 0000.
+  const zone = instant < START_OF_YEAR_2 ? 'UTC' : timeZone;
+  return formatWallClock(wallClockAt(instant, zone), options.milliseconds ?? false);
 }
 
 /** A date-only query value `yyyy-MM-dd`. */
