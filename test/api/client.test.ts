@@ -295,7 +295,7 @@ describe('client: invalid arguments are refused before anything is sent', () => 
       assert.ok(error instanceof InvalidRequestError, `expected an InvalidRequestError, got ${String(error)}`);
       assert.equal(error.param, param);
       assert.equal(error.operation, name);
-      assert.match(error.message, new RegExp(`'${param}'|${param}`));
+      assert.ok(error.message.includes(param), `the message names '${param}': ${error.message}`);
       assert.equal(calls.length, 0, 'nothing was sent');
     });
   }
