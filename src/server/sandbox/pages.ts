@@ -1,0 +1,134 @@
+/**
+ * The sandbox's own pages, served without an Api-Key: the payment gateway
+ * (`/sandbox/pay/{basketId}`), placeholder images (`/sandbox/images/...`),
+ * e-ticket downloads (`/sandbox/etickets/...`) and the SingleItemBookLink
+ * target (`/sandbox/book/{performanceId}`). No network, no external assets.
+ */
+import type { Basket, Store } from './store.ts';
+import { basketTotal, seatNames, serviceTime, type ViewContext } from './views.ts';
+
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a;background:#fff}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #ccc}
+td.num,th.num{text-align:right}.actions{display:flex;gap:1rem;margin-top:1.5rem}
+button{font:inherit;padding:.6rem 1.4rem;border-radius:.3rem;border:2px solid #1a1a1a;cursor:pointer}
+button[value=success]{background:#0b6b2f;color:#fff;border-color:#0b6b2f}button[value=failure]{background:#fff;color:#1a1a1a}
+button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}.note{color:#444;font-size:.9rem}`;
+
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+export const money = (n: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(n);
+
+/** The payment page of a basket awaiting payment. */
+export function paymentPage(ctx: ViewContext, basket: Basket): string {
+  const totals = basketTotal(ctx, basket);
+  const rows = basket.items
+    .map((item) => {
+      const seats = item.seats.map((s) => seatNames(item.perf, s).label).join(', ');
+      const subtotal = item.seats.reduce((sum, s) => sum + (ctx.store.sellingPrice(item.perf, s) ?? 0), 0);
+      return `<tr><td>${escapeHtml(item.perf.event.def.Name)}<br><span class="note">${escapeHtml(serviceTime(ctx, item.perf.instant).replace('T', ' ').slice(0, 16))}, ${escapeHtml(item.area.name)}: ${escapeHtml(seats)}</span></td><td class="num">${money(subtotal)}</td></tr>`;
+    })
+    .join('');
+  const extra = [
+    totals.delivery ? `<tr><td>Delivery</td><td class="num">${money(totals.delivery)}</td></tr>` : '',
+    totals.protection ? `<tr><td>Refund protection</td><td class="num">${money(totals.protection)}</td></tr>` : '',
+  ].join('');
+  const deadline = basket.paymentDeadline === null ? '' : serviceTime(ctx, basket.paymentDeadline).replace('T', ' ');
+  return htmlPage(
+    'Sandbox payment',
+    `<h1>Sandbox payment</h1><p>This is the Stagedoor sandbox's payment page. No money is taken.</p>` +
+      `<table><caption class="note">Basket ${escapeHtml(basket.id)}</caption><thead><tr><th scope="col">Item</th><th scope="col" class="num">Price</th></tr></thead>` +
+      `<tbody>${rows}${extra}</tbody><tfoot><tr><th scope="row">Amount to pay</th><td class="num"><strong>${money(totals.total)}</strong></td></tr></tfoot></table>` +
+      `<p class="note">Please pay before ${escapeHtml(deadline)} (venue time).</p>` +
+      `<form method="post"><div class="actions"><button type="submit" name="outcome" value="success">Pay ${money(totals.total)}</button>` +
+      `<button type="submit" name="outcome" value="failure">Decline</button></div></form>`,
+  );
+}
+
+/** A page for a basket with no payment pending: a link back to the shop. */
+export function noPaymentPage(message: string, returnUrl: string | null): string {
+  const link = returnUrl ? `<p><a href="${escapeHtml(returnUrl)}">Return to the shop</a></p>` : '';
+  return htmlPage('Sandbox payment', `<h1>Sandbox payment</h1><p role="status">${escapeHtml(message)}</p>${link}`);
+}
+
+// ---------------------------------------------------------------- placeholder images
+
+function hue(label: string): number {
+  let h = 0;
+  for (const ch of label) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
+
+/** An SVG placeholder: a colour from the label, the label and the size written on it. */
+export function placeholderSvg(label: string, width: number, height: number): string {
+  const text = label.replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+  const h = hue(label);
+  const size = Math.max(10, Math.min(width / Math.max(8, text.length * 0.6), height / 4));
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(text)}">` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${h} 55% 35%)"/><stop offset="1" stop-color="hsl(${(h + 40) % 360} 60% 20%)"/></linearGradient></defs>` +
+    `<rect width="100%" height="100%" fill="url(#g)"/>` +
+    `<text x="50%" y="50%" fill="#fff" font-family="system-ui,sans-serif" font-size="${size.toFixed(0)}" text-anchor="middle" dominant-baseline="middle">${escapeHtml(text)}</text>` +
+    `<text x="50%" y="${(height - size * 0.6).toFixed(0)}" fill="#ffffffb0" font-family="system-ui,sans-serif" font-size="${(size * 0.45).toFixed(0)}" text-anchor="middle">${width}×${height}</text></svg>`;
+}
+
+// ---------------------------------------------------------------- e-tickets
+
+/** A small, valid one-page PDF with the given lines (ASCII). */
+export function tinyPdf(lines: string[]): Uint8Array<ArrayBuffer> {
+  const ascii = (s: string) => s.replace(/£/g, 'GBP ').replace(/[^\x20-\x7e]/g, '?').replace(/([\\()])/g, '\\$1');
+  const content = `BT /F1 14 Tf 36 250 Td 18 TL ${lines.map((l) => `(${ascii(l)}) Tj T*`).join(' ')} ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 297] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(pdf.length);
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
+}
+
+export interface TicketDetails {
+  ticketId: number;
+  bookingReference: string;
+  event: string;
+  venue: string;
+  date: string;
+  area: string;
+  seat: string;
+  barcode: string;
+}
+
+/** The booked ticket of a basket, or null. */
+export function bookedTicket(ctx: ViewContext, store: Store, basket: Basket, ticketId: number): TicketDetails | null {
+  if (basket.state !== 'booked') return null;
+  for (const item of basket.items) {
+    for (const seat of item.seats) {
+      if (store.ticketId(item.perf, seat) !== ticketId) continue;
+      return {
+        ticketId,
+        bookingReference: basket.bookingReference ?? '',
+        event: item.perf.event.def.Name,
+        venue: item.perf.venue.def.Name,
+        date: serviceTime(ctx, item.perf.instant).replace('T', ' ').slice(0, 16),
+        area: item.area.name,
+        seat: seatNames(item.perf, seat).label,
+        barcode: basket.barcodes.get(ticketId) ?? '',
+      };
+    }
+  }
+  return null;
+}
