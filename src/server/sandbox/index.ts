@@ -15,7 +15,7 @@ import { Hono, type Context } from 'hono';
 import { matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationName } from '../../api/operations.ts';
 import { DEFAULT_TIME_ZONE } from '../../api/time.ts';
-import { generateCatalogue, type Catalogue } from './catalogue.ts';
+import { checkCatalogue, generateCatalogue, type Catalogue } from './catalogue.ts';
 import { handlers, type HandlerContext } from './handlers.ts';
 import { bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, tinyPdf, escapeHtml } from './pages.ts';
 import { fail, type Reply } from './reply.ts';
@@ -103,7 +103,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     publicUrl: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : null,
     timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
   };
-  const catalogue = options.catalogue ?? generateCatalogue(resolved.seed, clock.now(), resolved.timeZone);
+  const catalogue = options.catalogue ? checkCatalogue(options.catalogue) : generateCatalogue(resolved.seed, clock.now(), resolved.timeZone);
   const store = new Store(catalogue, { ...resolved, clock });
 
   const contextFor = (request: Request): HandlerContext => ({

@@ -29,6 +29,11 @@ function isAbsoluteHttpUrl(value: string): boolean {
   }
 }
 
+/** `{ City }` → `{ BillingCity }`. */
+function prefixed<P extends string, T extends Record<string, string>>(prefix: P, fields: T): { [K in keyof T & string as `${P}${K}`]: T[K] } {
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [`${prefix}${k}`, v])) as { [K in keyof T & string as `${P}${K}`]: T[K] };
+}
+
 /** Parse and check an order body. `mode` picks the return URL fields (payment: Success/Failure, account: ReturnUrl). */
 export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode: 'payment' | 'account'): OrderInfo | Reply {
   if (!isObject(body)) return fail(400, 'The request body must be a JSON object.');
@@ -117,30 +122,25 @@ export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode
     }
   }
 
+  // One address serves as billing and delivery address (the order has only one).
+  const address = {
+    FirstName: name,
+    Surname: lastName,
+    AddressLine1: strings.AddressLine1 ?? '',
+    AddressLine2: strings.AddressLine2 ?? '',
+    PostCode: strings.Zip ?? '',
+    PhoneNumber: phone,
+    City: strings.City ?? '',
+    StateCode: stateCode,
+    Country: countryCode,
+    CountryName: countryName,
+  };
   const info: DeliveryInformation = {
     DeliveryType: delivery.DeliveryTypeId,
     DeliveryPrice: delivery.DeliveryTypePrice,
     CustomerEmail: email,
-    BillingFirstName: name,
-    BillingSurname: lastName,
-    BillingAddressLine1: strings.AddressLine1 ?? '',
-    BillingAddressLine2: strings.AddressLine2 ?? '',
-    BillingPostCode: strings.Zip ?? '',
-    BillingPhoneNumber: phone,
-    BillingCity: strings.City ?? '',
-    BillingStateCode: stateCode,
-    BillingCountry: countryCode,
-    BillingCountryName: countryName,
-    DeliveryFirstName: name,
-    DeliverySurname: lastName,
-    DeliveryAddressLine1: strings.AddressLine1 ?? '',
-    DeliveryAddressLine2: strings.AddressLine2 ?? '',
-    DeliveryPostCode: strings.Zip ?? '',
-    DeliveryPhoneNumber: phone,
-    DeliveryCity: strings.City ?? '',
-    DeliveryStateCode: stateCode,
-    DeliveryCountry: countryCode,
-    DeliveryCountryName: countryName,
+    ...prefixed('Billing', address),
+    ...prefixed('Delivery', address),
     DeliveryAddressSame: true,
   };
   return {
