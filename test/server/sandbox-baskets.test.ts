@@ -349,6 +349,9 @@ test('a submitted basket refuses adds with BasketIsLocked (HTTP 200, Success fal
   assert.equal(result.FailureReason, FailureReason.BasketIsLocked);
   assert.equal(result.FailureReasonText, 'BasketIsLocked');
   assert.equal((await h.del(`/rest/v2/Baskets/${id}/Tickets`)).status, 403, 'nor can it be emptied');
+  const item = (await h.basket(id)).Items[0]?.BasketItemId ?? 0;
+  assert.equal((await h.del(`/rest/v2/Baskets/${id}/BasketItem/${item}`)).status, 403, 'nor an item removed');
+  assert.equal((await h.basket(id)).Items.length, 1);
 });
 
 test('a performance that has already taken place cannot be added', async () => {

@@ -176,9 +176,13 @@ test('performances by date: both dates required, range under two months', async 
   assert.ok(perfs.length > 3);
   assert.ok(perfs.every((p) => p.PerformanceDate >= '2026-01-16' && p.PerformanceDate < '2026-01-18'));
   assert.ok(new Set(perfs.map((p) => p.EventId)).size > 2);
-  const tooLong = await h.get('/rest/v2/Performances?dateFrom=2026-01-16&dateTo=2026-03-20');
+  // Two calendar months from 16 January is 16 March: the range must end before it.
+  const tooLong = await h.get('/rest/v2/Performances?dateFrom=2026-01-16&dateTo=2026-03-16');
   assert.equal(tooLong.status, 400);
   assert.match(String(rec(tooLong.body).Message), /two months/);
+  assert.equal((await h.get('/rest/v2/Performances?dateFrom=2026-01-16&dateTo=2026-03-15')).status, 200);
+  assert.equal((await h.get('/rest/v2/Performances?dateFrom=2026-01-16T19:00:00&dateTo=2026-03-16T18:59:59')).status, 200);
+  assert.equal((await h.get('/rest/v2/Performances?dateFrom=2026-01-20&dateTo=2026-01-16')).status, 400);
 });
 
 test('available tickets: grouped by area and price, only groups with the required count', async () => {

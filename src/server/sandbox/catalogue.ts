@@ -263,6 +263,7 @@ interface EventPlan {
   minimumAge: string;
   warnings: string | null;
   notice: string;
+  synopsis: string;
   /** Weekday (0 Sunday) → times. */
   schedule: Record<number, string[]>;
   /** Face value per band, per area index (most expensive first). */
@@ -279,52 +280,52 @@ const MAT = '14:30';
 
 const EVENT_PLANS: EventPlan[] = [
   {
-    name: 'The Lantern Keeper', type: 1, venue: 0, tagLine: 'The musical that lights up the West End',
+    name: 'The Lantern Keeper', synopsis: 'On a storm-wrecked island, a young lighthouse keeper must keep the lamp burning for one last night, as the ghosts of every ship it saved come ashore to sing.', type: 1, venue: 0, tagLine: 'The musical that lights up the West End',
     running: '2 hours 40 minutes including one interval', age: 8, minimumAge: 'Recommended for ages 8+', warnings: 'Flashing lights, haze and loud sound effects.',
     notice: 'Latecomers will be admitted at a suitable break.', schedule: { 2: [EVE], 3: [MAT, EVE], 4: [EVE], 5: [EVE], 6: [MAT, EVE], 0: [MAT] },
     prices: [[125, 89.5, 65], [110, 79, 49.5], [85, 59, 39.5], [55, 39.5, 25], [35, 25]], cast: ['Lead', 'Keeper', 'Narrator', 'Ensemble'],
     offer: { label: 'Save 20%', short: 'Save 20% on Tuesday to Thursday evenings', long: '<p>Save <strong>20%</strong> on selected seats for Tuesday to Thursday evenings.</p>' }, printAtHome: true,
   },
   {
-    name: 'The Glass Kingdom', type: 2, venue: 1, tagLine: 'One story, two parts, one unforgettable day',
+    name: 'The Glass Kingdom', synopsis: 'A glassmaker\'s child shatters the crown that holds a kingdom together, and has one day to mend it. Told in two parts, seen on the same day.', type: 2, venue: 1, tagLine: 'One story, two parts, one unforgettable day',
     running: 'Part One 2 hours 45 minutes; Part Two 2 hours 35 minutes', age: 10, minimumAge: 'Recommended for ages 10+', warnings: 'Scenes of peril, pyrotechnics and strobe lighting.',
     notice: 'Part One and Part Two are booked together, for the same seats on the same day.', schedule: { 3: [MAT, EVE], 6: [MAT, EVE], 0: [MAT, EVE] },
     prices: [[99, 75, 55], [85, 60], [45, 30]], twoPart: true, cast: ['King', 'Queen', 'Glassmaker', 'Child'], printAtHome: true,
   },
   {
-    name: 'Much Ado About Nothing', type: 2, venue: 1, tagLine: "Shakespeare's sharpest comedy, in a 1950s seaside hotel",
+    name: 'Much Ado About Nothing', synopsis: 'Beatrice and Benedick swear they will never marry; their friends swear they will. Shakespeare\'s comedy of wit and mistaken words.', type: 2, venue: 1, tagLine: "Shakespeare's sharpest comedy, in a 1950s seaside hotel",
     running: '2 hours 30 minutes including one interval', age: 12, minimumAge: 'Recommended for ages 12+', warnings: null,
     notice: '', schedule: { 1: [EVE], 2: [EVE], 4: [EVE], 5: [EVE] }, prices: [[69, 49.5, 35], [59, 39.5], [29.5, 20]], cast: ['Beatrice', 'Benedick', 'Hero'], printAtHome: true,
   },
   {
-    name: "A Winter's Orchard", type: 7, venue: 2, tagLine: 'A family, a farm and one last harvest',
+    name: "A Winter's Orchard", synopsis: 'Three generations gather to bring in the apples on a farm that is about to be sold, and say what they never said.', type: 7, venue: 2, tagLine: 'A family, a farm and one last harvest',
     running: '1 hour 50 minutes, no interval', age: 14, minimumAge: 'Recommended for ages 14+', warnings: 'Strong language and references to suicide.',
     notice: 'There is no admission once the performance has started.', schedule: { 2: [EVE], 3: [EVE], 4: [EVE], 5: [EVE], 6: [MAT, EVE] },
     prices: [[42, 32], [25, 18]], cast: ['Mother', 'Eldest son', 'Neighbour'], printAtHome: true,
     offer: { label: 'Under 26', short: '£15 tickets for under-26s', long: '<p><strong>£15</strong> tickets for under-26s at every performance. <em>ID required.</em></p>' },
   },
   {
-    name: 'Late Laughs at the Studio', type: 6, venue: 2, tagLine: 'Four comedians, one microphone, no mercy',
+    name: 'Late Laughs at the Studio', synopsis: 'The best new stand-up on the circuit, with a different line-up every week and a headliner you will have heard of.', type: 6, venue: 2, tagLine: 'Four comedians, one microphone, no mercy',
     running: '2 hours including one interval', age: 18, minimumAge: 'Over 18s only', warnings: 'Strong language and adult themes throughout.',
     notice: 'Photo ID may be requested on entry.', schedule: { 0: [EVE], 1: [EVE] }, prices: [[28, 22], [18, 15]], cast: ['Host', 'Headliner'], printAtHome: true,
   },
   {
-    name: 'La Traviata', type: 5, venue: 3, tagLine: "Verdi's tragic love story, sung in Italian with English surtitles",
+    name: 'La Traviata', synopsis: 'Violetta, the toast of Paris, gives up everything for love, and learns what the world asks in return.', type: 5, venue: 3, tagLine: "Verdi's tragic love story, sung in Italian with English surtitles",
     running: '3 hours including two intervals', age: null, minimumAge: '', warnings: 'Depictions of illness and death.',
     notice: 'Sung in Italian with English surtitles.', schedule: { 2: [EVE], 4: [EVE], 6: [EVE] }, prices: [[160, 120, 85], [140, 95], [45, 30]], cast: ['Violetta', 'Alfredo', 'Germont'], printAtHome: false,
   },
   {
-    name: 'Swan Lake', type: 4, venue: 3, tagLine: 'The classic ballet in a sumptuous new staging',
+    name: 'Swan Lake', synopsis: 'Prince Siegfried falls in love with Odette, a princess turned into a swan by the sorcerer Von Rothbart.', type: 4, venue: 3, tagLine: 'The classic ballet in a sumptuous new staging',
     running: '2 hours 45 minutes including two intervals', age: 5, minimumAge: 'Recommended for ages 5+', warnings: null,
     notice: '', schedule: { 3: [EVE], 5: [EVE], 6: [MAT] }, prices: [[120, 90, 65], [105, 75], [39, 25]], cast: ['Odette / Odile', 'Prince Siegfried', 'Von Rothbart'], printAtHome: false,
   },
   {
-    name: 'Midnight Brass: Live', type: 12, venue: 4, tagLine: 'The twelve-piece brass band that sold out Glastonbury',
+    name: 'Midnight Brass: Live', synopsis: 'Twelve players, no amplification needed: funk, soul and pop hits arranged for trumpets, trombones and a sousaphone.', type: 12, venue: 4, tagLine: 'The twelve-piece brass band that sold out Glastonbury',
     running: '2 hours 15 minutes including a support act', age: 14, minimumAge: 'Under 16s must be accompanied by an adult', warnings: 'Loud music and strobe lighting.',
     notice: 'Standing show. Doors open 45 minutes before the start.', schedule: { 5: [EVE], 6: [EVE] }, prices: [[38.5, 32.5], [45]], generalAdmission: true, cast: ['Band leader', 'Trumpet'], printAtHome: true,
   },
   {
-    name: 'The Clockwork Menagerie', type: 3, venue: 4, tagLine: 'Walk through a museum of mechanical wonders',
+    name: 'The Clockwork Menagerie', synopsis: 'Wind up a brass elephant, ride a mechanical owl and meet the inventor\'s automata in a museum that comes alive.', type: 3, venue: 4, tagLine: 'Walk through a museum of mechanical wonders',
     running: 'Allow 75 minutes', age: 3, minimumAge: 'All ages', warnings: 'Low lighting in some rooms.',
     notice: 'Timed entry: please arrive at your entry time.', schedule: { 0: [MAT], 2: [MAT], 3: [MAT], 4: [MAT], 6: [MAT] }, prices: [[24, 18], [15]], generalAdmission: true, cast: [], printAtHome: true,
     offer: { label: 'Family ticket', short: 'Families save up to 25%', long: '<p>Families save up to <strong>25%</strong> on weekday mornings.</p>' },
@@ -432,8 +433,8 @@ export function generateCatalogue(seed = 1, now: number = Date.now(), timeZone: 
       EventType: plan.type,
       Name: name,
       Description:
-        `<p><strong>${name}</strong>: ${plan.tagLine.toLowerCase()}.</p>` +
-        `<p>Now playing at ${venue.Name}. ${plan.running}.</p><ul><li>${plan.minimumAge || 'Suitable for all ages'}</li><li>Running time: ${plan.running}</li></ul>`,
+        `<p><strong>${plan.tagLine}.</strong></p><p>${plan.synopsis}</p>` +
+        `<p>Now playing at <em>${venue.Name}</em>.</p><ul><li>${plan.minimumAge || 'Suitable for all ages'}</li><li>Running time: ${plan.running}</li></ul>`,
       VenueId: venue.VenueId,
       RunningTime: plan.running,
       AgeRating: plan.age,

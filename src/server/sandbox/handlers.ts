@@ -6,7 +6,7 @@
  */
 import type { OperationName } from '../../api/operations.ts';
 import type { ParamValue } from '../../api/match.ts';
-import { serviceTimeToInstant, parseServiceDateTime } from '../../api/time.ts';
+import { daysInMonth, formatWallClock, parseServiceDateTime, serviceTimeToInstant } from '../../api/time.ts';
 import {
   FailureReason,
   type AddTicketsResult,
@@ -200,7 +200,16 @@ const REVIEW_SORTS: Record<number, (a: { Stars: number; CreatedAt: string }, b: 
   3: (a, b) => a.Stars - b.Stars || b.CreatedAt.localeCompare(a.CreatedAt),
 };
 
-const TWO_MONTHS_MS = 61 * 86_400_000;
+/** The instant two calendar months after a date query value (wall clock in the zone). */
+function twoMonthsAfter(ctx: ViewContext, value: ParamValue | undefined): number {
+  const f = parseServiceDateTime(value);
+  if (!f) return Number.POSITIVE_INFINITY;
+  const month = f.month + 2;
+  const year = f.year + Math.floor((month - 1) / 12);
+  const m = ((month - 1) % 12) + 1;
+  const day = Math.min(f.day, daysInMonth(year, m));
+  return serviceTimeToInstant(formatWallClock({ ...f, year, month: m, day }), ctx.timeZone);
+}
 
 export const handlers: Record<OperationName, Handler> = {
   // ------------------------------------------------------------ Baskets
@@ -489,7 +498,7 @@ export const handlers: Record<OperationName, Handler> = {
     const from = dateParam(ctx, query.dateFrom, false) ?? 0;
     const to = dateParam(ctx, query.dateTo, true) ?? 0;
     if (from > to) return fail(400, 'dateFrom must not be after dateTo.');
-    if (to - from >= TWO_MONTHS_MS) return fail(400, 'The date range must be less than two months.');
+    if (to >= twoMonthsAfter(ctx, query.dateFrom)) return fail(400, 'The date range must be less than two months.');
     const now = ctx.store.now();
     const perfs = [...ctx.store.performances.values()]
       .filter((p) => p.instant > now && p.instant >= from && p.instant <= to)
