@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FailureReason } from '../../src/api/types.ts';
 import { MIN_SERVICE_DATE_TIME, serviceTimeToInstant } from '../../src/api/time.ts';
-import { MINUTE, rec, seatId, tiny, TINY, START } from './sandbox-harness.ts';
+import { MINUTE, rec, seatId, setup, tiny, tinyCatalogue, TINY, START } from './sandbox-harness.ts';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -361,4 +361,30 @@ test('a performance that has already taken place cannot be added', async () => {
   const { status, result } = await h.add(id, { Tickets: [seatId(seats, 'Stalls', 'A1')] });
   assert.equal(status, 409);
   assert.equal(result.FailureReasonText, 'TicketNotAvailable');
+});
+
+test('a supplier failure is a 502 with the add-result shape; nothing is held and a retry succeeds', async () => {
+  const h = tiny();
+  const id = await h.newBasket();
+  const a1 = seatId(await h.available(TINY.perf), 'Stalls', 'A1');
+  h.sandbox.failNextAdds(1);
+  const failed = await h.add(id, { Tickets: [a1] });
+  assert.equal(failed.status, 502);
+  assert.equal(failed.result.Success, false);
+  assert.equal(failed.result.FailureReason, FailureReason.BoxOfficeApiUnavailable);
+  assert.equal(failed.result.FailureReasonText, 'BoxOfficeApiUnavailable');
+  assert.match(String(rec(failed.result).Message), /try again/);
+  assert.deepEqual(failed.result.GetBasketContentResult.Items, []);
+  assert.ok((await h.available(TINY.perf)).some((t) => t.TicketId === a1), 'nothing was reserved');
+  assert.equal((await h.add(id, { Tickets: [a1] })).status, 200, 'the retry goes through');
+
+  // Only the named performance fails; one marked SupplierUnavailable in the catalogue always does.
+  h.sandbox.failNextAdds(1, TINY.perf2);
+  assert.equal((await h.add(id, { BestSeats: { PerformanceId: TINY.perf, AreaId: TINY.circle, SeatsCount: 1, Price: 40 } })).status, 200);
+  assert.equal((await h.add(id, { BestSeats: { PerformanceId: TINY.perf2, AreaId: TINY.circle, SeatsCount: 1, Price: 40 } })).status, 502);
+  const catalogue = tinyCatalogue();
+  catalogue.Performances = catalogue.Performances.map((p) => (p.PerformanceId === TINY.perf ? { ...p, SupplierUnavailable: true } : p));
+  const down = setup({ catalogue });
+  const basket = await down.newBasket();
+  for (let i = 0; i < 2; i++) assert.equal((await down.add(basket, { BestSeats: { PerformanceId: TINY.perf, AreaId: TINY.circle, SeatsCount: 1, Price: 40 } })).status, 502);
 });

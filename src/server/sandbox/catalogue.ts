@@ -56,6 +56,8 @@ export interface CataloguePerformance {
   /** Discount on every seat (0–1): SellingPrice below FaceValue. */
   Discount?: number;
   NoFeeOffer?: boolean;
+  /** The supplier's box office is down: every add for this performance is a 502 (for trying error paths). */
+  SupplierUnavailable?: boolean;
   PairedPerformances?: number[];
   /** Default true. False: only added together with its paired performance. */
   DirectlyBookable?: boolean;

@@ -99,6 +99,21 @@ function addResult(ctx: HandlerContext, basket: Basket, outcome: AddOutcome): Re
   return { status: outcome.ok ? 200 : outcome.status, body };
 }
 
+/** 502: the supplier's box office did not answer. Nothing was reserved; the request may be retried. */
+function supplierFailure(ctx: HandlerContext, basket: Basket): Reply {
+  return {
+    status: 502,
+    body: {
+      Message: "The venue's box office system did not answer. Nothing was reserved; please try again.",
+      Success: false,
+      FailureReason: FailureReason.BoxOfficeApiUnavailable,
+      FailureReasonText: 'BoxOfficeApiUnavailable',
+      BookableTicketsCount: null,
+      GetBasketContentResult: basketContent(ctx, basket),
+    },
+  };
+}
+
 type AddRequest = { kind: 'tickets'; ids: number[] } | { kind: 'best'; performanceId: number; areaId: number; count: number; price: number };
 
 function parseTicketIds(value: unknown, field: string): number[] | Reply {
@@ -161,6 +176,7 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
       return false;
     });
     if (!hasPrice) return fail(400, `Area ${area.name} of performance ${perf.id} has no tickets at the price ${parsed.price}.`);
+    if (basket.state === 'open' && store.supplierFails(perf)) return supplierFailure(ctx, basket);
     return addResult(ctx, basket, store.addBest(basket, perf, area, parsed.count, parsed.price));
   }
   const seats: number[] = [];
@@ -176,6 +192,7 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
     seats.push(decoded.seat);
   }
   if (!perf) return fail(400, 'No tickets given.');
+  if (basket.state === 'open' && store.supplierFails(perf)) return supplierFailure(ctx, basket);
   return addResult(ctx, basket, store.addSeats(basket, perf, seats));
 }
 

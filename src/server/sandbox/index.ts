@@ -64,6 +64,12 @@ export interface Sandbox {
   /** The store, for tests and benchmarks that look inside. */
   readonly store: Store;
   readonly app: Hono;
+  /**
+   * Simulate a supplier failure: the next `count` adds (for one performance, or
+   * any) answer 502 and reserve nothing. A catalogue performance with
+   * `SupplierUnavailable: true` always does.
+   */
+  failNextAdds(count?: number, performanceId?: number): void;
 }
 
 /** A clock that moves only when told: tests move time instead of sleeping. */
@@ -253,5 +259,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     catalogue,
     store,
     app,
+    failNextAdds: (count = 1, performanceId = 0) => store.failNextAdds(count, performanceId),
   };
 }

@@ -164,6 +164,8 @@ export class Store {
   private nextItemId = 1;
   private nextTransaction = 700_001;
   private readonly stride: number;
+  /** Simulated supplier failures still to happen, per performance id (0: any performance). */
+  private readonly supplierFailures = new Map<number, number>();
 
   constructor(
     readonly catalogue: Catalogue,
@@ -322,6 +324,24 @@ export class Store {
       prevRow = def.rowStart;
     }
     return best;
+  }
+
+  /** Make the next `count` adds (for one performance, or any) fail as if the supplier were down. */
+  failNextAdds(count: number, performanceId = 0): void {
+    this.supplierFailures.set(performanceId, (this.supplierFailures.get(performanceId) ?? 0) + count);
+  }
+
+  /** Whether this add meets a supplier failure (consumes one simulated failure). */
+  supplierFails(perf: PerfRt): boolean {
+    if (perf.def.SupplierUnavailable) return true;
+    for (const key of [perf.id, 0]) {
+      const left = this.supplierFailures.get(key) ?? 0;
+      if (left > 0) {
+        this.supplierFailures.set(key, left - 1);
+        return true;
+      }
+    }
+    return false;
   }
 
   // ---------------------------------------------------------------- expiry
