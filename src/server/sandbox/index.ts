@@ -42,7 +42,7 @@ export interface SandboxOptions {
   onAccountEnabled?: boolean;
   /** Origin (and optional path prefix) of every absolute URL the sandbox emits; default the request's own origin. */
   publicUrl?: string;
-  /** Zone of every DateTime (default Europe/London). */
+  /** Zone of every DateTime (default: the catalogue's TimeZone, else Europe/London). */
   timeZone?: string;
 }
 
@@ -107,7 +107,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     apiKeys: options.apiKeys ?? null,
     onAccountEnabled: options.onAccountEnabled ?? false,
     publicUrl: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : null,
-    timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone: options.timeZone ?? options.catalogue?.TimeZone ?? DEFAULT_TIME_ZONE,
   };
   const catalogue = options.catalogue ? checkCatalogue(options.catalogue) : generateCatalogue(resolved.seed, clock.now(), resolved.timeZone);
   const store = new Store(catalogue, { ...resolved, clock });
