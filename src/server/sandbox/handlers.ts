@@ -22,13 +22,14 @@ import {
   absolute,
   basketContent,
   basketDeliveries,
+  basketTotal,
   basketItem,
   EMPTY_CONTENT,
   eventInfo,
   fullTicketInfo,
-  minimum,
   performanceInfo,
   seatNames,
+  ticketCount,
   upcoming,
   venueInfo,
   type ViewContext,
@@ -295,7 +296,6 @@ export const handlers: Record<OperationName, Handler> = {
     const basket = basketOf(req);
     if (!basket) return basketNotFound(req);
     if (basket.state !== 'booked') return NO_CONTENT;
-    const count = basket.items.reduce((n, i) => n + i.seats.length, 0);
     return ok({
       TransactionReference: basket.transactionReference ?? 0,
       BasketId: basket.id,
@@ -303,7 +303,7 @@ export const handlers: Record<OperationName, Handler> = {
       BasketItems: basket.items.map((i) => basketItem(req.ctx, i, true)),
       BookingReference: basket.bookingReference ?? '',
       ProtectionInformation: basket.order?.requireTicketPlan
-        ? { ProtectedTicketsCount: count, TotalProtectionPrice: Math.round(count * req.ctx.store.catalogue.System.TicketPlanPrice * 100) / 100 }
+        ? { ProtectedTicketsCount: ticketCount(basket), TotalProtectionPrice: basketTotal(req.ctx, basket).protection }
         : null,
       DiscountInformation: null,
     });
@@ -418,8 +418,9 @@ export const handlers: Record<OperationName, Handler> = {
         return [{
           PerformanceId: perf.id,
           PerformanceDate: performanceInfo(ctx, perf).PerformanceDate,
-          MinimalTicketPrice: minimum(prices),
-          MaximalTicketPrice: -minimum(prices.map((p) => -p)),
+          // One price per area and price band: a handful of values.
+          MinimalTicketPrice: Math.min(...prices),
+          MaximalTicketPrice: Math.max(...prices),
         }];
       });
     return ok({ Performances: performances });

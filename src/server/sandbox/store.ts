@@ -141,7 +141,8 @@ export interface StoreOptions {
   timeZone: string;
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
+/** Money to the penny. */
+export const round2 = (n: number) => Math.round(n * 100) / 100;
 
 function hashInts(...values: number[]): number {
   let h = 2166136261;

@@ -14,7 +14,7 @@ import type {
   PerformanceInfo,
   VenueInfo,
 } from '../../api/types.ts';
-import type { Basket, EventRt, Item, PerfRt, Store, VenueRt } from './store.ts';
+import { round2, type Basket, type EventRt, type Item, type PerfRt, type Store, type VenueRt } from './store.ts';
 
 export interface ViewContext {
   store: Store;
@@ -24,14 +24,6 @@ export interface ViewContext {
 }
 
 export const absolute = (url: string, origin: string) => (url.startsWith('/') ? `${origin}${url}` : url);
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** Smallest value (0 for none), without spreading large arrays onto the stack. */
-export function minimum(values: number[]): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (const v of values) if (v < min) min = v;
-  return Number.isFinite(min) ? min : 0;
-}
 
 export function serviceTime(ctx: ViewContext, instant: number, milliseconds = false): string {
   return instantToServiceTime(instant, ctx.timeZone, { milliseconds });
