@@ -111,9 +111,16 @@ const DAY = 86_400_000;
  * Like Temporal's "compatible" disambiguation: a wall time that occurs twice
  * (October, clocks back) is the earlier instant; one that does not exist
  * (March, clocks forward) is read with the offset before the change.
+ * With `near`, a wall time that occurs twice is the reading nearest that
+ * instant instead: a hold's ExpirationDate is minutes from now, so in the hour
+ * the clocks go back the earlier reading would be an hour in the past.
  * Throws a TypeError for a value that is not a service DateTime.
  */
-export function serviceTimeToInstant(value: ServiceDateTime, timeZone: string = DEFAULT_TIME_ZONE): number {
+export function serviceTimeToInstant(
+  value: ServiceDateTime,
+  timeZone: string = DEFAULT_TIME_ZONE,
+  options: { near?: number } = {},
+): number {
   const f = parseServiceDateTime(value);
   if (!f) throw new TypeError(`Not a service DateTime: ${JSON.stringify(value)}`);
   const local = wallAsUtc(f);
@@ -123,6 +130,10 @@ export function serviceTimeToInstant(value: ServiceDateTime, timeZone: string = 
   const candidates = [...new Set([before, after])]
     .map((offset) => local - offset)
     .filter((t) => wallAsUtc({ ...wallClockAt(t, timeZone), millisecond: f.millisecond }) === local);
+  const { near } = options;
+  if (near !== undefined && candidates.length > 1) {
+    return candidates.reduce((best, t) => (Math.abs(t - near) < Math.abs(best - near) ? t : best));
+  }
   if (candidates.length) return Math.min(...candidates);
   return local - before; // in a gap
 }

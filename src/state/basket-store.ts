@@ -3,14 +3,18 @@
  *
  * - The basket is created lazily, on the first add (no empty baskets for
  *   visitors who only browse).
- * - One request in flight per action: a double click adds once.
+ * - One request per change: a double click adds once (the same add while one
+ *   is in flight returns that one's promise); a different add, remove or clear
+ *   waits for the change in flight and then runs, so none is dropped.
  * - The BasketId is kept in sessionStorage per endpoint, so a reload or the
  *   return from the payment page continues the same basket. It is forgotten
  *   when the basket is emptied, expires, or the service answers 403/404.
  * - After any failure the store still holds the last good basket and says
  *   what failed (`error`).
  * - Expiry: when an item's ExpirationDate passes by the server's clock, the
- *   store refreshes the basket and reports which items were released.
+ *   store refreshes the basket and reports which items were released. A
+ *   refresh that fails, or a service late to release, is retried with backoff
+ *   (1 s doubling to 30 s), never in a tight loop.
  */
 import { msg, str } from '@lit/localize';
 import { ApiError, InvalidRequestError, NetworkError, isAbortError, type ApiClient } from '../api/client.ts';
@@ -58,7 +62,7 @@ export interface BasketState {
   busy: BasketAction | null;
   /** What failed last; cleared by the next success. */
   error: BasketFailure | null;
-  /** Items the latest expiry released (empty until one does). */
+  /** Items the latest expiry released (empty until one does; emptied by `clearReleased` or the next add). */
   released: readonly BasketItem[];
   /** Increments on every expiry release, so listeners can tell a new one. */
   expiryCount: number;
@@ -160,14 +164,26 @@ export function describeFailureReason(reason: string, bookable: number | null = 
   }
 }
 
+/** The service no longer knows the basket (or refuses to touch it): 403 or 404. */
+function isGone(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 403 || error.status === 404);
+}
+
 export class BasketStore extends Store<BasketState> {
   readonly api: ApiClient;
   private readonly storage: KeyValueStorage;
   private readonly key: string;
   private readonly pendingKey: string;
   private readonly timeZone: string;
-  private inflight = new Map<BasketAction, Promise<unknown>>();
+  /** Requests in flight by key (`add:<body>`, `remove:<id>`, `clear`, `refresh`). */
+  private inflight = new Map<string, { action: BasketAction; promise: Promise<unknown> }>();
+  /** The tail of the queue of changes (add, remove, clear run one after another). */
+  private changes: Promise<unknown> = Promise.resolve();
+  /** Counts accepted changes, so a refresh that started before one does not undo it. */
+  private changeVersion = 0;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Expiry refreshes in a row that found a hold past due (drives the backoff). */
+  private expiryAttempts = 0;
   private creating: Promise<string> | undefined;
 
   constructor(options: BasketStoreOptions) {
@@ -192,15 +208,16 @@ export class BasketStore extends Store<BasketState> {
 
   /**
    * Add tickets (specific seats or best seats). Creates the basket on the first
-   * add. A second call while one is in flight returns the same promise.
+   * add. The same add while it is in flight returns the same promise (a double
+   * click adds once); a different one runs after it.
    */
   add(body: AddTicketsV2Body): Promise<AddOutcome> {
-    return this.once('add', () => this.doAdd(body));
+    return this.change('add', `add:${JSON.stringify(body)}`, () => this.doAdd(body));
   }
 
-  /** Remove one item. */
+  /** Remove one item. A basket the service no longer knows (403/404) is forgotten without an error. */
   remove(basketItemId: number): Promise<ChangeOutcome> {
-    return this.once('remove', async () => {
+    return this.change('remove', `remove:${basketItemId}`, async () => {
       const basketId = this.value.basketId;
       if (!basketId) return { ok: true } as const;
       try {
@@ -208,21 +225,34 @@ export class BasketStore extends Store<BasketState> {
         this.accept(result.GetBasketContentResult, 'remove');
         return { ok: true } as const;
       } catch (error) {
+        if (isGone(error)) {
+          this.releaseAll();
+          return { ok: true } as const;
+        }
         return { ok: false, error: this.fail('remove', error) } as const;
       }
     });
   }
 
-  /** Remove everything and forget the basket. */
+  /**
+   * Remove everything and forget the basket. A 403/404 (the service says the
+   * basket is already empty or gone) is the same outcome: forgotten, no error.
+   */
   clear(): Promise<ChangeOutcome> {
-    return this.once('clear', async () => {
+    return this.change('clear', 'clear', async () => {
       const basketId = this.value.basketId;
       if (!basketId) return { ok: true } as const;
       try {
         await this.api.deleteAllFromBasket({ basketId });
+        this.changeVersion++;
         this.forget();
         return { ok: true } as const;
       } catch (error) {
+        if (isGone(error)) {
+          this.changeVersion++;
+          this.forget();
+          return { ok: true } as const;
+        }
         return { ok: false, error: this.fail('clear', error) } as const;
       }
     });
@@ -234,19 +264,25 @@ export class BasketStore extends Store<BasketState> {
    * (403/404) is forgotten without an error.
    */
   refresh(): Promise<ChangeOutcome> {
-    return this.once('refresh', async () => {
+    return this.track('refresh', 'refresh', async () => {
       const basketId = this.value.basketId;
       if (!basketId) return { ok: true } as const;
+      const version = this.changeVersion;
       try {
         const content = await this.api.getBasket({ basketId });
+        // A change landed meanwhile: its answer is newer than this one.
+        if (version !== this.changeVersion || basketId !== this.value.basketId) return { ok: true } as const;
         this.accept(content, 'refresh');
         return { ok: true } as const;
       } catch (error) {
-        if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+        if (version !== this.changeVersion || basketId !== this.value.basketId) return { ok: true } as const;
+        if (isGone(error)) {
           this.releaseAll();
           return { ok: true } as const;
         }
-        return { ok: false, error: this.fail('refresh', error) } as const;
+        const failure = this.fail('refresh', error);
+        this.scheduleExpiry(); // an expiry refresh that failed is tried again
+        return { ok: false, error: failure } as const;
       }
     });
   }
@@ -262,6 +298,11 @@ export class BasketStore extends Store<BasketState> {
     this.storage.removeItem(this.key);
     this.clearExpiryTimer();
     this.patch({ basketId: null, content: null, error: null });
+  }
+
+  /** Forget the items the latest expiry released (the visitor read it and started again). */
+  clearReleased(): void {
+    if (this.value.released.length) this.patch({ released: EMPTY_RELEASED });
   }
 
   /** Clear the last error (the visitor dismissed it). */
@@ -306,17 +347,26 @@ export class BasketStore extends Store<BasketState> {
 
   // ------------------------------------------------------------------ internals
 
-  private once<T>(action: BasketAction, run: () => Promise<T>): Promise<T> {
-    const existing = this.inflight.get(action) as Promise<T> | undefined;
-    if (existing) return existing;
+  /** Run a request once per key: while it is in flight, the same key gets the same promise. */
+  private track<T>(action: BasketAction, key: string, run: () => Promise<T>): Promise<T> {
+    const existing = this.inflight.get(key);
+    if (existing) return existing.promise as Promise<T>;
     this.patch({ busy: action });
     const promise = run().finally(() => {
-      this.inflight.delete(action);
-      const still = [...this.inflight.keys()].at(-1) ?? null;
-      this.patch({ busy: still });
+      this.inflight.delete(key);
+      this.patch({ busy: [...this.inflight.values()].at(-1)?.action ?? null });
     });
-    this.inflight.set(action, promise);
+    this.inflight.set(key, { action, promise });
     return promise;
+  }
+
+  /** A change (add, remove, clear): once per key, and after the changes before it. */
+  private change<T>(action: BasketAction, key: string, run: () => Promise<T>): Promise<T> {
+    return this.track(action, key, () => {
+      const next = this.changes.then(run);
+      this.changes = next.catch(() => undefined);
+      return next;
+    });
   }
 
   private async ensureBasket(): Promise<string> {
@@ -360,7 +410,7 @@ export class BasketStore extends Store<BasketState> {
       return { ok: false, error: failure };
     } catch (error) {
       // The stored basket is gone upstream (expired long ago, or paid): start a new one, once.
-      if (!retried && error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+      if (!retried && isGone(error)) {
         this.storage.removeItem(this.key);
         this.patch({ basketId: null, content: null });
         return this.doAdd(body, true);
@@ -377,7 +427,12 @@ export class BasketStore extends Store<BasketState> {
     }
   }
 
+  /**
+   * Take a basket content from the service. `action` null: it came with a
+   * failure (a 409 or Success false), which keeps the error and the basket id.
+   */
   private accept(content: BasketContent, action: BasketAction | null): void {
+    if (action !== 'refresh') this.changeVersion++;
     const previous = this.value.content;
     const now = this.api.clock.now();
     const stillThere = new Set(content.Items.map((i) => i.BasketItemId));
@@ -386,22 +441,27 @@ export class BasketStore extends Store<BasketState> {
       action === 'refresh' && previous
         ? previous.Items.filter((i) => !stillThere.has(i.BasketItemId) && this.expiresAt(i) <= now + 1000)
         : [];
+    const releaseChange: Partial<BasketState> = released.length
+      ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1 }
+      : action === 'add'
+        ? { released: EMPTY_RELEASED } // tickets added after an expiry: the visitor started again
+        : {};
     if (content.Items.length === 0) {
-      this.storage.removeItem(this.key);
       this.clearExpiryTimer();
-      this.patch({
-        basketId: null,
-        content: null,
-        error: action ? null : this.value.error,
-        ...(released.length ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1 } : {}),
-      });
+      if (action === null) {
+        // An add refused on a new (or emptied) basket: the basket itself is still good, keep its id.
+        this.patch({ content: null, ...releaseChange });
+        return;
+      }
+      this.storage.removeItem(this.key);
+      this.patch({ basketId: null, content: null, error: null, ...releaseChange });
       return;
     }
     this.patch({
       content,
       basketId: content.BasketId || this.value.basketId,
       error: action ? null : this.value.error,
-      ...(released.length ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1 } : {}),
+      ...releaseChange,
     });
     this.scheduleExpiry();
   }
@@ -421,10 +481,19 @@ export class BasketStore extends Store<BasketState> {
   }
 
   private expiresAt(item: BasketItem): number {
+    return this.itemExpiry(item) ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * The instant (server clock, ms since epoch) an item's hold runs out, read in
+   * the service's zone (in the repeated hour of a clock change, the reading
+   * nearest now); null when its ExpirationDate is not a DateTime.
+   */
+  itemExpiry(item: BasketItem): number | null {
     try {
-      return serviceTimeToInstant(item.ExpirationDate, this.timeZone);
+      return serviceTimeToInstant(item.ExpirationDate, this.timeZone, { near: this.api.clock.now() });
     } catch {
-      return Number.POSITIVE_INFINITY;
+      return null;
     }
   }
 
@@ -435,7 +504,7 @@ export class BasketStore extends Store<BasketState> {
     const times = content.Items.map((i) => this.expiresAt(i)).filter(Number.isFinite);
     if (!times.length && !isMinServiceDateTime(content.MinExpirationDate)) {
       try {
-        times.push(serviceTimeToInstant(content.MinExpirationDate, this.timeZone));
+        times.push(serviceTimeToInstant(content.MinExpirationDate, this.timeZone, { near: this.api.clock.now() }));
       } catch {
         /* none */
       }
@@ -446,9 +515,21 @@ export class BasketStore extends Store<BasketState> {
   private scheduleExpiry(): void {
     this.clearExpiryTimer();
     const next = this.nextExpiry();
-    if (next === null) return;
-    // A little after the instant, so the service has released it; never a tight loop.
-    const delay = Math.min(Math.max(next - this.api.clock.now() + 250, 1000), 2 ** 31 - 1);
+    if (next === null) {
+      this.expiryAttempts = 0;
+      return;
+    }
+    const untilNext = next - this.api.clock.now();
+    let delay: number;
+    if (untilNext > 0) {
+      // A little after the instant, so the service has released it.
+      this.expiryAttempts = 0;
+      delay = Math.min(untilNext + 250, 2 ** 31 - 1);
+    } else {
+      // Past due and still held (the refresh failed, or the service is late): back off.
+      delay = Math.min(1000 * 2 ** this.expiryAttempts, 30_000);
+      this.expiryAttempts++;
+    }
     this.expiryTimer = setTimeout(() => {
       this.expiryTimer = undefined;
       void this.refresh();

@@ -1,0 +1,567 @@
+/**
+ * The basket store against issue 5: lazy creation, one request per action,
+ * the BasketId per endpoint in sessionStorage, failures that keep the last
+ * good basket, expiry by the server's clock, and the payment hand-over.
+ */
+import { expect } from '@open-wc/testing';
+import sinon from 'sinon';
+import { ServerClock } from '../../src/api/time.ts';
+import type { AddTicketsResult, BasketContent } from '../../src/api/types.ts';
+import { BasketStore, type KeyValueStorage } from '../../src/state/basket-store.ts';
+import { createBooking } from '../../src/state/booking.ts';
+import { endpointKey, resolveConfig } from '../../src/state/config.ts';
+import { apiError, fakeApi, networkError, type FakeApi, type Handlers } from './helpers/fake-api.ts';
+import { deferred, fakeBasketService, type FakeBasketService } from './helpers/fake-basket.ts';
+
+const MINUTE = 60_000;
+
+function memoryStorage(): KeyValueStorage & { map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
+}
+
+interface Setup {
+  service: FakeBasketService;
+  handlers: Handlers;
+  api: FakeApi;
+  storage: ReturnType<typeof memoryStorage>;
+  store: BasketStore;
+  clock: ServerClock;
+  /** A second store on the same endpoint and storage: what a reload builds. */
+  reload(options?: { restore?: boolean }): BasketStore;
+}
+
+function setup(options: { clock?: ServerClock; storage?: ReturnType<typeof memoryStorage>; storageKey?: string } = {}): Setup {
+  const clock = options.clock ?? new ServerClock();
+  const service = fakeBasketService({ clock });
+  const handlers: Handlers = { ...service.handlers };
+  const api = fakeApi(handlers, { clock });
+  const storage = options.storage ?? memoryStorage();
+  const storageKey = options.storageKey ?? 'https://tickets.example/api';
+  const make = (restore = true) => new BasketStore({ api, storageKey, timeZone: 'Europe/London', storage, restore });
+  const store = make();
+  return { service, handlers, api, storage, store, clock, reload: (o = {}) => make(o.restore ?? true) };
+}
+
+/** Let promise callbacks run until `condition` holds (bounded; no timers involved). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await Promise.resolve();
+  if (!condition()) throw new Error('condition never held');
+}
+
+/** Wait until a store has settled (no action in flight). */
+async function settled(store: BasketStore): Promise<void> {
+  for (let i = 0; i < 50 && store.value.busy !== null; i++) await Promise.resolve();
+  await new Promise<void>((resolve) => queueMicrotask(resolve));
+}
+
+function itemNames(content: BasketContent | null): string[] {
+  return (content?.Items ?? []).map((i) => i.EventName);
+}
+
+describe('basket store', () => {
+  describe('creating the basket', () => {
+    it('creates no basket until the first add', async () => {
+      const { api, store } = setup();
+      await store.refresh();
+      expect(api.calls).to.deep.equal([]);
+      expect(store.value.basketId).to.equal(null);
+
+      const outcome = await store.add({ Tickets: [1] });
+      expect(outcome.ok).to.equal(true);
+      expect(api.calls.map((c) => c.name)).to.deep.equal(['createBasket', 'addTickets']);
+      expect(store.value.basketId).to.be.a('string');
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 1']);
+    });
+
+    it('adds once on a double click (two adds while one is in flight)', async () => {
+      const { api, handlers, store, service } = setup();
+      const gate = deferred<void>();
+      const real = service.handlers.addTickets;
+      handlers.addTickets = async (args) => {
+        await gate.promise;
+        if (!real) throw new Error('no handler');
+        return real(args);
+      };
+      const first = store.add({ Tickets: [5] });
+      const second = store.add({ Tickets: [5] });
+      expect(store.value.busy).to.equal('add');
+      gate.resolve();
+      const [a, b] = await Promise.all([first, second]);
+      expect(a).to.equal(b);
+      expect(api.callsTo('createBasket')).to.have.length(1);
+      expect(api.callsTo('addTickets')).to.have.length(1);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 5']);
+      expect(store.value.busy).to.equal(null);
+    });
+
+    it('runs a different add after the one in flight, instead of dropping it', async () => {
+      const { api, handlers, store, service } = setup();
+      const gate = deferred<void>();
+      const real = service.handlers.addTickets;
+      const started: number[] = [];
+      handlers.addTickets = async (args) => {
+        started.push(args.body.Tickets?.[0] ?? 0);
+        if (started.length === 1) await gate.promise;
+        if (!real) throw new Error('no handler');
+        return real(args);
+      };
+      const first = store.add({ Tickets: [5] });
+      const second = store.add({ Tickets: [6] });
+      await until(() => started.length > 0);
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      expect(started).to.deep.equal([5]);
+      gate.resolve();
+      const [a, b] = await Promise.all([first, second]);
+      expect(a.ok && b.ok).to.equal(true);
+      expect(started).to.deep.equal([5, 6]);
+      expect(api.callsTo('createBasket')).to.have.length(1);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 5', 'Show 6']);
+    });
+
+    it('keeps the basket it just created when the first add is refused, so the next add reuses it', async () => {
+      const { api, handlers, store, service } = setup();
+      handlers.addTickets = ({ basketId }) => {
+        throw apiError('addTickets', 409, {
+          Success: false,
+          FailureReason: 1,
+          FailureReasonText: 'TicketNotAvailable',
+          BookableTicketsCount: null,
+          GetBasketContentResult: service.content(basketId),
+        } satisfies AddTicketsResult);
+      };
+      const refused = await store.add({ Tickets: [1] });
+      expect(refused.ok).to.equal(false);
+      handlers.addTickets = service.handlers.addTickets;
+      await store.add({ Tickets: [2] });
+      expect(api.callsTo('createBasket')).to.have.length(1);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 2']);
+    });
+  });
+
+  describe('the BasketId across reloads', () => {
+    it('keeps the id per endpoint, and a new store on the same endpoint refreshes the same basket', async () => {
+      const first = setup();
+      await first.store.add({ Tickets: [3] });
+      const id = first.store.value.basketId;
+      expect(first.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(id);
+
+      const reloaded = first.reload();
+      expect(reloaded.value.basketId).to.equal(id);
+      await settled(reloaded);
+      expect(first.api.callsTo('getBasket')).to.deep.equal([{ basketId: id }]);
+      expect(itemNames(reloaded.value.content)).to.deep.equal(['Show 3']);
+
+      // Another endpoint on the same page (same storage) knows nothing of it.
+      const other = setup({ storage: first.storage, storageKey: 'https://other.example/api' });
+      expect(other.store.value.basketId).to.equal(null);
+      expect(other.api.calls).to.deep.equal([]);
+    });
+
+    it('uses the real sessionStorage by default, keyed by the endpoint', async () => {
+      const clock = new ServerClock();
+      const service = fakeBasketService({ clock });
+      const api = fakeApi(service.handlers, { clock, endpoint: '/api-session-test' });
+      const config = resolveConfig({ endpoint: `/api-session-test-${Date.now()}` });
+      const key = `stagedoor:basket:${endpointKey(config.endpoint)}`;
+      try {
+        const booking = createBooking(config, { api });
+        await booking.basket.add({ Tickets: [9] });
+        expect(sessionStorage.getItem(key)).to.equal(booking.basket.value.basketId);
+
+        const again = createBooking(config, { api });
+        await settled(again.basket);
+        expect(again.basket.value.basketId).to.equal(booking.basket.value.basketId);
+        expect(itemNames(again.basket.value.content)).to.deep.equal(['Show 9']);
+        booking.basket.dispose();
+        again.basket.dispose();
+      } finally {
+        sessionStorage.removeItem(key);
+      }
+    });
+
+    for (const status of [403, 404]) {
+      it(`drops a stored id the service answers ${status}, with no error shown`, async () => {
+        const first = setup();
+        await first.store.add({ Tickets: [3] });
+        const id = first.store.value.basketId ?? '';
+        first.handlers.getBasket = () => {
+          throw apiError('getBasket', status);
+        };
+        const reloaded = first.reload();
+        await settled(reloaded);
+        expect(reloaded.value.basketId).to.equal(null);
+        expect(reloaded.value.content).to.equal(null);
+        expect(reloaded.value.error).to.equal(null);
+        expect(first.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(null);
+
+        // The next add starts a new basket.
+        await reloaded.add({ Tickets: [4] });
+        expect(first.api.callsTo('createBasket')).to.have.length(2);
+        expect(reloaded.value.basketId).to.not.equal(id);
+      });
+    }
+  });
+
+  describe('after a failure the last good basket stays', () => {
+    const cases: { name: string; fail: (s: Setup, basketId: string) => unknown; kind: string; check?: (s: Setup) => void }[] = [
+      {
+        name: '409 seats no longer available',
+        kind: 'unavailable',
+        fail: (s, basketId) => {
+          throw apiError('addTickets', 409, {
+            Success: false,
+            FailureReason: 1,
+            FailureReasonText: 'TicketNotAvailable',
+            BookableTicketsCount: null,
+            GetBasketContentResult: s.service.content(basketId),
+          });
+        },
+      },
+      {
+        name: '409 BookableTicketsExceeded',
+        kind: 'bookable-exceeded',
+        fail: (s, basketId) => {
+          throw apiError('addTickets', 409, {
+            Success: false,
+            FailureReason: 8,
+            FailureReasonText: 'BookableTicketsExceeded',
+            BookableTicketsCount: 2,
+            GetBasketContentResult: s.service.content(basketId),
+          });
+        },
+        check: (s) => {
+          expect(s.store.value.error?.bookableTicketsCount).to.equal(2);
+          expect(s.store.value.error?.message).to.contain('2');
+        },
+      },
+      {
+        name: '200 Success false with a FailureReason',
+        kind: 'rejected',
+        fail: (s, basketId): AddTicketsResult => ({
+          Success: false,
+          FailureReason: 5,
+          FailureReasonText: 'TicketLeavesSingleSeat',
+          BookableTicketsCount: null,
+          GetBasketContentResult: s.service.content(basketId),
+        }),
+        check: (s) => expect(s.store.value.error?.reason).to.equal('TicketLeavesSingleSeat'),
+      },
+      {
+        name: '502 supplier failure',
+        kind: 'supplier',
+        fail: () => {
+          throw apiError('addTickets', 502);
+        },
+        check: (s) => expect(s.store.value.error?.retryable).to.equal(true),
+      },
+      {
+        name: 'no answer (network)',
+        kind: 'network',
+        fail: () => {
+          throw networkError('addTickets');
+        },
+        check: (s) => expect(s.store.value.error?.retryable).to.equal(true),
+      },
+    ];
+
+    for (const c of cases) {
+      it(`${c.name}: keeps the basket and says what failed`, async () => {
+        const s = setup();
+        await s.store.add({ Tickets: [1] });
+        const good = s.store.value.content;
+        const basketId = s.store.value.basketId ?? '';
+        s.handlers.addTickets = () => c.fail(s, basketId) as AddTicketsResult;
+
+        const outcome = await s.store.add({ Tickets: [2] });
+        expect(outcome.ok).to.equal(false);
+        expect(s.store.value.basketId).to.equal(basketId);
+        expect(itemNames(s.store.value.content)).to.deep.equal(itemNames(good));
+        expect(s.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(basketId);
+        const error = s.store.value.error;
+        expect(error?.action).to.equal('add');
+        expect(error?.kind).to.equal(c.kind);
+        expect(error?.message).to.be.a('string').and.not.equal('');
+        c.check?.(s);
+
+        // The next success clears the error.
+        s.handlers.addTickets = s.service.handlers.addTickets;
+        await s.store.add({ Tickets: [3] });
+        expect(s.store.value.error).to.equal(null);
+        expect(itemNames(s.store.value.content)).to.deep.equal(['Show 1', 'Show 3']);
+      });
+    }
+
+    it('a failed refresh keeps the basket and says so', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      s.handlers.getBasket = () => {
+        throw networkError('getBasket');
+      };
+      const outcome = await s.store.refresh();
+      expect(outcome.ok).to.equal(false);
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 1']);
+      expect(s.store.value.error?.kind).to.equal('network');
+    });
+  });
+
+  describe('remove and clear', () => {
+    it('removes one item and keeps the rest', async () => {
+      const { api, store } = setup();
+      await store.add({ Tickets: [1] });
+      await store.add({ Tickets: [2] });
+      const first = store.value.content?.Items[0];
+      if (!first) throw new Error('no item');
+      await store.remove(first.BasketItemId);
+      expect(api.callsTo('deleteBasketItem')).to.deep.equal([{ basketId: store.value.basketId, basketItemId: first.BasketItemId }]);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 2']);
+    });
+
+    it('removes two items clicked in quick succession (neither is dropped)', async () => {
+      const { api, store } = setup();
+      await store.add({ Tickets: [1] });
+      await store.add({ Tickets: [2] });
+      await store.add({ Tickets: [3] });
+      const [a, b] = store.value.content?.Items ?? [];
+      if (!a || !b) throw new Error('no items');
+      await Promise.all([store.remove(a.BasketItemId), store.remove(b.BasketItemId)]);
+      expect(api.callsTo('deleteBasketItem')).to.have.length(2);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 3']);
+    });
+
+    it('forgets the basket when its last item is removed', async () => {
+      const { store, storage } = setup();
+      await store.add({ Tickets: [1] });
+      const item = store.value.content?.Items[0];
+      if (!item) throw new Error('no item');
+      await store.remove(item.BasketItemId);
+      expect(store.value.basketId).to.equal(null);
+      expect(store.value.content).to.equal(null);
+      expect(storage.map.size).to.equal(0);
+    });
+
+    it('clear releases everything and forgets the id; the next add starts a new basket', async () => {
+      const { api, store, storage } = setup();
+      await store.add({ Tickets: [1] });
+      const id = store.value.basketId;
+      const outcome = await store.clear();
+      expect(outcome.ok).to.equal(true);
+      expect(api.callsTo('deleteAllFromBasket')).to.deep.equal([{ basketId: id }]);
+      expect(store.value).to.include({ basketId: null, content: null, error: null });
+      expect(storage.map.size).to.equal(0);
+      await store.add({ Tickets: [2] });
+      expect(api.callsTo('createBasket')).to.have.length(2);
+    });
+
+    it('clear on a basket the service already emptied (403) forgets it without an error', async () => {
+      const { store, handlers } = setup();
+      await store.add({ Tickets: [1] });
+      handlers.deleteAllFromBasket = () => {
+        throw apiError('deleteAllFromBasket', 403);
+      };
+      const outcome = await store.clear();
+      expect(outcome.ok).to.equal(true);
+      expect(store.value).to.include({ basketId: null, content: null, error: null });
+    });
+
+    it('a remove that fails keeps the item and says so', async () => {
+      const { store, handlers } = setup();
+      await store.add({ Tickets: [1] });
+      handlers.deleteBasketItem = () => {
+        throw apiError('deleteBasketItem', 502);
+      };
+      const item = store.value.content?.Items[0];
+      if (!item) throw new Error('no item');
+      const outcome = await store.remove(item.BasketItemId);
+      expect(outcome.ok).to.equal(false);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 1']);
+      expect(store.value.error).to.include({ action: 'remove', kind: 'supplier' });
+    });
+  });
+
+  describe('expiry by the server clock', () => {
+    let timers: sinon.SinonFakeTimers;
+    // The visitor's clock is 15 minutes behind the server: a store that trusted
+    // Date.now() would wait 25 minutes instead of 10.
+    const serverStart = Date.UTC(2026, 6, 1, 17, 0, 0);
+    const skew = -15 * MINUTE;
+
+    beforeEach(() => {
+      timers = sinon.useFakeTimers({ now: serverStart + skew, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    });
+    afterEach(() => timers.restore());
+
+    function skewedSetup(): Setup {
+      const clock = new ServerClock();
+      clock.offset = -skew;
+      return setup({ clock });
+    }
+
+    it('refreshes by itself when an item runs out and reports it released, keeping the others', async () => {
+      const s = skewedSetup();
+      expect(s.clock.now()).to.equal(serverStart);
+      await s.store.add({ Tickets: [1] });
+      await timers.tickAsync(3 * MINUTE);
+      await s.store.add({ Tickets: [2] });
+      const [first, second] = s.store.value.content?.Items ?? [];
+      expect(s.api.callsTo('getBasket')).to.have.length(0);
+
+      await timers.tickAsync(7 * MINUTE - 1000); // 1 s before the first hold ends (server time)
+      expect(s.api.callsTo('getBasket')).to.have.length(0);
+      expect(s.store.value.released).to.deep.equal([]);
+
+      await timers.tickAsync(2000);
+      expect(s.api.callsTo('getBasket')).to.have.length(1);
+      expect(s.store.value.released).to.deep.equal([first]);
+      expect(s.store.value.expiryCount).to.equal(1);
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 2']);
+      expect(s.store.value.error).to.equal(null);
+
+      await timers.tickAsync(3 * MINUTE);
+      expect(s.store.value.released).to.deep.equal([second]);
+      expect(s.store.value.expiryCount).to.equal(2);
+      expect(s.store.value.basketId).to.equal(null);
+      expect(s.store.value.content).to.equal(null);
+      expect(s.storage.map.size).to.equal(0);
+    });
+
+    it('retries an expiry refresh that failed, then reports the release', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      s.handlers.getBasket = () => {
+        throw apiError('getBasket', 502);
+      };
+      await timers.tickAsync(10 * MINUTE + 1000);
+      expect(s.api.callsTo('getBasket').length).to.be.greaterThan(0);
+      expect(s.store.value.error?.action).to.equal('refresh');
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 1']);
+
+      s.handlers.getBasket = s.service.handlers.getBasket;
+      await timers.tickAsync(30_000);
+      expect(s.store.value.released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+      expect(s.store.value.error).to.equal(null);
+      expect(s.store.value.content).to.equal(null);
+    });
+
+    it('does not poll in a tight loop while the service still holds an expired item', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      const item = s.store.value.content;
+      // A service that is late to release: it keeps answering the item.
+      s.handlers.getBasket = () => item as BasketContent;
+      await timers.tickAsync(10 * MINUTE + 60_000);
+      const calls = s.api.callsTo('getBasket').length;
+      expect(calls).to.be.greaterThan(0);
+      expect(calls).to.be.lessThan(10);
+    });
+
+    it('checkExpiry refreshes only when a hold has run out by the server clock', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      s.store.checkExpiry();
+      await settled(s.store);
+      expect(s.api.callsTo('getBasket')).to.have.length(0);
+      // Move the server clock past the hold without running the store's own timer.
+      s.clock.offset += 11 * MINUTE;
+      s.store.checkExpiry();
+      await settled(s.store);
+      expect(s.api.callsTo('getBasket')).to.have.length(1);
+      expect(s.store.value.released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+    });
+
+    it('clearReleased forgets the released items (the visitor started again)', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      await timers.tickAsync(10 * MINUTE + 1000);
+      expect(s.store.value.released).to.have.length(1);
+      s.store.clearReleased();
+      expect(s.store.value.released).to.deep.equal([]);
+      expect(s.store.value.expiryCount).to.equal(1);
+    });
+
+    it('the next add after an expiry forgets the released items', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      await timers.tickAsync(10 * MINUTE + 1000);
+      expect(s.store.value.released).to.have.length(1);
+      await s.store.add({ Tickets: [2] });
+      expect(s.store.value.released).to.deep.equal([]);
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 2']);
+    });
+
+    it('reads an expiry in the repeated hour of the October clock change as minutes away, not an hour ago', async () => {
+      timers.setSystemTime(Date.UTC(2026, 9, 25, 0, 58) + skew); // server: 01:58 BST, two minutes before clocks go back
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] }); // held until 01:08 GMT: "2026-10-25T01:08:00", a wall time that occurs twice
+      expect(s.store.value.content?.Items[0]?.ExpirationDate).to.match(/^2026-10-25T01:08:00/);
+      expect(s.store.nextExpiry()).to.equal(s.clock.now() + 10 * MINUTE);
+      await timers.tickAsync(9 * MINUTE);
+      expect(s.api.callsTo('getBasket')).to.have.length(0);
+      await timers.tickAsync(MINUTE + 1000);
+      expect(s.store.value.released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+    });
+
+    it('a refresh that started before an add does not wipe the added item', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      const gate = deferred<void>();
+      const before = s.service.content(s.store.value.basketId ?? '');
+      s.handlers.getBasket = async () => {
+        await gate.promise;
+        return before;
+      };
+      const refresh = s.store.refresh();
+      await s.store.add({ Tickets: [2] });
+      gate.resolve();
+      await refresh;
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 1', 'Show 2']);
+    });
+  });
+
+  describe('payment hand-over', () => {
+    it('submitted: the store starts afresh and the id waits for the return page', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      const id = s.store.value.basketId;
+      s.store.submitted();
+      expect(s.store.value).to.include({ basketId: null, content: null });
+      expect(s.store.awaitingPayment).to.equal(id);
+      // The return page is a new page load: a new store on the same endpoint.
+      const back = s.reload();
+      expect(back.value.basketId).to.equal(null);
+      expect(back.awaitingPayment).to.equal(id);
+      back.completed();
+      expect(back.awaitingPayment).to.equal(null);
+      expect(s.storage.map.size).to.equal(0);
+    });
+
+    it('resumeAfterFailedPayment brings the basket back when the service still holds it', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      const id = s.store.value.basketId;
+      s.store.submitted();
+      const back = s.reload();
+      expect(await back.resumeAfterFailedPayment()).to.equal(true);
+      expect(back.value.basketId).to.equal(id);
+      expect(itemNames(back.value.content)).to.deep.equal(['Show 1']);
+      expect(back.awaitingPayment).to.equal(null);
+      expect(s.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(id);
+    });
+
+    it('resumeAfterFailedPayment on a basket the service dropped: false, nothing kept, no error', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      s.service.drop(s.store.value.basketId ?? '');
+      s.store.submitted();
+      const back = s.reload();
+      expect(await back.resumeAfterFailedPayment()).to.equal(false);
+      expect(back.value).to.include({ basketId: null, content: null, error: null });
+      expect(s.storage.map.size).to.equal(0);
+    });
+  });
+});
