@@ -4,6 +4,7 @@
  */
 export { BookingProvider } from './elements/booking-provider/booking-provider.component.ts';
 export { BookingElement } from './elements/booking-element.ts';
+export { BasketTimer } from './elements/basket-timer/basket-timer.component.ts';
 export { createApiClient, ApiError, NetworkError, InvalidRequestError, NOT_AVAILABLE_YET, isNotAvailableYet } from './api/client.ts';
 export type { ApiClient, ApiClientOptions } from './api/client.ts';
 export { operations, operationList } from './api/operations.ts';

@@ -4,5 +4,6 @@
  * when they upgrade.
  */
 import './elements/booking-provider/booking-provider.ts';
+import './elements/basket-timer/basket-timer.ts';
 
 export * from './exports.ts';

@@ -1,0 +1,155 @@
+/**
+ * Re-renders its host once a second for a countdown, reading the clock afresh
+ * on every tick: it never counts down by adding up intervals, so a tick that a
+ * busy or throttled page delays still shows the right time.
+ *
+ * - Ticks on the second boundary of the instant it counts to (`align`), so the
+ *   shown seconds change when they should, not up to a second late.
+ * - Stops while the page is hidden (`document.visibilityState === 'hidden'`);
+ *   when it is shown again it re-renders at once and calls `onVisible`.
+ * - Its visibility listener exists only while the host is connected.
+ *
+ *   private readonly countdown = new CountdownController(this, {
+ *     now: () => this.bookingController.booking.api.clock.now(), // the SERVER clock
+ *     align: () => this.expiresAt,
+ *   });
+ *   // in willUpdate: this.countdown.running = this.expiresAt !== null;
+ *   // in render: formatCountdown(secondsLeft(this.expiresAt - this.countdown.now))
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+export interface CountdownOptions {
+  /** The current instant to count against (ms since epoch): the server's clock, not `Date.now()` alone. */
+  now: () => number;
+  /** The instant counted to, whose second boundaries the ticks fall on; null: the clock's own seconds. */
+  align?: () => number | null;
+  /** Called when the page becomes visible again (after the host is asked to re-render). */
+  onVisible?: () => void;
+}
+
+export class CountdownController implements ReactiveController {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private connected = false;
+  private wanted = false;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly options: CountdownOptions,
+  ) {
+    host.addController(this);
+  }
+
+  /** The clock now: read it when rendering, never keep a count of ticks. */
+  get now(): number {
+    return this.options.now();
+  }
+
+  /** Whether the host wants ticks (e.g. only while there is something to count down). */
+  get running(): boolean {
+    return this.wanted;
+  }
+
+  set running(value: boolean) {
+    if (value === this.wanted) return;
+    this.wanted = value;
+    this.schedule();
+  }
+
+  /** Whether a tick is scheduled (false while stopped, hidden or disconnected). */
+  get ticking(): boolean {
+    return this.timer !== undefined;
+  }
+
+  hostConnected(): void {
+    this.connected = true;
+    if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.handleVisibilityChange);
+    this.schedule();
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.handleVisibilityChange);
+    this.stop();
+  }
+
+  private get visible(): boolean {
+    return typeof document === 'undefined' || document.visibilityState !== 'hidden';
+  }
+
+  private schedule(): void {
+    this.stop();
+    if (!this.connected || !this.wanted || !this.visible) return;
+    const now = this.options.now();
+    const phase = mod(this.options.align?.() ?? 0, 1000);
+    // Until the next instant whose distance to the target is a whole second (a full second if that is now).
+    const delay = mod(phase - now, 1000) || 1000;
+    this.timer = setTimeout(this.tick, delay);
+  }
+
+  private stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private readonly tick = (): void => {
+    this.timer = undefined;
+    this.host.requestUpdate();
+    this.schedule();
+  };
+
+  private readonly handleVisibilityChange = (): void => {
+    if (!this.visible) {
+      this.stop();
+      return;
+    }
+    this.host.requestUpdate();
+    this.options.onVisible?.();
+    this.schedule();
+  };
+}
+
+function mod(n: number, m: number): number {
+  return ((n % m) + m) % m;
+}
+
+/** Whole seconds left until an instant `ms` away, rounded up (0 only once it is reached). */
+export function secondsLeft(ms: number): number {
+  return ms <= 0 ? 0 : Math.ceil(ms / 1000);
+}
+
+/** Seconds as `m:ss` (minutes are not capped at 59: `75:00`). */
+export function formatCountdown(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Seconds in words for assistive technology, in the visitor's language: "1 minute, 5 seconds". */
+export function durationInWords(seconds: number, locale?: string): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const minutes = Math.floor(s / 60);
+  const rest = s % 60;
+  const parts = [minutes ? unitFormat(locale, 'minute').format(minutes) : '', rest || !minutes ? unitFormat(locale, 'second').format(rest) : ''];
+  return listFormat(locale).format(parts.filter(Boolean));
+}
+
+const formats = new Map<string, Intl.NumberFormat | Intl.ListFormat>();
+
+function unitFormat(locale: string | undefined, unit: 'minute' | 'second'): Intl.NumberFormat {
+  const key = `${locale}|${unit}`;
+  let format = formats.get(key);
+  if (!(format instanceof Intl.NumberFormat)) {
+    format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+function listFormat(locale: string | undefined): Intl.ListFormat {
+  const key = `${locale}|list`;
+  let format = formats.get(key);
+  if (!(format instanceof Intl.ListFormat)) {
+    format = new Intl.ListFormat(locale, { style: 'long', type: 'unit' });
+    formats.set(key, format);
+  }
+  return format;
+}

@@ -1,0 +1,413 @@
+/**
+ * <basket-timer>: counts down by the server clock (the visitor's clock skewed
+ * ±15 minutes), in the service's zone; warning, final and expired states with
+ * one live region spoken only at those moments; events; hidden/visible;
+ * disconnect and reconnect; axe in every state.
+ */
+import { expect, html } from '@open-wc/testing';
+import sinon from 'sinon';
+import { ServerClock } from '../../src/api/time.ts';
+import type { BookingContextValue } from '../../src/state/booking.ts';
+import { resetSharedBookings } from '../../src/state/booking.ts';
+import type { BookingEventName } from '../../src/events.ts';
+import '../../src/elements/basket-timer/basket-timer.ts';
+import type { BasketTimer } from '../../src/elements/basket-timer/basket-timer.ts';
+import { fakeApi, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
+import { fakeBasketService, type FakeBasketService } from './helpers/fake-basket.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+/** 18:00 in London (BST) on 1 July 2026: the SERVER's now at the start of each test. */
+const SERVER_START = Date.UTC(2026, 6, 1, 17, 0, 0);
+const FAKE = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] as const;
+
+interface World {
+  timers: sinon.SinonFakeTimers;
+  clock: ServerClock;
+  service: FakeBasketService;
+  api: FakeApi;
+  booking: BookingContextValue;
+  el: BasketTimer;
+  events: { type: string; detail: unknown }[];
+  liveChanges: string[];
+  tick(ms: number): Promise<void>;
+}
+
+let world: World | undefined;
+
+/**
+ * A timer on a fresh booking. `skew` is how wrong the visitor's clock is
+ * (negative: behind the server); the fake api's ServerClock offset reflects it,
+ * as the real client's would after seeing a Date header.
+ */
+async function mount(
+  options: { skew?: number; timeZone?: string; template?: (b: BookingContextValue) => ReturnType<typeof html> } = {},
+): Promise<World> {
+  const skew = options.skew ?? 0;
+  const timers = sinon.useFakeTimers({ now: SERVER_START + skew, toFake: [...FAKE] });
+  const clock = new ServerClock();
+  clock.offset = -skew;
+  const service = fakeBasketService({ clock, timeZone: options.timeZone });
+  const api = fakeApi(service.handlers, { clock });
+  const booking = testBooking(api, options.timeZone ? { timeZone: options.timeZone } : {});
+  const template = options.template ?? (() => html`<basket-timer></basket-timer>`);
+  const el = await withBooking<BasketTimer>(booking, template(booking));
+  const events: World['events'] = [];
+  const names: BookingEventName[] = ['booking-expiry-warning', 'booking-expiry', 'booking-basket-change', 'booking-selection', 'booking-error'];
+  for (const type of names) el.addEventListener(type, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
+  const liveChanges: string[] = [];
+  const observer = new MutationObserver(() => liveChanges.push(live(el)));
+  const region = el.shadowRoot?.querySelector('[role="status"]');
+  if (region) observer.observe(region, { childList: true, characterData: true, subtree: true });
+  // Jump the clocks (timers due on the way run, in order), then let promises
+  // settle and the element render: one render for the jump, as a page that
+  // was busy would do; the countdown must be right from the clock alone.
+  const tick = async (ms: number) => {
+    timers.tick(ms);
+    await timers.tickAsync(0);
+    await el.updateComplete;
+  };
+  world = { timers, clock, service, api, booking, el, events, liveChanges, tick };
+  return world;
+}
+
+function part(el: BasketTimer, name: string): HTMLElement | null {
+  return el.shadowRoot?.querySelector<HTMLElement>(`[part~="${name}"]`) ?? null;
+}
+
+/** The m:ss the visitor sees. */
+function shown(el: BasketTimer): string {
+  return part(el, 'time')?.querySelector('[aria-hidden="true"]')?.textContent?.trim() ?? '';
+}
+
+function live(el: BasketTimer): string {
+  return el.shadowRoot?.querySelector('[role="status"]')?.textContent?.trim() ?? '';
+}
+
+async function addTickets(w: World, ...tickets: number[]): Promise<void> {
+  for (const t of tickets) await w.booking.basket.add({ Tickets: [t] });
+  await w.el.updateComplete;
+}
+
+/**
+ * axe schedules its work with 1 ms timers, which the fake clock holds: move it
+ * a millisecond at a time until axe is done (a few ms; the countdown rounds up,
+ * so what it shows does not change).
+ */
+async function expectAccessible(w: World): Promise<void> {
+  let done = false;
+  const check = Promise.resolve(expect(w.el).to.be.accessible()).finally(() => {
+    done = true;
+  });
+  for (let i = 0; i < 500 && !done; i++) await w.timers.tickAsync(1);
+  await check;
+}
+
+describe('basket-timer', () => {
+  afterEach(() => {
+    world?.timers.restore();
+    world = undefined;
+    resetSharedBookings();
+  });
+
+  describe('counts down by the server clock', () => {
+    for (const skew of [-15 * MINUTE, 15 * MINUTE]) {
+      it(`shows the right time left when the visitor's clock is ${skew < 0 ? 'behind' : 'ahead'} by 15 minutes`, async () => {
+        const w = await mount({ skew });
+        expect(Date.now()).to.equal(SERVER_START + skew);
+        await addTickets(w, 1);
+        expect(shown(w.el)).to.equal('10:00');
+        await w.tick(SECOND);
+        expect(shown(w.el)).to.equal('9:59');
+        await w.tick(4 * MINUTE + 29 * SECOND);
+        expect(shown(w.el)).to.equal('5:30');
+        await w.tick(5 * MINUTE + 29 * SECOND);
+        expect(shown(w.el)).to.equal('0:01');
+        expect(w.el.state).to.equal('final');
+      });
+    }
+
+    it('reads the service DateTimes in the configured zone (not the visitor’s, not London)', async () => {
+      const w = await mount({ skew: 15 * MINUTE, timeZone: 'America/New_York' });
+      await addTickets(w, 1);
+      expect(w.booking.basket.value.content?.Items[0]?.ExpirationDate).to.match(/^2026-07-01T13:10:00/);
+      expect(shown(w.el)).to.equal('10:00');
+    });
+
+    it('is right across the October clock change (an expiry in the repeated hour)', async () => {
+      const timersStart = Date.UTC(2026, 9, 25, 0, 58); // 01:58 BST; at 02:00 the clocks go back to 01:00
+      const w = await mount({ skew: -15 * MINUTE });
+      w.timers.setSystemTime(timersStart - 15 * MINUTE);
+      await addTickets(w, 1);
+      expect(shown(w.el)).to.equal('10:00');
+      await w.tick(3 * MINUTE);
+      expect(shown(w.el)).to.equal('7:00');
+    });
+
+    it('shows the earliest hold for the whole basket, and each item with show-items', async () => {
+      const w = await mount({ template: () => html`<basket-timer show-items></basket-timer>` });
+      await addTickets(w, 1);
+      await w.tick(3 * MINUTE);
+      await addTickets(w, 2);
+      expect(shown(w.el)).to.equal('7:00');
+      const items = [...(w.el.shadowRoot?.querySelectorAll('[part~="item"]') ?? [])];
+      expect(items.map((li) => li.querySelector('[part~="item-name"]')?.textContent)).to.deep.equal(['Show 1', 'Show 2']);
+      expect(items.map((li) => li.querySelector('[part~="item-time"] [aria-hidden]')?.textContent)).to.deep.equal(['7:00', '10:00']);
+      expect(items[0]?.querySelector('[part~="item-date"]')?.textContent).to.contain('19:30');
+      await expectAccessible(w);
+    });
+
+    it('recomputes every tick from the clock instead of counting ticks', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      // The server clock jumps (a fresher Date header): the next tick shows it, no drift kept.
+      w.clock.offset += 90 * SECOND;
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('8:29');
+    });
+
+    it('ticks once a second, on the boundary of the hold’s seconds', async () => {
+      const w = await mount();
+      await w.tick(400); // the add happens mid-second
+      await addTickets(w, 1);
+      expect(shown(w.el)).to.equal('10:00');
+      const ticks: number[] = [];
+      const original = w.el.requestUpdate.bind(w.el);
+      sinon.stub(w.el, 'requestUpdate').callsFake((...args: Parameters<BasketTimer['requestUpdate']>) => {
+        if (args.length === 0) ticks.push(w.clock.now() - SERVER_START); // a tick (property changes pass a name)
+        original(...args);
+      });
+      await w.tick(999);
+      expect(shown(w.el)).to.equal('10:00');
+      await w.tick(1);
+      expect(shown(w.el)).to.equal('9:59');
+      await w.tick(3 * SECOND);
+      expect(ticks).to.deep.equal([1400, 2400, 3400, 4400]);
+    });
+  });
+
+  describe('states, announcements and events', () => {
+    it('goes normal → warning → final → expired, speaking once at each, and says what was released', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      expect(w.el.state).to.equal('normal');
+      expect(part(w.el, 'timer')?.getAttribute('part')).to.equal('timer normal');
+      expect(live(w.el)).to.equal('');
+      await expectAccessible(w);
+
+      await w.tick(8 * MINUTE - SECOND); // 2:01 left
+      expect(w.el.state).to.equal('normal');
+      expect(w.liveChanges).to.deep.equal([]);
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('2:00');
+      expect(w.el.state).to.equal('warning');
+      expect(part(w.el, 'timer')?.getAttribute('part')).to.equal('timer warning');
+      expect(part(w.el, 'time')?.getAttribute('part')).to.equal('time warning');
+      expect(live(w.el)).to.equal('2 minutes left to complete your booking.');
+      expect(w.events).to.deep.equal([{ type: 'booking-expiry-warning', detail: { level: 'warning', secondsLeft: 120 } }]);
+      await expectAccessible(w);
+
+      await w.tick(90 * SECOND - SECOND); // 0:31 left: the live region has not changed since the warning
+      expect(shown(w.el)).to.equal('0:31');
+      expect(w.liveChanges).to.have.length(1);
+      await w.tick(SECOND);
+      expect(w.el.state).to.equal('final');
+      expect(live(w.el)).to.equal('Only 30 seconds left. Your seats will be released soon.');
+      expect(w.events.at(-1)).to.deep.equal({ type: 'booking-expiry-warning', detail: { level: 'final', secondsLeft: 30 } });
+      await expectAccessible(w);
+
+      const reads = w.api.callsTo('getBasket').length;
+      await w.tick(30 * SECOND);
+      // At zero the basket is refreshed, and the service no longer holds the item.
+      expect(w.api.callsTo('getBasket').length).to.be.greaterThan(reads);
+      expect(w.el.state).to.equal('expired');
+      expect(part(w.el, 'timer')?.getAttribute('part')).to.contain('timer expired');
+      const released = part(w.el, 'released-list');
+      expect(released?.textContent).to.contain('Show 1');
+      expect(released?.textContent).to.contain('A1');
+      expect(live(w.el)).to.match(/^Time is up\. These tickets were released: Show 1, .*19:30\.$/);
+      const expiry = w.events.filter((e) => e.type === 'booking-expiry');
+      expect(expiry).to.have.length(1);
+      expect((expiry[0]?.detail as { released: { EventName: string }[] }).released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+      expect(w.liveChanges).to.have.length(3);
+      await expectAccessible(w);
+
+      // Nothing more is said or fired while it stays expired.
+      await w.tick(MINUTE);
+      expect(w.liveChanges).to.have.length(3);
+      expect(w.events.map((e) => e.type)).to.deep.equal(['booking-expiry-warning', 'booking-expiry-warning', 'booking-expiry']);
+    });
+
+    it('"Start again" clears the released notice and fires nothing', async () => {
+      const w = await mount({ template: () => html`<basket-timer empty-text="Your basket is empty"></basket-timer>` });
+      await addTickets(w, 1);
+      await w.tick(10 * MINUTE + SECOND);
+      expect(w.el.state).to.equal('expired');
+      const fired = w.events.length;
+      const button = part(w.el, 'start-again');
+      expect(button?.textContent?.trim()).to.equal('Start again');
+      button?.click();
+      await w.el.updateComplete;
+      await w.el.updateComplete;
+      expect(w.el.state).to.equal('empty');
+      expect(w.booking.basket.value.released).to.deep.equal([]);
+      expect(w.events).to.have.length(fired);
+      expect(part(w.el, 'empty')?.textContent).to.equal('Your basket is empty');
+      expect(w.el.shadowRoot?.activeElement).to.equal(part(w.el, 'empty'));
+      await expectAccessible(w);
+    });
+
+    it('uses the warning-seconds attribute', async () => {
+      const w = await mount({ template: () => html`<basket-timer warning-seconds="300"></basket-timer>` });
+      await addTickets(w, 1);
+      await w.tick(5 * MINUTE - SECOND);
+      expect(w.el.state).to.equal('normal');
+      await w.tick(SECOND);
+      expect(w.el.state).to.equal('warning');
+      expect(live(w.el)).to.equal('5 minutes left to complete your booking.');
+      expect(w.events[0]?.detail).to.deep.equal({ level: 'warning', secondsLeft: 300 });
+    });
+
+    it('tells of a partial release and keeps counting the items still held', async () => {
+      const w = await mount({ template: () => html`<basket-timer show-items></basket-timer>` });
+      await addTickets(w, 1);
+      await w.tick(5 * MINUTE);
+      await addTickets(w, 2);
+      await w.tick(5 * MINUTE + SECOND);
+      expect(w.booking.basket.value.content?.Items.map((i) => i.EventName)).to.deep.equal(['Show 2']);
+      expect(w.el.state).to.equal('normal');
+      expect(shown(w.el)).to.equal('4:59');
+      expect(part(w.el, 'released-list')?.textContent).to.contain('Show 1');
+      expect(live(w.el)).to.match(/^The hold ran out for Show 1, .*; those tickets were released\.$/);
+      expect(w.events.filter((e) => e.type === 'booking-expiry')).to.have.length(1);
+      await expectAccessible(w);
+      part(w.el, 'dismiss')?.click();
+      await w.el.updateComplete;
+      expect(part(w.el, 'released')).to.equal(null);
+      expect(shown(w.el)).to.equal('4:59');
+    });
+
+    it('warns again after the earliest item is removed and the next one nears its end', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      await w.tick(5 * MINUTE);
+      await addTickets(w, 2);
+      await w.tick(3 * MINUTE); // item 1: 2:00 left → warning
+      expect(w.el.state).to.equal('warning');
+      const first = w.booking.basket.value.content?.Items[0];
+      await w.booking.basket.remove(first?.BasketItemId ?? 0);
+      await w.el.updateComplete;
+      expect(w.el.state).to.equal('normal');
+      expect(shown(w.el)).to.equal('7:00');
+      await w.tick(5 * MINUTE);
+      expect(w.el.state).to.equal('warning');
+      expect(w.events.filter((e) => e.type === 'booking-expiry-warning')).to.have.length(2);
+    });
+  });
+
+  describe('no basket', () => {
+    it('shows nothing but keeps its live region when there is no basket and no empty-text', async () => {
+      const w = await mount();
+      expect(w.el.state).to.equal('empty');
+      expect(part(w.el, 'timer')).to.equal(null);
+      expect(w.el.shadowRoot?.querySelector('[role="status"]')).to.not.equal(null);
+      expect(w.el.getBoundingClientRect().height).to.be.lessThan(2);
+      expect(w.api.calls).to.deep.equal([]);
+      await expectAccessible(w);
+    });
+
+    it('shows empty-text when there is no basket', async () => {
+      const w = await mount({ template: () => html`<basket-timer empty-text="No seats held"></basket-timer>` });
+      expect(part(w.el, 'empty')?.textContent).to.equal('No seats held');
+      await expectAccessible(w);
+    });
+  });
+
+  describe('page visibility', () => {
+    let visibility: DocumentVisibilityState = 'visible';
+    beforeEach(() => {
+      visibility = 'visible';
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+    });
+    afterEach(() => {
+      Reflect.deleteProperty(document, 'visibilityState');
+    });
+
+    function setVisibility(state: DocumentVisibilityState): void {
+      visibility = state;
+      document.dispatchEvent(new Event('visibilitychange'));
+    }
+
+    it('stops ticking while hidden and recomputes from the clock when shown, checking the basket', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      const check = sinon.spy(w.booking.basket, 'checkExpiry');
+      const timersBefore = w.timers.countTimers();
+      setVisibility('hidden');
+      expect(w.timers.countTimers()).to.equal(timersBefore - 1);
+      const renders = sinon.spy(w.el, 'requestUpdate');
+      await w.tick(3 * MINUTE);
+      expect(renders.called).to.equal(false);
+      expect(shown(w.el)).to.equal('10:00');
+
+      setVisibility('visible');
+      await w.el.updateComplete;
+      expect(shown(w.el)).to.equal('7:00');
+      expect(check.calledOnce).to.equal(true);
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('6:59');
+    });
+
+    it('shown again after the hold ran out: refreshes and says what was released', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      setVisibility('hidden');
+      // The store's own timer is late in a hidden tab: move the server clock instead.
+      w.clock.offset += 11 * MINUTE;
+      setVisibility('visible');
+      await w.el.updateComplete;
+      await w.tick(0);
+      await w.el.updateComplete;
+      expect(w.el.state).to.equal('expired');
+      expect(part(w.el, 'released-list')?.textContent).to.contain('Show 1');
+      expect(w.events.map((e) => e.type)).to.deep.equal(['booking-expiry']);
+    });
+  });
+
+  describe('disconnect and reconnect', () => {
+    it('drops its tick and its listener when removed, and resumes from the clock when put back', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      const parent = w.el.parentElement;
+      if (!parent) throw new Error('no parent');
+      const added = sinon.spy(document, 'addEventListener');
+      const removed = sinon.spy(document, 'removeEventListener');
+      const timersBefore = w.timers.countTimers();
+      w.el.remove();
+      expect(w.timers.countTimers()).to.equal(timersBefore - 1);
+      const handler = removed.args.find(([type]) => type === 'visibilitychange')?.[1];
+      expect(handler).to.be.a('function');
+
+      await w.tick(2 * MINUTE);
+      parent.append(w.el);
+      await w.el.updateComplete;
+      expect(shown(w.el)).to.equal('8:00');
+      expect(added.args.some(([type, fn]) => type === 'visibilitychange' && fn === handler)).to.equal(true);
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('7:59');
+      added.restore();
+      removed.restore();
+    });
+
+    it('survives being moved to another place in the page', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      const parent = w.el.parentElement;
+      const other = document.createElement('div');
+      parent?.append(other);
+      other.append(w.el);
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('9:59');
+    });
+  });
+});
