@@ -14,6 +14,7 @@ import '../../src/elements/basket-timer/basket-timer.ts';
 import type { BasketTimer } from '../../src/elements/basket-timer/basket-timer.ts';
 import { fakeApi, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { fakeBasketService, type FakeBasketService } from './helpers/fake-basket.ts';
+import { controlVisibility, type VisibilityControl } from './helpers/visibility.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -104,10 +105,17 @@ async function expectAccessible(w: World): Promise<void> {
 }
 
 describe('basket-timer', () => {
+  // Parallel test pages run in the background, really hidden: set visibility explicitly.
+  let page: VisibilityControl;
+  const setVisibility = (state: DocumentVisibilityState) => page.set(state);
+  beforeEach(() => {
+    page = controlVisibility('visible');
+  });
   afterEach(() => {
     world?.timers.restore();
     world = undefined;
     resetSharedBookings();
+    page.restore();
   });
 
   describe('counts down by the server clock', () => {
@@ -324,20 +332,6 @@ describe('basket-timer', () => {
   });
 
   describe('page visibility', () => {
-    let visibility: DocumentVisibilityState = 'visible';
-    beforeEach(() => {
-      visibility = 'visible';
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
-    });
-    afterEach(() => {
-      Reflect.deleteProperty(document, 'visibilityState');
-    });
-
-    function setVisibility(state: DocumentVisibilityState): void {
-      visibility = state;
-      document.dispatchEvent(new Event('visibilitychange'));
-    }
-
     it('stops ticking while hidden and recomputes from the clock when shown, checking the basket', async () => {
       const w = await mount();
       await addTickets(w, 1);

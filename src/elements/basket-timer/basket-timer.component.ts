@@ -1,5 +1,5 @@
 import { localized, msg, str } from '@lit/localize';
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { BasketItem } from '../../api/types.ts';
 import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
@@ -14,6 +14,9 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
 const SEVERITY: Record<BasketTimerState, number> = { empty: 0, normal: 1, warning: 2, final: 3, expired: 4 };
 
 const SHORT_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
+
+/** A small clock, decorative (the label says what the time is). */
+const CLOCK_ICON = svg`<circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.5" /><path d="M8 4.5V8l2.5 1.5" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" />`;
 
 interface ItemView {
   item: BasketItem;
@@ -43,6 +46,7 @@ interface ItemView {
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released).
  *
  * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`.
+ * @csspart icon - The clock icon in the pill (decorative).
  * @csspart label - "Seats held for" / "Time is up".
  * @csspart time - The m:ss of the whole basket, with the state token (`time warning`).
  * @csspart status - "Releasing your seats…" while the basket is refreshed at zero.
@@ -78,6 +82,7 @@ interface ItemView {
  * @cssprop [--booking-timer-panel-background=var(--booking-surface, #ffffff)] - Background of the released panel.
  * @cssprop [--booking-timer-panel-padding=0.75rem] - Padding of the released panel.
  * @cssprop [--booking-timer-item-size=0.875em] - Font size of the per-item list.
+ * @cssprop [--booking-timer-icon-size=1em] - Size of the clock icon.
  */
 @localized()
 export class BasketTimer extends BookingElement {
@@ -214,14 +219,20 @@ export class BasketTimer extends BookingElement {
     const state = this.state;
     if (state === 'expired') {
       return html`<div part="timer expired" class="timer expired" tabindex="-1">
+        ${this.renderIcon()}
         <span part="label" class="label">${msg('Time is up')}</span>
         <span part="status" class="status">${msg('Releasing your seats…')}</span>
       </div>`;
     }
     return html`<div part="timer ${state}" class="timer ${state}" tabindex="-1">
+      ${this.renderIcon()}
       <span part="label" class="label" id="label">${msg('Seats held for')}</span>
       <span part="time ${state}" class="time" role="timer" aria-labelledby="label">${this.renderTime(this.seconds)}</span>
     </div>`;
+  }
+
+  private renderIcon(): TemplateResult {
+    return html`<svg part="icon" class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${CLOCK_ICON}</svg>`;
   }
 
   /** m:ss for the eye; minutes and seconds in words for assistive technology. */
@@ -263,7 +274,7 @@ export class BasketTimer extends BookingElement {
             html`<li part="released-item" class="released-item">
               <span part="item-name" class="item-name">${item.EventName}</span>
               <span part="item-date" class="item-date">${formatDateTime(item.PerformanceDate, config, SHORT_DATE)}</span>
-              ${item.Seats.length ? html`<span part="item-seats" class="item-seats">${item.Seats.join(', ')}</span>` : nothing}
+              ${item.Seats.length ? html`<span part="item-seats" class="item-seats">${this.describeSeats(item.Seats)}</span>` : nothing}
             </li>`,
         )}
       </ul>
@@ -280,6 +291,13 @@ export class BasketTimer extends BookingElement {
     if (seconds <= this.finalSeconds) return 'final';
     if (seconds <= this.warningSeconds) return 'warning';
     return 'normal';
+  }
+
+  private describeSeats(seats: readonly string[]): string {
+    const [only] = seats;
+    if (seats.length === 1 && only !== undefined) return msg(str`Seat ${only}`);
+    const list = new Intl.ListFormat(this.bookingController.booking.config.locale, { style: 'short', type: 'conjunction' }).format(seats);
+    return msg(str`Seats ${list}`);
   }
 
   private describeItems(items: readonly BasketItem[], config: { locale: string; timeZone: string }): string {

@@ -27,6 +27,18 @@ export const basketTimerStyles = css`
     color: var(--booking-timer-color, inherit);
     line-height: 1.4;
   }
+  .icon {
+    width: var(--booking-timer-icon-size, 1em);
+    height: var(--booking-timer-icon-size, 1em);
+    flex: none;
+    align-self: center;
+    color: var(--booking-timer-label-color, var(--_muted));
+  }
+  .timer.warning .icon,
+  .timer.final .icon,
+  .timer.expired .icon {
+    color: inherit;
+  }
   .label {
     color: var(--booking-timer-label-color, var(--_muted));
     font-size: var(--booking-timer-label-size, 0.875em);
@@ -38,10 +50,12 @@ export const basketTimerStyles = css`
   }
   .timer.warning {
     border-color: var(--_timer-warning);
+    box-shadow: inset 0 0 0 1px var(--_timer-warning);
     color: var(--_timer-warning);
   }
   .timer.final {
     border-color: var(--_timer-final);
+    box-shadow: inset 0 0 0 1px var(--_timer-final);
     color: var(--_timer-final);
     background: var(--booking-timer-final-background, #fdecea);
   }
@@ -52,6 +66,13 @@ export const basketTimerStyles = css`
   .timer.expired {
     border-color: var(--booking-timer-expired-color, var(--_danger));
     color: var(--booking-timer-expired-color, var(--_danger));
+  }
+  .timer.expired .label {
+    color: inherit;
+    font-weight: 700;
+  }
+  .status {
+    font-size: var(--booking-timer-label-size, 0.875em);
   }
 
   .panel {

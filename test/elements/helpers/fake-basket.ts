@@ -10,9 +10,16 @@
  * `holdMs` (10 minutes by default) from the server's now. `getBasket` leaves
  * out items whose ExpirationDate has passed, as the service releases them.
  */
+import { ApiError } from '../../../src/api/client.ts';
+import type { OperationName } from '../../../src/api/operations.ts';
 import { instantToServiceTime, MIN_SERVICE_DATE_TIME, ServerClock } from '../../../src/api/time.ts';
 import type { AddTicketsResult, AddTicketsV2Body, BasketContent, BasketItem } from '../../../src/api/types.ts';
-import { apiError, type Handlers } from './fake-api.ts';
+import type { Handlers } from './fake-api.ts';
+
+/** What the real client throws for a status (no test-framework import, so demo pages can use this file). */
+function apiError(operation: OperationName, status: number): ApiError {
+  return new ApiError(operation, status, { Message: `HTTP ${status}` }, `HTTP ${status}`);
+}
 
 export interface FakeBasketService {
   handlers: Handlers;
