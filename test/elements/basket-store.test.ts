@@ -11,7 +11,7 @@ import { BasketStore, type KeyValueStorage } from '../../src/state/basket-store.
 import { createBooking } from '../../src/state/booking.ts';
 import { endpointKey, resolveConfig } from '../../src/state/config.ts';
 import { apiError, fakeApi, networkError, type FakeApi, type Handlers } from './helpers/fake-api.ts';
-import { deferred, fakeBasketService, type FakeBasketService } from './helpers/fake-basket.ts';
+import { deferred, fakeBasketService, refusedAdd, type FakeBasketService } from './helpers/fake-basket.ts';
 
 const MINUTE = 60_000;
 
@@ -127,13 +127,7 @@ describe('basket store', () => {
     it('keeps the basket it just created when the first add is refused, so the next add reuses it', async () => {
       const { api, handlers, store, service } = setup();
       handlers.addTickets = ({ basketId }) => {
-        throw apiError('addTickets', 409, {
-          Success: false,
-          FailureReason: 1,
-          FailureReasonText: 'TicketNotAvailable',
-          BookableTicketsCount: null,
-          GetBasketContentResult: service.content(basketId),
-        } satisfies AddTicketsResult);
+        throw apiError('addTickets', 409, refusedAdd(service.content(basketId), 'TicketNotAvailable', 1));
       };
       const refused = await store.add({ Tickets: [1] });
       expect(refused.ok).to.equal(false);
@@ -214,26 +208,14 @@ describe('basket store', () => {
         name: '409 seats no longer available',
         kind: 'unavailable',
         fail: (s, basketId) => {
-          throw apiError('addTickets', 409, {
-            Success: false,
-            FailureReason: 1,
-            FailureReasonText: 'TicketNotAvailable',
-            BookableTicketsCount: null,
-            GetBasketContentResult: s.service.content(basketId),
-          });
+          throw apiError('addTickets', 409, refusedAdd(s.service.content(basketId), 'TicketNotAvailable', 1));
         },
       },
       {
         name: '409 BookableTicketsExceeded',
         kind: 'bookable-exceeded',
         fail: (s, basketId) => {
-          throw apiError('addTickets', 409, {
-            Success: false,
-            FailureReason: 8,
-            FailureReasonText: 'BookableTicketsExceeded',
-            BookableTicketsCount: 2,
-            GetBasketContentResult: s.service.content(basketId),
-          });
+          throw apiError('addTickets', 409, refusedAdd(s.service.content(basketId), 'BookableTicketsExceeded', 8, 2));
         },
         check: (s) => {
           expect(s.store.value.error?.bookableTicketsCount).to.equal(2);
@@ -243,13 +225,7 @@ describe('basket store', () => {
       {
         name: '200 Success false with a FailureReason',
         kind: 'rejected',
-        fail: (s, basketId): AddTicketsResult => ({
-          Success: false,
-          FailureReason: 5,
-          FailureReasonText: 'TicketLeavesSingleSeat',
-          BookableTicketsCount: null,
-          GetBasketContentResult: s.service.content(basketId),
-        }),
+        fail: (s, basketId) => refusedAdd(s.service.content(basketId), 'TicketLeavesSingleSeat', 5),
         check: (s) => expect(s.store.value.error?.reason).to.equal('TicketLeavesSingleSeat'),
       },
       {

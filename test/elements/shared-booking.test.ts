@@ -70,8 +70,23 @@ function scatteredPage(tags: { timer: string; adder: string }, endpointAttr: str
   return page;
 }
 
+const pages: HTMLElement[] = [];
+
+/** Both tags defined, the elements far apart; the booking registered for `endpoint`; one click on add. */
+async function addOnScatteredPage(endpoint: string, endpointAttr: string) {
+  const tags = freshTags();
+  const booking = testBooking(endpointApi(endpoint), { endpoint });
+  const page = scatteredPage(tags, endpointAttr);
+  pages.push(page);
+  defineTimer(tags.timer);
+  defineAdder(tags.adder);
+  const timer = page.querySelector(tags.timer);
+  await click(page.querySelector(tags.adder));
+  await settle(timer);
+  return { booking, timer };
+}
+
 describe('shared booking across a page', () => {
-  const pages: HTMLElement[] = [];
   afterEach(() => {
     for (const page of pages.splice(0)) page.remove();
     resetSharedBookings();
@@ -104,16 +119,8 @@ describe('shared booking across a page', () => {
   }
 
   it('works with no configuration at all: both elements use the default endpoint /api', async () => {
-    const tags = freshTags();
-    const api = endpointApi('/api');
-    testBooking(api, { endpoint: '/api' });
-    const page = scatteredPage(tags, '');
-    pages.push(page);
-    defineAdder(tags.adder);
-    defineTimer(tags.timer);
-    const timer = page.querySelector(tags.timer);
-    await click(page.querySelector(tags.adder));
-    await settle(timer);
+    const { booking, timer } = await addOnScatteredPage('/api', '');
+    expect(booking.basket.value.content?.Items).to.have.length(1);
     expect(shown(timer)).to.equal('10:00');
   });
 
@@ -125,16 +132,7 @@ describe('shared booking across a page', () => {
     document.head.append(block);
     resetPageConfig();
     try {
-      const tags = freshTags();
-      const api = endpointApi('/from-page-config');
-      const booking = testBooking(api, { endpoint: '/from-page-config' });
-      const page = scatteredPage(tags, '');
-      pages.push(page);
-      defineTimer(tags.timer);
-      defineAdder(tags.adder);
-      const timer = page.querySelector(tags.timer);
-      await click(page.querySelector(tags.adder));
-      await settle(timer);
+      const { booking, timer } = await addOnScatteredPage('/from-page-config', '');
       expect(booking.basket.value.content?.Items).to.have.length(1);
       expect(shown(timer)).to.equal('10:00');
     } finally {

@@ -142,6 +142,11 @@ export function fakeBasketService(options: FakeBasketOptions = {}): FakeBasketSe
   };
 }
 
+/** The add-result of a refused add (the 409 body, or a 200 with Success false). */
+export function refusedAdd(content: BasketContent, reason: string, code: number, bookableTicketsCount: number | null = null): AddTicketsResult {
+  return { Success: false, FailureReason: code, FailureReasonText: reason, BookableTicketsCount: bookableTicketsCount, GetBasketContentResult: content };
+}
+
 /** A promise with its resolve/reject outside (to hold a request in flight). */
 export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
   let resolve: (value: T) => void = () => undefined;
