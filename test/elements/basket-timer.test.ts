@@ -302,6 +302,13 @@ describe('basket-timer', () => {
       expect(w.events[0]?.detail).to.deep.equal({ level: 'warning', secondsLeft: 300 });
     });
 
+    it('keeps the default threshold when warning-seconds is not a number', async () => {
+      const w = await mount({ template: () => html`<basket-timer warning-seconds="soon"></basket-timer>` });
+      await addTickets(w, 1);
+      await w.tick(8 * MINUTE);
+      expect(w.el.state).to.equal('warning');
+    });
+
     it('tells of a partial release and keeps counting the items still held', async () => {
       const w = await mount({ template: () => html`<basket-timer show-items></basket-timer>` });
       await addTickets(w, 1);

@@ -287,9 +287,12 @@ export class BasketTimer extends BookingElement {
   }
 
   private levelOf(seconds: number): BasketTimerState {
+    // An attribute that is not a number (warning-seconds="soon") keeps the default.
+    const final = Number.isFinite(this.finalSeconds) ? this.finalSeconds : 30;
+    const warning = Number.isFinite(this.warningSeconds) ? this.warningSeconds : 120;
     if (seconds <= 0) return 'expired';
-    if (seconds <= this.finalSeconds) return 'final';
-    if (seconds <= this.warningSeconds) return 'warning';
+    if (seconds <= final) return 'final';
+    if (seconds <= warning) return 'warning';
     return 'normal';
   }
 
