@@ -21,6 +21,11 @@ export default {
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' })],
   browsers: [
     chromeLauncher({
+      // Each test file in its own browser context, so its own window: with
+      // concurrency, tabs of one window are hidden in the background, where
+      // requestAnimationFrame never fires (@open-wc's fixture waits on it) and
+      // anything that pauses while the page is hidden stops.
+      createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
       launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args },
     }),
   ],
