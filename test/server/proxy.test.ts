@@ -1,0 +1,305 @@
+/**
+ * The proxy over real sockets on 127.0.0.1: what it forwards, what it refuses,
+ * which headers cross it, CORS, and that the Api-Key never comes back out.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createProxy } from '../../src/server/proxy/index.ts';
+import {
+  client,
+  listen,
+  logSink,
+  operationList,
+  recording,
+  samplePath,
+  STUB_DATE,
+  stubService,
+  type Answer,
+  type Listening,
+} from './proxy-helpers.ts';
+
+const KEY = `sk-test-${crypto.randomUUID()}`;
+const THEATRE = 'https://theatre.example';
+const sink = logSink();
+const upstream = recording(stubService().fetch);
+let upstreamServer: Listening;
+let proxyServer: Listening;
+let onAccountServer: Listening;
+let corsServer: Listening;
+let api: ReturnType<typeof client>;
+/** Every answer any test of this file received, scanned for the key at the end. */
+const answers: Answer[] = [];
+
+before(async () => {
+  upstreamServer = await listen(upstream.fetch);
+  const common = { upstream: upstreamServer.url, apiKey: KEY, log: sink.log, rateLimit: false as const };
+  proxyServer = await listen(createProxy(common).fetch);
+  onAccountServer = await listen(createProxy({ ...common, allowOnAccount: true }).fetch);
+  corsServer = await listen(createProxy({ ...common, allowedOrigins: [THEATRE] }).fetch);
+  api = client(proxyServer.url, answers);
+});
+
+after(async () => {
+  await Promise.all([proxyServer.close(), onAccountServer.close(), corsServer.close(), upstreamServer.close()]);
+});
+
+/** The requests the upstream receives while `action` runs. */
+async function upstreamSees(action: () => Promise<unknown>) {
+  const before = upstream.received.length;
+  await action();
+  return upstream.received.slice(before);
+}
+
+function messageOf(text: string): string {
+  const body = JSON.parse(text) as { Message?: unknown };
+  assert.equal(typeof body.Message, 'string', `a JSON { Message } body, got ${text}`);
+  return body.Message as string;
+}
+
+describe('forwarding', () => {
+  test('every operation of the table reaches the upstream, rebuilt, with the key', async () => {
+    assert.equal(operationList.length, 33);
+    for (const op of operationList) {
+      const path = samplePath(op);
+      const body = op.body ? JSON.stringify({ Sample: op.name }) : undefined;
+      const target = op.restricted ? client(onAccountServer.url, answers) : api;
+      let answer = { status: 0, text: '', headers: new Headers() };
+      const seen = await upstreamSees(async () => {
+        answer = await target.call(op.method, `/api${path}`, {
+          headers: body ? { 'Content-Type': 'application/json' } : {},
+          body,
+        });
+      });
+      assert.equal(answer.status, 200, `${op.name}: ${answer.text}`);
+      assert.equal(seen.length, 1, `${op.name} reached the upstream once`);
+      const [request] = seen;
+      assert.ok(request, op.name);
+      assert.equal(request.method, op.method, op.name);
+      assert.equal(request.path, path, op.name);
+      assert.equal(request.headers.get('api-key'), KEY, op.name);
+      if (body) {
+        assert.equal(request.headers.get('content-type'), 'application/json', op.name);
+        assert.deepEqual(JSON.parse(request.body), { Sample: op.name });
+      }
+      assert.equal((JSON.parse(answer.text) as { Operation: string }).Operation, op.name);
+      assert.equal(answer.headers.get('date'), STUB_DATE, `${op.name}: the upstream's Date passes through`);
+    }
+  });
+
+  test('the forwarded request is rebuilt from validated parameters: unknown query dropped, values canonical', async () => {
+    const seen = await upstreamSees(() => api.call('GET', '/api/REST/v2/events/007/reviews?COUNT=5&evil=1&Api-Key=x&order=1'));
+    assert.deepEqual(
+      seen.map((r) => r.path),
+      ['/rest/v2/Events/7/Reviews?order=1&count=5'],
+    );
+  });
+
+  test("the browser's Api-Key, Cookie and Authorization never reach the upstream", async () => {
+    const seen = await upstreamSees(() =>
+      api.call('GET', '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301', {
+        headers: { 'Api-Key': 'browser-key', Cookie: 'sid=1', Authorization: 'Bearer browser', 'Accept-Language': 'fr' },
+      }),
+    );
+    const [request] = seen;
+    assert.ok(request, 'the upstream was called');
+    assert.equal(request.headers.get('api-key'), KEY);
+    assert.equal(request.headers.get('cookie'), null);
+    assert.equal(request.headers.get('authorization'), null);
+    assert.equal(request.headers.get('accept-language'), 'fr');
+  });
+
+  test('Set-Cookie and other upstream headers are stripped from answers', async () => {
+    const answer = await api.call('GET', '/api/rest/v2/System/USStates');
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('set-cookie'), null);
+    assert.equal(answer.headers.get('x-upstream-internal'), null);
+    assert.match(answer.headers.get('content-type') ?? '', /application\/json/);
+  });
+});
+
+describe('refusals (JSON { Message }, nothing sent upstream)', () => {
+  const cases: { what: string; method: string; path: string; status: number; body?: string; names?: string; headers?: Record<string, string> }[] = [
+    { what: 'unknown path', method: 'GET', path: '/api/rest/v2/Nope', status: 404 },
+    { what: 'outside the prefix', method: 'GET', path: '/rest/v2/Events', status: 404 },
+    { what: 'the prefix alone', method: 'GET', path: '/api', status: 404 },
+    { what: 'wrong method', method: 'DELETE', path: '/api/rest/v2/Events', status: 405 },
+    { what: 'event id not an integer', method: 'GET', path: '/api/rest/v2/Events/abc', status: 400, names: 'eventId' },
+    { what: 'basket id not a GUID', method: 'GET', path: '/api/rest/v2/Baskets/not-a-guid', status: 400, names: 'basketId' },
+    { what: 'basket item id negative', method: 'DELETE', path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/BasketItem/-1', status: 400, names: 'basketItemId' },
+    { what: 'required query missing', method: 'GET', path: '/api/rest/v2/Performances?dateFrom=2026-12-01', status: 400, names: 'dateTo' },
+    { what: 'query of the wrong type', method: 'GET', path: '/api/rest/v2/Events?type=musical', status: 400, names: 'type' },
+    {
+      what: 'body not JSON',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets',
+      status: 400,
+      body: 'Tickets=1',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    },
+    { what: 'body a JSON array', method: 'POST', path: '/api/rest/v2/Performances/7/SeatsSelectionValidation', status: 400, body: '[1,2]' },
+    { what: 'body missing', method: 'POST', path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/SubmitOrder', status: 400 },
+    {
+      what: 'body over 32 KiB',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets',
+      status: 413,
+      body: JSON.stringify({ Tickets: Array.from({ length: 6000 }, (_, i) => 100000 + i) }),
+    },
+    {
+      what: 'SubmitOrderOnAccount while disabled',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/SubmitOrderOnAccount',
+      status: 403,
+      body: '{"BasketId":"3f2504e0-4f89-41d3-9a0c-0305e82c3301"}',
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.what}: ${c.status}`, async () => {
+      let answer = { status: 0, text: '', headers: new Headers() };
+      const seen = await upstreamSees(async () => {
+        answer = await api.call(c.method, c.path, { body: c.body, headers: c.headers ?? { 'Content-Type': 'application/json' } });
+      });
+      assert.equal(answer.status, c.status, answer.text);
+      assert.match(answer.headers.get('content-type') ?? '', /application\/json/);
+      const message = messageOf(answer.text);
+      if (c.names) assert.match(message, new RegExp(`'${c.names}'`));
+      assert.equal(seen.length, 0);
+    });
+  }
+
+  test('405 names the allowed method', async () => {
+    const answer = await api.call('POST', '/api/rest/v2/Events');
+    assert.equal(answer.status, 405);
+    assert.equal(answer.headers.get('allow'), 'GET');
+  });
+
+  test('a body over the limit sent without Content-Length (chunked) is 413 too', async () => {
+    const chunk = new TextEncoder().encode(`{"Tickets":[${'1,'.repeat(20_000)}1]}`);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk.slice(0, 10_000));
+        controller.enqueue(chunk.slice(10_000));
+        controller.close();
+      },
+    });
+    const seen = await upstreamSees(async () => {
+      const response = await fetch(`${proxyServer.url}/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets`, {
+        method: 'POST',
+        body: stream,
+        headers: { 'Content-Type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit);
+      const text = await response.text();
+      answers.push({ status: response.status, headers: response.headers, text });
+      assert.equal(response.status, 413);
+      assert.match(messageOf(text), /32768 bytes/);
+    });
+    assert.equal(seen.length, 0);
+  });
+});
+
+describe('CORS', () => {
+  const cors = () => client(corsServer.url, answers);
+
+  test('an allowed origin gets Access-Control-Allow-Origin and Date exposed', async () => {
+    const answer = await cors().call('GET', '/api/rest/v2/Events', { headers: { Origin: THEATRE } });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('access-control-allow-origin'), THEATRE);
+    assert.match(answer.headers.get('access-control-expose-headers') ?? '', /\bDate\b/);
+    assert.match(answer.headers.get('vary') ?? '', /Origin/);
+  });
+
+  test('an allowed origin passes the preflight for a JSON POST', async () => {
+    const answer = await cors().call('OPTIONS', '/api/rest/v2/Baskets', {
+      headers: { Origin: THEATRE, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+    assert.equal(answer.status, 204);
+    assert.equal(answer.headers.get('access-control-allow-origin'), THEATRE);
+    assert.match(answer.headers.get('access-control-allow-methods') ?? '', /POST/);
+    assert.match(answer.headers.get('access-control-allow-headers') ?? '', /Content-Type/i);
+  });
+
+  test('another origin gets no CORS headers, and its preflight is refused', async () => {
+    const get = await cors().call('GET', '/api/rest/v2/Events', { headers: { Origin: 'https://evil.example' } });
+    assert.equal(get.headers.get('access-control-allow-origin'), null);
+    assert.match(get.headers.get('vary') ?? '', /Origin/);
+    const preflight = await cors().call('OPTIONS', '/api/rest/v2/Baskets', {
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    assert.equal(preflight.status, 403);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    messageOf(preflight.text);
+  });
+
+  test('with no origins configured (the default) no origin is allowed', async () => {
+    const get = await api.call('GET', '/api/rest/v2/Events', { headers: { Origin: THEATRE } });
+    assert.equal(get.headers.get('access-control-allow-origin'), null);
+    const preflight = await api.call('OPTIONS', '/api/rest/v2/Baskets', {
+      headers: { Origin: THEATRE, 'Access-Control-Request-Method': 'POST' },
+    });
+    assert.equal(preflight.status, 403);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+  });
+});
+
+describe('the key stays inside', () => {
+  test('an upstream that echoes the key in a body or header does not leak it', async () => {
+    const echo = await listen((request) =>
+      Response.json(
+        { Message: `Invalid key ${request.headers.get('api-key') ?? ''}` },
+        { status: 401, headers: { 'X-Echo-Key': request.headers.get('api-key') ?? '', 'Set-Cookie': `k=${request.headers.get('api-key') ?? ''}` } },
+      ),
+    );
+    try {
+      const proxy = await listen(createProxy({ upstream: echo.url, apiKey: KEY, log: sink.log }).fetch);
+      try {
+        const answer = await client(proxy.url, answers).call('GET', '/api/rest/v2/Venues');
+        assert.equal(answer.status, 401);
+        assert.match(messageOf(answer.text), /\[redacted\]/);
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      await echo.close();
+    }
+  });
+
+  test('order bodies never reach the log', async () => {
+    const email = `guest-${crypto.randomUUID()}@example.com`;
+    await api.call('POST', '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/SubmitOrder', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ Email: email, Name: 'Ada', LastName: 'Lovelace', Phone: '+44 20 7946 0000' }),
+    });
+    const last = sink.entries.at(-1);
+    assert.equal(last?.operation, 'submitOrder');
+    assert.equal(last?.status, 200);
+    for (const line of sink.lines) {
+      assert.ok(!line.includes(email) && !line.includes('Lovelace') && !line.includes('7946'), line);
+    }
+  });
+
+  test('one log entry per request: operation, status, duration, cache', async () => {
+    const count = sink.entries.length;
+    await api.call('GET', '/api/rest/v2/Events/12');
+    await api.call('GET', '/api/rest/v2/Nope');
+    const [detail, unknown] = sink.entries.slice(count);
+    assert.equal(sink.entries.length, count + 2);
+    assert.equal(detail?.operation, 'getEvent');
+    assert.equal(detail?.status, 200);
+    assert.equal(detail?.upstreamStatus, 200);
+    assert.equal(detail?.cache, 'miss');
+    assert.ok(typeof detail?.durationMs === 'number' && detail.durationMs >= 0);
+    assert.equal(unknown?.operation, null);
+    assert.equal(unknown?.status, 404);
+  });
+
+  test('the key appears in no answer header or body and no log line of this file', () => {
+    assert.ok(answers.length > 50, `scanned ${answers.length} answers`);
+    assert.ok(sink.lines.length > 50, `scanned ${sink.lines.length} log lines`);
+    for (const answer of answers) {
+      assert.ok(!answer.text.includes(KEY), answer.text);
+      for (const [name, value] of answer.headers) assert.ok(!value.includes(KEY), `header ${name}`);
+    }
+    for (const line of sink.lines) assert.ok(!line.includes(KEY), line);
+  });
+});
