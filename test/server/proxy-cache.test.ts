@@ -1,0 +1,163 @@
+/**
+ * The proxy's cache over loopback sockets: what is stored, for how long (an
+ * injected clock, never a sleep), what never is, and one upstream call for
+ * many concurrent misses.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createProxy, type ProxyOptions } from '../../src/server/proxy/index.ts';
+import { client, listen, logSink, manualNow, recording, stubService, type Listening } from './proxy-helpers.ts';
+
+const KEY = `sk-test-${crypto.randomUUID()}`;
+const BASKET = '/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+
+const clock = manualNow();
+const sink = logSink();
+/** Event 404 does not exist upstream. */
+const upstream = recording(stubService((op, request) => (op.name === 'getEvent' && request.url.endsWith('/404') ? Response.json({ Message: 'gone' }, { status: 404 }) : undefined)).fetch);
+let upstreamServer: Listening;
+let proxyServer: Listening;
+let api: ReturnType<typeof client>;
+
+async function startProxy(options: Partial<ProxyOptions> = {}): Promise<Listening> {
+  return listen(createProxy({ upstream: upstreamServer.url, apiKey: KEY, rateLimit: false, log: sink.log, now: clock.now, ...options }).fetch);
+}
+
+before(async () => {
+  upstreamServer = await listen(upstream.fetch);
+  proxyServer = await startProxy();
+  api = client(proxyServer.url);
+});
+
+after(async () => {
+  await Promise.all([proxyServer.close(), upstreamServer.close()]);
+});
+
+/** How many requests for `path` the upstream has received so far. */
+const upstreamCalls = (path: string) => upstream.received.filter((r) => r.path === path).length;
+
+describe('cached operations', () => {
+  test('a second call is served without an upstream request, with Age and the proxy clock as Date', async () => {
+    const first = await api.call('GET', '/api/rest/v2/Events?type=1');
+    clock.advance(42_000);
+    const second = await api.call('GET', '/api/rest/v2/Events?type=1');
+    assert.equal(upstreamCalls('/rest/v2/Events?type=1'), 1);
+    assert.equal(second.status, 200);
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers.get('cache-control'), 'public, max-age=300');
+    assert.equal(second.headers.get('age'), '42');
+    assert.equal(second.headers.get('date'), new Date(clock.now()).toUTCString());
+    assert.deepEqual(
+      sink.entries.slice(-2).map((e) => e.cache),
+      ['miss', 'hit'],
+    );
+  });
+
+  test('requests that differ only in spelling or unknown parameters share one entry', async () => {
+    await api.call('GET', '/api/rest/v2/venues/3?x=1');
+    await api.call('GET', '/api/REST/V2/Venues/003');
+    assert.equal(upstreamCalls('/rest/v2/Venues/3'), 1);
+  });
+
+  test('an entry expires after its kind’s TTL: catalogue 5 minutes', async () => {
+    await api.call('GET', '/api/rest/v2/Events/5');
+    clock.advance(299_000);
+    await api.call('GET', '/api/rest/v2/Events/5');
+    assert.equal(upstreamCalls('/rest/v2/Events/5'), 1);
+    clock.advance(2_000);
+    await api.call('GET', '/api/rest/v2/Events/5');
+    assert.equal(upstreamCalls('/rest/v2/Events/5'), 2);
+  });
+
+  test('availability lives a few seconds; System lists an hour', async () => {
+    const seats = await api.call('GET', '/api/rest/v2/Performances/9/FullAvailability');
+    assert.equal(seats.headers.get('cache-control'), 'public, max-age=5');
+    const countries = await api.call('GET', '/api/rest/v2/System/Countries');
+    assert.equal(countries.headers.get('cache-control'), 'public, max-age=3600');
+    clock.advance(6_000);
+    await api.call('GET', '/api/rest/v2/Performances/9/FullAvailability');
+    await api.call('GET', '/api/rest/v2/System/Countries');
+    assert.equal(upstreamCalls('/rest/v2/Performances/9/FullAvailability'), 2);
+    assert.equal(upstreamCalls('/rest/v2/System/Countries'), 1);
+  });
+});
+
+describe('never cached', () => {
+  test('basket reads go upstream every time, marked no-store', async () => {
+    for (const path of [BASKET, `${BASKET}/CheckoutOptions`, `${BASKET}/SubmittedBasketSummary`]) {
+      const a = await api.call('GET', `/api${path}`);
+      const b = await api.call('GET', `/api${path}`);
+      assert.equal(upstreamCalls(path), 2, path);
+      assert.equal(a.headers.get('cache-control'), 'no-store');
+      assert.equal(b.headers.get('cache-control'), 'no-store');
+    }
+  });
+
+  test('the liveness check and POSTs go upstream every time', async () => {
+    await api.call('GET', '/api/rest/v2/System/HeartBeat');
+    await api.call('GET', '/api/rest/v2/System/HeartBeat');
+    assert.equal(upstreamCalls('/rest/v2/System/HeartBeat'), 2);
+    const post = () => api.call('POST', '/api/rest/v2/Performances/9/SeatsSelectionValidation', { body: '{"TicketIds":[1]}' });
+    const first = await post();
+    await post();
+    assert.equal(upstreamCalls('/rest/v2/Performances/9/SeatsSelectionValidation'), 2);
+    assert.equal(first.headers.get('cache-control'), 'no-store');
+  });
+
+  test('errors are not stored', async () => {
+    const a = await api.call('GET', '/api/rest/v2/Events/404');
+    const b = await api.call('GET', '/api/rest/v2/Events/404');
+    assert.equal(a.status, 404);
+    assert.equal(b.status, 404);
+    assert.equal(a.headers.get('cache-control'), 'no-store');
+    assert.equal(upstreamCalls('/rest/v2/Events/404'), 2);
+  });
+
+  test('cache: false stores nothing but still tells CDNs what they may keep', async () => {
+    const uncached = await startProxy({ cache: false });
+    try {
+      const c = client(uncached.url);
+      await c.call('GET', '/api/rest/v2/Venues/77');
+      const second = await c.call('GET', '/api/rest/v2/Venues/77');
+      assert.equal(upstreamCalls('/rest/v2/Venues/77'), 2);
+      assert.equal(second.headers.get('cache-control'), 'public, max-age=300');
+    } finally {
+      await uncached.close();
+    }
+  });
+});
+
+describe('concurrent misses', () => {
+  test('50 concurrent requests for one uncached key make one upstream call', async () => {
+    const N = 50;
+    let arrived = 0;
+    let allArrived!: () => void;
+    const everyoneIn = new Promise<void>((resolve) => (allArrived = resolve));
+    let upstreamHits = 0;
+    // The upstream holds its answer until all 50 requests have reached the proxy.
+    const gated = await listen(async () => {
+      upstreamHits++;
+      await everyoneIn;
+      return Response.json({ Venues: [{ VenueId: 1 }] });
+    });
+    const proxy = createProxy({ upstream: gated.url, apiKey: KEY, rateLimit: false, log: sink.log, now: clock.now });
+    const front = await listen((request, env) => {
+      if (++arrived === N) allArrived();
+      return proxy.fetch(request, env);
+    });
+    try {
+      const count = sink.entries.length;
+      const answers = await Promise.all(Array.from({ length: N }, () => client(front.url).call('GET', '/api/rest/v2/Venues')));
+      assert.equal(upstreamHits, 1);
+      for (const answer of answers) {
+        assert.equal(answer.status, 200);
+        assert.deepEqual(JSON.parse(answer.text), { Venues: [{ VenueId: 1 }] });
+      }
+      const kinds = sink.entries.slice(count).map((e) => e.cache);
+      assert.equal(kinds.filter((k) => k === 'miss').length, 1);
+      assert.equal(kinds.filter((k) => k === 'coalesced').length, N - 1);
+    } finally {
+      await Promise.all([front.close(), gated.close()]);
+    }
+  });
+});

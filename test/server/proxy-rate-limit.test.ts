@@ -1,0 +1,94 @@
+/**
+ * Rate limits per client address on Create Basket and Add Tickets (v2 and v3
+ * together): 429 with Retry-After, windows moved by an injected clock.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createProxy } from '../../src/server/proxy/index.ts';
+import { client, listen, manualNow, recording, stubService, type Listening } from './proxy-helpers.ts';
+
+const KEY = `sk-test-${crypto.randomUUID()}`;
+const BASKET = '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+const V3_ADD = '/api/v3/baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/performances/5/tickets';
+
+const clock = manualNow();
+const upstream = recording(stubService().fetch);
+let upstreamServer: Listening;
+let behindBalancer: Listening;
+let direct: Listening;
+
+before(async () => {
+  upstreamServer = await listen(upstream.fetch);
+  const rateLimit = { createBasket: { limit: 2, windowMs: 60_000 }, addTickets: { limit: 3, windowMs: 60_000 } };
+  const common = { upstream: upstreamServer.url, apiKey: KEY, log: false as const, now: clock.now, rateLimit };
+  behindBalancer = await listen(createProxy({ ...common, clientAddressHeader: 'X-Forwarded-For' }).fetch);
+  direct = await listen(createProxy(common).fetch);
+});
+
+after(async () => {
+  await Promise.all([behindBalancer.close(), direct.close(), upstreamServer.close()]);
+});
+
+const createBaskets = () => upstream.received.filter((r) => r.method === 'POST' && r.path === '/rest/v2/Baskets').length;
+
+function from(address: string) {
+  const api = client(behindBalancer.url);
+  return {
+    createBasket: () => api.call('POST', '/api/rest/v2/Baskets', { headers: { 'X-Forwarded-For': `203.0.113.9, ${address}` } }),
+    add: (path: string) =>
+      api.call('POST', path, { body: '{"Tickets":[1]}', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': address } }),
+  };
+}
+
+describe('Create Basket', () => {
+  test('the third in a minute from one address is 429 with Retry-After, and is not forwarded', async () => {
+    clock.advance(10_000); // 10 s into a window
+    const a = from('198.51.100.1');
+    const before = createBaskets();
+    assert.equal((await a.createBasket()).status, 200);
+    assert.equal((await a.createBasket()).status, 200);
+    const refused = await a.createBasket();
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get('retry-after'), '50');
+    assert.match((JSON.parse(refused.text) as { Message: string }).Message, /Too many requests/);
+    assert.equal(createBaskets(), before + 2);
+  });
+
+  test('another address has its own counter (the balancer’s rightmost X-Forwarded-For entry)', async () => {
+    assert.equal((await from('198.51.100.2').createBasket()).status, 200);
+    assert.equal((await from('198.51.100.1').createBasket()).status, 429);
+  });
+
+  test('the next window allows requests again', async () => {
+    clock.advance(50_000);
+    assert.equal((await from('198.51.100.1').createBasket()).status, 200);
+  });
+
+  test('without a trusted header, X-Forwarded-For is ignored: the connection address counts', async () => {
+    const api = client(direct.url);
+    const statuses = [];
+    for (const spoof of ['1.1.1.1', '2.2.2.2', '3.3.3.3']) {
+      statuses.push((await api.call('POST', '/api/rest/v2/Baskets', { headers: { 'X-Forwarded-For': spoof } })).status);
+    }
+    assert.deepEqual(statuses, [200, 200, 429]);
+  });
+});
+
+describe('Add Tickets', () => {
+  test('version 2 and version 3 share one counter', async () => {
+    clock.advance(60_000);
+    const a = from('198.51.100.7');
+    const statuses = [];
+    for (const path of [`${BASKET}/Tickets`, V3_ADD, `${BASKET}/Tickets`, V3_ADD, `${BASKET}/Tickets`]) {
+      statuses.push((await a.add(path)).status);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+  });
+
+  test('other operations are not limited', async () => {
+    const api = client(behindBalancer.url);
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await api.call('GET', `${BASKET}`, { headers: { 'X-Forwarded-For': '198.51.100.7' } })).status, 200);
+    }
+  });
+});
