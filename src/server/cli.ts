@@ -156,7 +156,7 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
     const { createServer: createViteServer } = await import('vite');
     const vite = await createViteServer({
       configFile: join(PROJECT, 'vite.config.ts'),
-      server: { middlewareMode: true, hmr: { server } },
+      server: { middlewareMode: true, ws: { server } },
     });
     pages = (req, res) => vite.middlewares(req, res);
     closePages = () => vite.close();

@@ -30,8 +30,10 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   });
   let out = '';
   let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  // Keep the first MiB of each stream: enough for any line a test awaits, bounded for a benchmark's access log.
+  const keep = (buffer: string, chunk: string) => (buffer.length < 1 << 20 ? buffer + chunk : buffer);
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out = keep(out, chunk)));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err = keep(err, chunk)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let alive = true;
   void exited.then(() => (alive = false));

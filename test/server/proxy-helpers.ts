@@ -64,16 +64,21 @@ export interface Received {
   path: string;
   headers: Headers;
   body: string;
+  /** What the upstream answered. */
+  answer?: { status: number; text: string };
 }
 
-/** Wrap an upstream handler so every request it receives is recorded, in order. */
+/** Wrap an upstream handler so every request it receives, and its answer, is recorded in order. */
 export function recording(inner: (request: Request) => Response | Promise<Response>) {
   const received: Received[] = [];
   const fetch = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const body = request.body ? await request.clone().text() : '';
-    received.push({ method: request.method, path: url.pathname + url.search, headers: request.headers, body });
-    return inner(request);
+    const entry: Received = { method: request.method, path: url.pathname + url.search, headers: request.headers, body };
+    received.push(entry);
+    const response = await inner(request);
+    entry.answer = { status: response.status, text: await response.clone().text() };
+    return response;
   };
   return { fetch, received };
 }
