@@ -6,7 +6,7 @@
  * only this in-process sandbox ever sees.
  */
 import { Hono } from 'hono';
-import { createProxy, type AccessLogEntry, type Proxy } from './proxy/index.ts';
+import { createProxy, type AccessLogEntry, type ProxyApp } from './proxy/index.ts';
 import { createSandbox, type Sandbox } from './sandbox/index.ts';
 
 /** The key between the demo's proxy and its in-process sandbox (the sandbox accepts any non-empty key). */
@@ -16,7 +16,7 @@ export interface DemoSite {
   /** Answers `/api/...` and `/sandbox/...`; anything else is for the page server (Vite or static files). */
   readonly app: Hono;
   readonly sandbox: Sandbox;
-  readonly proxy: Proxy;
+  readonly proxy: ProxyApp;
 }
 
 export interface DemoSiteOptions {

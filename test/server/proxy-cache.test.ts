@@ -161,3 +161,23 @@ describe('concurrent misses', () => {
     }
   });
 });
+
+describe('shared stores that fail', () => {
+  test('a cache or rate-limit store that throws does not fail requests: they go upstream, uncounted', async () => {
+    const broken = new Error('store unreachable');
+    const proxy = await startProxy({
+      cache: { get: () => Promise.reject(broken), set: () => Promise.reject(broken) },
+      rateLimit: { store: { hit: () => Promise.reject(broken) }, createBasket: { limit: 1, windowMs: 60_000 } },
+    });
+    try {
+      const c = client(proxy.url);
+      assert.equal((await c.call('GET', '/api/rest/v2/Venues/88')).status, 200);
+      assert.equal((await c.call('GET', '/api/rest/v2/Venues/88')).status, 200);
+      assert.equal(upstreamCalls('/rest/v2/Venues/88'), 2);
+      assert.equal((await c.call('POST', '/api/rest/v2/Baskets')).status, 200);
+      assert.equal((await c.call('POST', '/api/rest/v2/Baskets')).status, 200);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@
  * records what reaches it, and a client that keeps every answer so a test can
  * scan them all for the key.
  */
+import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -170,4 +171,11 @@ export function logSink() {
 export function manualNow(start = Date.UTC(2026, 10, 21, 12, 0, 0)) {
   let t = start;
   return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
+/** The `Message` of a JSON error body in the service's shape; fails when the body is not one. */
+export function messageOf(text: string): string {
+  const body = JSON.parse(text) as { Message?: unknown };
+  assert.equal(typeof body.Message, 'string', `a JSON { Message } body, got ${text}`);
+  return String(body.Message);
 }

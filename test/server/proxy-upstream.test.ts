@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { createProxy, type ProxyOptions } from '../../src/server/proxy/index.ts';
-import { client, closedPort, listen, listenHanging, logSink } from './proxy-helpers.ts';
+import { client, closedPort, listen, listenHanging, logSink, messageOf } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
 const BASKET = '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -56,11 +56,6 @@ const json = (body: unknown) => (_req: IncomingMessage, res: ServerResponse) => 
   res.end(JSON.stringify(body));
 };
 
-function messageOf(text: string): string {
-  const body = JSON.parse(text) as { Message?: unknown };
-  assert.equal(typeof body.Message, 'string', `a JSON { Message } body, got ${text}`);
-  return String(body.Message);
-}
 
 describe('an upstream that refuses connections (a closed port)', () => {
   test('a read is 502, after one retry', async () => {

@@ -16,6 +16,7 @@ import {
   stubService,
   type Answer,
   type Listening,
+  messageOf,
 } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
@@ -50,11 +51,6 @@ async function upstreamSees(action: () => Promise<unknown>) {
   return upstream.received.slice(before);
 }
 
-function messageOf(text: string): string {
-  const body = JSON.parse(text) as { Message?: unknown };
-  assert.equal(typeof body.Message, 'string', `a JSON { Message } body, got ${text}`);
-  return body.Message as string;
-}
 
 describe('forwarding', () => {
   test('every operation of the table reaches the upstream, rebuilt, with the key', async () => {

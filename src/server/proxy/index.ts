@@ -49,7 +49,7 @@ export interface RateLimitRule {
 }
 
 export interface RateLimitOptions {
-  /** Where the counters live. Default: in this process (MemoryRateLimitStore). Share one (Redis) across proxies. */
+  /** Where the counters live. Default: in this process (MemoryRateLimitStore). Share one (Redis) across proxies. If it fails, requests pass uncounted. */
   store?: RateLimitStore;
   /** Create Basket. Default 10 per minute per client address; `false` switches it off. */
   createBasket?: RateLimitRule | false;
@@ -95,7 +95,7 @@ export interface ProxyOptions {
   bodyLimit?: number;
   /** Time allowed for the upstream's complete answer, retry included, in ms (default 10 000); then 504. */
   timeoutMs?: number;
-  /** The response cache. Default: in this process (MemoryCacheStore, LRU). `false`: no caching at the proxy (Cache-Control headers still sent). */
+  /** The response cache. Default: in this process (MemoryCacheStore, LRU). `false`: no caching at the proxy (Cache-Control headers still sent). If it fails, requests go upstream. */
   cache?: CacheStore | false;
   /** Cache lifetime per operation kind, in seconds; 0 never caches. Defaults: catalogue 300, system 3600, availability 5, basket 0, health 0. */
   cacheTtlSeconds?: Partial<Record<OperationKind, number>>;
@@ -117,7 +117,7 @@ export interface ProxyOptions {
 }
 
 /** What createProxy returns: a Hono app, whose `fetch(request, env?)` is the Fetch-API handler. */
-export type Proxy = Hono;
+export type ProxyApp = Hono;
 
 export const DEFAULT_CACHE_TTL_SECONDS: Readonly<Record<OperationKind, number>> = Object.freeze({
   catalogue: 300,
@@ -234,7 +234,7 @@ async function readBody(request: Request, limit: number): Promise<{ ok: true; te
 }
 
 /** Create the proxy. Throws on a configuration error (bad upstream URL, origin or prefix, empty key). */
-export function createProxy(options: ProxyOptions): Proxy {
+export function createProxy(options: ProxyOptions): ProxyApp {
   if (!options.apiKey) throw new Error('The proxy needs the service Api-Key (apiKey); it is empty.');
   const apiKey = options.apiKey;
   const upstream: Upstream = typeof options.upstream === 'string' ? normaliseBaseUrl(options.upstream) : options.upstream;
@@ -356,8 +356,9 @@ export function createProxy(options: ProxyOptions): Proxy {
     const rule = ruleName ? rules[ruleName] : false;
     if (ruleName && rule) {
       const at = now();
-      const hit = await rateStore.hit(`${ruleName}:${clientAddress(request, env)}`, rule.windowMs, at);
-      if (hit.count > rule.limit) {
+      // A shared store that fails must not stop sales: the request goes through uncounted.
+      const hit = await rateStore.hit(`${ruleName}:${clientAddress(request, env)}`, rule.windowMs, at).catch(() => null);
+      if (hit && hit.count > rule.limit) {
         const retryAfter = String(Math.max(1, Math.ceil((hit.resetAt - at) / 1000)));
         return plain(message(429, 'Too many requests from this address; try again shortly.'), { 'Retry-After': retryAfter });
       }
