@@ -86,11 +86,17 @@ async function attempt(upstream: Upstream, req: UpstreamRequest, signal: AbortSi
  * time-out is never retried, nor is anything that may change state.
  */
 export async function callUpstream(upstream: Upstream, req: UpstreamRequest, timeoutMs: number): Promise<UpstreamResult> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  const first = await attempt(upstream, req, signal);
-  if (first.kind !== 'unreachable' || !req.retryable) return first.kind === 'answer' ? first : { kind: first.kind, retried: false };
-  const second = await attempt(upstream, req, signal);
-  return second.kind === 'answer' ? { ...second, retried: true } : { kind: second.kind, retried: true };
+  // A plain timer rather than AbortSignal.timeout(): cheaper per request, and cleared once answered.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const first = await attempt(upstream, req, controller.signal);
+    if (first.kind !== 'unreachable' || !req.retryable) return first.kind === 'answer' ? first : { kind: first.kind, retried: false };
+    const second = await attempt(upstream, req, controller.signal);
+    return second.kind === 'answer' ? { ...second, retried: true } : { kind: second.kind, retried: true };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Normalise a base URL: no trailing slash, http(s) only. Throws a clear error otherwise. */
