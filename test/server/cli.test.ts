@@ -56,6 +56,18 @@ describe('stagedoor proxy', () => {
 });
 
 describe('stagedoor (other commands)', () => {
+  test('sandbox runs the sandbox server and prints its address', async () => {
+    const cli = stagedoor(['sandbox', '--port', '0']);
+    try {
+      const [, base] = await cli.line(/^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//, 30_000);
+      const response = await fetch(`${base}/rest/v2/System/EventTypes`, { headers: { 'Api-Key': 'any' } });
+      assert.equal(response.status, 200);
+      assert.ok(((await response.json()) as { EventTypes: unknown[] }).EventTypes.length > 0, 'event types listed');
+    } finally {
+      await cli.stop();
+    }
+  });
+
   test('an unknown command prints the usage and exits 2', async () => {
     const cli = stagedoor(['launch']);
     assert.equal(await cli.exited, 2);

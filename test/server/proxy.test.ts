@@ -289,6 +289,15 @@ describe('the key stays inside', () => {
     assert.equal(unknown?.status, 404);
   });
 
+  test('a key a header cannot carry is refused at creation, without quoting it', () => {
+    for (const bad of ['line\nbreak', ' padded ', 'clé-non-ascii']) {
+      assert.throws(
+        () => createProxy({ upstream: 'http://127.0.0.1:9', apiKey: bad }),
+        (error: Error) => /printable ASCII/.test(error.message) && !error.message.includes(bad),
+      );
+    }
+  });
+
   test('the key appears in no answer header or body and no log line of this file', () => {
     assert.ok(answers.length > 50, `scanned ${answers.length} answers`);
     assert.ok(sink.lines.length > 50, `scanned ${sink.lines.length} log lines`);

@@ -236,6 +236,10 @@ async function readBody(request: Request, limit: number): Promise<{ ok: true; te
 /** Create the proxy. Throws on a configuration error (bad upstream URL, origin or prefix, empty key). */
 export function createProxy(options: ProxyOptions): ProxyApp {
   if (!options.apiKey) throw new Error('The proxy needs the service Api-Key (apiKey); it is empty.');
+  // Checked here so that no header error can ever quote the key later.
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(options.apiKey)) {
+    throw new Error('The Api-Key must be printable ASCII without leading or trailing spaces (it is sent as a header).');
+  }
   const apiKey = options.apiKey;
   const upstream: Upstream = typeof options.upstream === 'string' ? normaliseBaseUrl(options.upstream) : options.upstream;
   const prefix = normalisePrefix(options.prefix ?? '/api');
@@ -417,7 +421,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     try {
       response = await route(request, env, entry);
     } catch (error) {
-      console.error('stagedoor proxy: internal error', error instanceof Error ? error.message : String(error));
+      console.error('stagedoor proxy: internal error:', redact(error instanceof Error ? error.message : String(error)));
       entry.error = 'internal';
       response = toResponse(message(500, 'The proxy could not handle this request.'), 'no-store');
     }
