@@ -7,10 +7,15 @@
  * - a cached GET (System/Countries, Events): the proxy answers from its cache;
  * - an uncached GET (a basket's detail, never cached): every request goes
  *   through the proxy to the sandbox and back.
+ *
+ * A second table takes sockets and scheduling out: the proxy's own cost per
+ * request, in process, with the sandbox as its in-process upstream.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import type { BenchTable } from './index.ts';
+import { createProxy } from '../src/server/proxy/index.ts';
+import { createSandbox } from '../src/server/sandbox/index.ts';
 import { stagedoor, type Running } from '../test/server/cli-helpers.ts';
 
 const CONNECTIONS = 10;
@@ -60,7 +65,40 @@ async function started(cli: Running, pattern: RegExp): Promise<string> {
   return url;
 }
 
+const IN_PROCESS_REQUESTS = 5000;
+
+/** Mean µs per request over `IN_PROCESS_REQUESTS` sequential requests, after as many to warm up. */
+async function microseconds(call: () => Promise<Response>): Promise<number> {
+  for (let i = 0; i < IN_PROCESS_REQUESTS; i++) await (await call()).arrayBuffer();
+  const start = performance.now();
+  for (let i = 0; i < IN_PROCESS_REQUESTS; i++) await (await call()).arrayBuffer();
+  return ((performance.now() - start) * 1000) / IN_PROCESS_REQUESTS;
+}
+
+async function inProcess(): Promise<BenchTable> {
+  const sandbox = createSandbox();
+  const proxy = createProxy({ upstream: (request) => sandbox.fetch(request), apiKey: KEY, log: () => undefined });
+  const created = await sandbox.fetch(new Request('http://sandbox/rest/v2/Baskets', { method: 'POST', headers: { 'Api-Key': KEY } }));
+  const { BasketId } = (await created.json()) as { BasketId: string };
+  const rows: (string | number)[][] = [];
+  for (const [label, path] of [
+    ['GET System/Countries (cached at the proxy)', '/rest/v2/System/Countries'],
+    ['GET Baskets/{id} (never cached)', `/rest/v2/Baskets/${BasketId}`],
+  ] as const) {
+    const direct = await microseconds(() => sandbox.fetch(new Request(`http://sandbox${path}`, { headers: { 'Api-Key': KEY } })));
+    const proxied = await microseconds(async () => proxy.fetch(new Request(`http://proxy/api${path}`)));
+    rows.push([label, direct.toFixed(0), proxied.toFixed(0), (proxied - direct).toFixed(0)]);
+  }
+  return {
+    title: `Proxy cost per request in process (no sockets; ${IN_PROCESS_REQUESTS} sequential requests after as many to warm up)`,
+    columns: ['request', 'sandbox µs/request', 'proxy + sandbox µs/request', 'proxy adds µs'],
+    rows,
+    notes: ['Access-log records built but not printed. A negative figure: the cached answer costs less than the sandbox computing it.'],
+  };
+}
+
 export default async function proxyBench(): Promise<BenchTable[]> {
+  const tables = [await inProcess()];
   const sandboxCli = stagedoor(['sandbox', '--port', '0']);
   let proxyCli: Running | undefined;
   try {
@@ -81,6 +119,7 @@ export default async function proxyBench(): Promise<BenchTable[]> {
       rows.push([label, Math.round(direct.rps), Math.round(proxied.rps), (proxied.rps / direct.rps).toFixed(2), ms(direct), ms(proxied), direct.bad + proxied.bad]);
     }
     return [
+      ...tables,
       {
         title: `Proxy vs sandbox direct (autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating runs of ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up, 127.0.0.1)`,
         columns: ['request', 'direct req/s', 'via proxy req/s', 'proxy/direct', 'direct p50 / p99 ms', 'via proxy p50 / p99 ms', 'non-2xx + errors'],

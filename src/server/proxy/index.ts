@@ -140,11 +140,13 @@ const RATE_LIMITED: Partial<Record<OperationName, keyof typeof DEFAULT_RATE_LIMI
 };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const encoder = new TextEncoder();
 
 /** What the proxy sends back, before it becomes a Response (one per waiting request). */
 interface Reply {
   status: number;
-  body: string | null;
+  /** Text from the upstream or the proxy; bytes from the cache. */
+  body: string | Uint8Array<ArrayBuffer> | null;
   contentType: string;
   /** The upstream's Date, or null to use the proxy's clock. */
   date: string | null;
@@ -395,8 +397,8 @@ export function createProxy(options: ProxyOptions): ProxyApp {
             return { reply, storedAt: stored.storedAt };
           }
           const fresh = await forward();
-          if (fresh.status === 200 && !fresh.error && fresh.body !== null) {
-            const value: CachedResponse = { status: 200, body: fresh.body, contentType: fresh.contentType, storedAt: now() };
+          if (fresh.status === 200 && !fresh.error && typeof fresh.body === 'string') {
+            const value: CachedResponse = { status: 200, body: encoder.encode(fresh.body), contentType: fresh.contentType, storedAt: now() };
             await cache.set(key, value, ttlMs).catch(() => undefined);
           }
           return { reply: fresh };

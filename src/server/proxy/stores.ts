@@ -7,7 +7,9 @@
  * else in the proxy is shared.
  *
  * A Redis-backed implementation is a few lines each:
- * - CacheStore: `GET key` (JSON) / `SET key json PX ttlMs`.
+ * - CacheStore: the body as a binary value and the other fields beside it
+ *   (`HSET key body <bytes> status 200 ...` + `PEXPIRE key ttlMs`, or one
+ *   serialised value with `SET key value PX ttlMs`); `get` reads it back.
  * - RateLimitStore: `INCR key:windowStart` then `PEXPIRE key:windowStart windowMs`
  *   (in a MULTI), answering the count and `windowStart + windowMs`.
  */
@@ -16,8 +18,8 @@ import { LRUCache } from 'lru-cache';
 /** One stored upstream answer (only 200 answers with a JSON body are stored). */
 export interface CachedResponse {
   readonly status: number;
-  /** The JSON body exactly as the upstream sent it (after key redaction). */
-  readonly body: string;
+  /** The JSON body as the upstream sent it (after key redaction), UTF-8 encoded once so a hit never re-encodes it. */
+  readonly body: Uint8Array<ArrayBuffer>;
   /** The upstream's Content-Type. */
   readonly contentType: string;
   /** When it was stored, in ms since the epoch on the proxy's clock. */
@@ -32,8 +34,8 @@ export interface CacheStore {
 }
 
 export interface MemoryCacheStoreOptions {
-  /** Upper bound of the bodies held, in characters (default 64 Mi). Least recently used answers go first. */
-  maxChars?: number;
+  /** Upper bound of the bodies held, in bytes (default 64 MiB). Least recently used answers go first. */
+  maxBytes?: number;
   /** The clock TTLs are measured against (ms); defaults to Date.now. Tests inject one. */
   now?: () => number;
 }
@@ -45,8 +47,8 @@ export class MemoryCacheStore implements CacheStore {
   constructor(options: MemoryCacheStoreOptions = {}) {
     const now = options.now ?? Date.now;
     this.#lru = new LRUCache<string, CachedResponse>({
-      maxSize: options.maxChars ?? 64 * 1024 * 1024,
-      sizeCalculation: (value, key) => value.body.length + key.length + 64,
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (value, key) => value.body.byteLength + key.length + 64,
       perf: { now },
       // Read the clock on every check: an injected clock may jump.
       ttlResolution: 0,
