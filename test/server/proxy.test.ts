@@ -289,6 +289,16 @@ describe('the key stays inside', () => {
     assert.equal(unknown?.status, 404);
   });
 
+  test('configuration mistakes are refused at creation, naming the option', () => {
+    const base = { upstream: 'http://127.0.0.1:9', apiKey: KEY };
+    assert.throws(() => createProxy({ ...base, upstream: 'ftp://example.com' }), /http or https/);
+    assert.throws(() => createProxy({ ...base, allowedOrigins: ['theatre.example'] }), /not a URL/);
+    assert.throws(() => createProxy({ ...base, prefix: 'api' }), /must start with/);
+    assert.throws(() => createProxy({ ...base, timeoutMs: 0 }), /timeoutMs/);
+    assert.throws(() => createProxy({ ...base, cacheTtlSeconds: { catalogue: -1 } }), /cacheTtlSeconds.catalogue/);
+    assert.throws(() => createProxy({ ...base, rateLimit: { addTickets: { limit: 0, windowMs: 1000 } } }), /rateLimit.addTickets.limit/);
+  });
+
   test('a key a header cannot carry is refused at creation, without quoting it', () => {
     for (const bad of ['line\nbreak', ' padded ', 'clé-non-ascii']) {
       assert.throws(

@@ -235,7 +235,13 @@ async function readBody(request: Request, limit: number): Promise<{ ok: true; te
   }
 }
 
-/** Create the proxy. Throws on a configuration error (bad upstream URL, origin or prefix, empty key). */
+/** A whole number of at least `min`, or a configuration error naming the option. */
+function checked(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) throw new Error(`The proxy option ${name} must be a whole number of at least ${min} (got ${value}).`);
+  return value;
+}
+
+/** Create the proxy. Throws on a configuration error (bad upstream URL, origin, prefix or number, unusable key). */
 export function createProxy(options: ProxyOptions): ProxyApp {
   if (!options.apiKey) throw new Error('The proxy needs the service Api-Key (apiKey); it is empty.');
   // Checked here so that no header error can ever quote the key later.
@@ -247,17 +253,23 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const prefix = normalisePrefix(options.prefix ?? '/api');
   const origins = new Set((options.allowedOrigins ?? []).map(normaliseOrigin));
   const allowOnAccount = options.allowOnAccount ?? false;
-  const bodyLimit = options.bodyLimit ?? 32 * 1024;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const bodyLimit = checked('bodyLimit', options.bodyLimit ?? 32 * 1024, 1);
+  const timeoutMs = checked('timeoutMs', options.timeoutMs ?? 10_000, 1);
   const now = options.now ?? Date.now;
   const cache = options.cache === false ? null : (options.cache ?? new MemoryCacheStore({ now }));
   const ttlSeconds: Record<OperationKind, number> = { ...DEFAULT_CACHE_TTL_SECONDS, ...options.cacheTtlSeconds };
+  for (const [kind, ttl] of Object.entries(ttlSeconds)) checked(`cacheTtlSeconds.${kind}`, ttl, 0);
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? {});
   const rateStore = rateLimit?.store ?? new MemoryRateLimitStore();
-  const rules: Record<keyof typeof DEFAULT_RATE_LIMITS, RateLimitRule | false> = {
-    createBasket: rateLimit ? (rateLimit.createBasket ?? DEFAULT_RATE_LIMITS.createBasket) : false,
-    addTickets: rateLimit ? (rateLimit.addTickets ?? DEFAULT_RATE_LIMITS.addTickets) : false,
+  const rule = (name: keyof typeof DEFAULT_RATE_LIMITS): RateLimitRule | false => {
+    const value = rateLimit ? (rateLimit[name] ?? DEFAULT_RATE_LIMITS[name]) : false;
+    if (value) {
+      checked(`rateLimit.${name}.limit`, value.limit, 1);
+      checked(`rateLimit.${name}.windowMs`, value.windowMs, 1);
+    }
+    return value;
   };
+  const rules: Record<keyof typeof DEFAULT_RATE_LIMITS, RateLimitRule | false> = { createBasket: rule('createBasket'), addTickets: rule('addTickets') };
   const log = options.log === false ? null : (options.log ?? ((entry: AccessLogEntry) => console.log(JSON.stringify(entry))));
   const addressHeader = options.clientAddressHeader?.toLowerCase();
   // Redact the key from answers that echo it. A very short key would match ordinary text.
