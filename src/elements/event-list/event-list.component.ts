@@ -1,0 +1,569 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { Task, TaskStatus, initialState } from '@lit/task';
+import { localized, msg, str } from '@lit/localize';
+import { ApiError } from '../../api/client.ts';
+import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
+import { formatDateTime, formatMoney } from '../../format.ts';
+import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
+import { BookingElement } from '../booking-element.ts';
+import { eventListStyles } from './event-list.styles.ts';
+
+/** How many skeleton cards stand in for the list while it loads. */
+const SKELETON_CARDS = 6;
+
+/**
+ * @summary What is on: the live events as cards, a type filter, and one event's detail.
+ *
+ * Shows every live event (Get Events), one type's (`event-type`), or one
+ * venue's (`venue-id`). Choosing a card sets the shared selection (which drives
+ * `<performance-calendar>`) and shows the event's detail: sanitized description
+ * and offer, notices, cast, reviews (paged) and the venue. With `event-id` it
+ * shows only that event's detail.
+ *
+ * @fires booking-selection - `{ kind: 'event', eventId, performanceId: null }` when the visitor chooses
+ *   an event (`eventId` is null when they go back to all shows).
+ *
+ * @csspart status - The visually hidden live region announcing what is shown.
+ * @csspart filter - The type filter's wrapper; `filter-label`, `filter-select` its label and select.
+ * @csspart list - The list of cards (`list loading` while skeletons show).
+ * @csspart card - One event card (`card skeleton` while loading, `card selected` for the selected event).
+ * @csspart card-image - A card's image (the frame is `card-media`).
+ * @csspart card-button - The button on a card's name that opens the detail.
+ * @csspart card-name - A card's heading.
+ * @csspart tag-line - An event's tag line.
+ * @csspart running-time - An event's running time.
+ * @csspart price - The "from" price.
+ * @csspart offer - The offer price with its label.
+ * @csspart age-rating - The age rating.
+ * @csspart empty - The empty state.
+ * @csspart error - An error message (role="alert"); `retry` its retry button.
+ * @csspart detail - The event's detail (`detail loading` while it loads, `detail unavailable` after a 404).
+ * @csspart back - The "back to all shows" button.
+ * @csspart detail-image - The detail's main image.
+ * @csspart description - The sanitized description.
+ * @csspart long-offer - The sanitized long offer text (`short-offer` the short one).
+ * @csspart notice - The important notice; `facts` the list of minimum age, accessibility and content warnings.
+ * @csspart cast - The cast list; `cast-member`, `cast-image`, `cast-link` its pieces.
+ * @csspart reviews - The reviews section; `rating`, `review`, `review-stars`, `reviews-pager` its pieces.
+ * @csspart venue - The venue section; `venue-info` its sanitized info, `plan-link` the seating plan link.
+ *
+ * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
+ * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
+ * @cssprop --booking-skeleton - Colour of loading skeletons. Default `#e8eaed`.
+ * @cssprop --booking-accent - Buttons, links and prices. Default `#7a1f3d`.
+ * @cssprop --booking-radius - Corner radius. Default `8px`.
+ */
+@localized()
+export class EventList extends BookingElement {
+  static override styles = [...BookingElement.styles, eventListStyles];
+
+  /** Show only events of this type (an EventType id from Get Event Types). */
+  @property({ type: Number, attribute: 'event-type' }) eventType: number | null = null;
+
+  /** Show only this venue's events (Get Venue Events). */
+  @property({ type: Number, attribute: 'venue-id' }) venueId: number | null = null;
+
+  /** Show only this event's detail (no list, no "back" control). */
+  @property({ type: Number, attribute: 'event-id' }) eventId: number | null = null;
+
+  /** Offer a filter by event type, built from the service's event types. */
+  @property({ type: Boolean, attribute: 'show-type-filter' }) showTypeFilter = false;
+
+  /** Reviews shown per page in the detail. Default 5. */
+  @property({ type: Number, attribute: 'reviews-per-page' }) reviewsPerPage = 5;
+
+  /** The type chosen in the filter (null: the `event-type` attribute, or all). */
+  @state() private chosenType: number | null | undefined = undefined;
+  @state() private reviewsFrom = 0;
+  /** After "back", focus returns to this event's card. */
+  private returnFocusTo: number | null = null;
+  private focusDetail = false;
+
+  private get api() {
+    return this.bookingController.booking.api;
+  }
+
+  private get config() {
+    return this.bookingController.booking.config;
+  }
+
+  /** The type the list is filtered by. */
+  private get activeType(): number | null {
+    return this.chosenType === undefined ? this.eventType : this.chosenType;
+  }
+
+  /** The event whose detail is shown, if any. */
+  get detailEventId(): number | null {
+    return this.eventId ?? this.bookingController.selection.eventId;
+  }
+
+  private readonly typesTask = new Task(this, {
+    task: async ([show], { signal }) => {
+      if (!show) return initialState;
+      return (await this.api.getEventTypes({}, { signal })).EventTypes;
+    },
+    args: () => [this.showTypeFilter && this.eventId === null] as const,
+  });
+
+  private readonly listTask = new Task(this, {
+    task: async ([venueId, type, standalone], { signal }) => {
+      if (standalone) return initialState;
+      if (venueId !== null) {
+        const { Events } = await this.api.getVenueEvents({ venueId }, { signal });
+        return type === null ? Events : Events.filter((e) => e.EventType === type);
+      }
+      const { Events } = type === null ? await this.api.getEvents({}, { signal }) : await this.api.getEvents({ type }, { signal });
+      return Events;
+    },
+    args: () => [this.venueId, this.activeType, this.eventId !== null] as const,
+  });
+
+  private readonly detailTask = new Task(this, {
+    task: async ([eventId], { signal }) => {
+      if (eventId === null) return initialState;
+      return (await this.api.getEvent({ eventId }, { signal })).Event;
+    },
+    args: () => [this.detailEventId] as const,
+  });
+
+  private readonly venueTask = new Task(this, {
+    task: async ([venueId], { signal }) => {
+      if (venueId === null) return initialState;
+      return (await this.api.getVenue({ venueId }, { signal })).Venue;
+    },
+    args: () => [this.detailEventId === null ? null : (this.detailTask.value?.EventId === this.detailEventId ? this.detailTask.value.VenueId : null)] as const,
+  });
+
+  private readonly reviewsTask = new Task(this, {
+    task: async ([eventId, from, count], { signal }) => {
+      if (eventId === null) return initialState;
+      return this.api.getEventReviews({ eventId, from, count }, { signal });
+    },
+    args: () => [this.detailEventId, this.reviewsFrom, Math.max(1, Math.floor(this.reviewsPerPage) || 5)] as const,
+  });
+
+  private shownDetail: number | null = null;
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    const detail = this.detailEventId;
+    if (detail !== this.shownDetail) {
+      this.reviewsFrom = 0;
+      this.shownDetail = detail;
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    if (this.focusDetail) {
+      const heading = this.renderRoot.querySelector<HTMLElement>('[data-focus="detail"]');
+      if (heading) {
+        heading.focus();
+        this.focusDetail = false;
+      }
+    } else if (this.returnFocusTo !== null && this.detailEventId === null) {
+      const card = this.renderRoot.querySelector<HTMLElement>(`[data-event-id="${this.returnFocusTo}"]`);
+      if (card) {
+        card.focus();
+        this.returnFocusTo = null;
+      }
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const detail = this.detailEventId;
+    return html`
+      <p part="status" class="visually-hidden" role="status">${this.statusText()}</p>
+      ${detail === null ? this.renderBrowse() : this.renderDetail()}
+    `;
+  }
+
+  // ------------------------------------------------------------------ list
+
+  private statusText(): string {
+    if (this.detailEventId !== null) {
+      const event = this.detailTask.value;
+      return this.detailTask.status === TaskStatus.COMPLETE && event ? event.Name : msg('Loading the show…');
+    }
+    const events = this.listTask.value;
+    if (this.listTask.status === TaskStatus.PENDING || this.listTask.status === TaskStatus.INITIAL) return msg('Loading shows…');
+    if (this.listTask.status === TaskStatus.COMPLETE && events) {
+      return events.length === 1 ? msg('1 show') : msg(str`${events.length} shows`);
+    }
+    return '';
+  }
+
+  private renderBrowse(): TemplateResult {
+    return html`
+      ${this.renderTypeFilter()}
+      ${this.listTask.render({
+        initial: () => this.renderSkeletons(),
+        pending: () => this.renderSkeletons(),
+        complete: (events) => this.renderCards(events),
+        error: (error) => this.renderError(msg('The shows could not be loaded.'), error, () => void this.listTask.run()),
+      })}
+    `;
+  }
+
+  private renderTypeFilter(): TemplateResult | typeof nothing {
+    if (!this.showTypeFilter) return nothing;
+    const types = this.typesTask.value ?? [];
+    const active = this.activeType;
+    return html`
+      <div part="filter" class="filter">
+        <label part="filter-label" for="type-filter">${msg('Type of show')}</label>
+        <select
+          id="type-filter"
+          part="filter-select"
+          ?disabled=${this.typesTask.status !== TaskStatus.COMPLETE}
+          @change=${this.handleTypeChange}
+        >
+          <option value="" ?selected=${active === null}>${msg('All shows')}</option>
+          ${types.map(
+            (t) => html`<option value=${String(t.EventTypeId)} ?selected=${active === t.EventTypeId}>${t.EventTypeName}</option>`,
+          )}
+        </select>
+        ${this.typesTask.status === TaskStatus.ERROR
+          ? html`<span role="alert" part="error">${msg('The types of show could not be loaded.')}
+              <button data-variant="secondary" part="retry" @click=${() => void this.typesTask.run()}>${msg('Try again')}</button></span>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  private renderSkeletons(): TemplateResult {
+    return html`
+      <ul part="list loading" class="cards" aria-busy="true" aria-label=${msg('Shows')}>
+        ${Array.from(
+          { length: SKELETON_CARDS },
+          () => html`
+            <li part="card skeleton" class="card skeleton" aria-hidden="true">
+              <div part="card-media" class="media"></div>
+              <div class="body">
+                <span class="bone title"></span>
+                <span class="bone line"></span>
+                <span class="bone line short"></span>
+                <span class="bone line short"></span>
+              </div>
+            </li>
+          `,
+        )}
+      </ul>
+    `;
+  }
+
+  private renderCards(events: readonly EventInfo[]): TemplateResult {
+    if (!events.length) {
+      return html`<p part="empty" class="empty">
+        ${this.activeType !== null || this.venueId !== null
+          ? msg('No shows match. Try another type of show.')
+          : msg('There are no shows on sale just now.')}
+      </p>`;
+    }
+    const selected = this.bookingController.selection.eventId;
+    return html`
+      <ul part="list" class="cards" aria-label=${msg('Shows')}>
+        ${events.map((event) => this.renderCard(event, event.EventId === selected))}
+      </ul>
+    `;
+  }
+
+  private renderCard(event: EventInfo, selected: boolean): TemplateResult {
+    const name = event.Name ?? '';
+    return html`
+      <li part=${selected ? 'card selected' : 'card'} class="card">
+        <div part="card-media" class="media">${this.renderImage(event, name)}</div>
+        <div class="body">
+          <h3 part="card-name" class="name">
+            <button
+              part="card-button"
+              class="card-button"
+              data-event-id=${String(event.EventId)}
+              aria-current=${selected ? 'true' : nothing}
+              @click=${() => this.choose(event.EventId)}
+            >${name}</button>
+          </h3>
+          ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
+          ${this.renderFacts(event)}
+        </div>
+      </li>
+    `;
+  }
+
+  /** The price, offer, running time and age rating lines shared by cards and the detail. */
+  private renderFacts(event: EventInfo): TemplateResult {
+    const from = event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice;
+    const hasOffer = event.OfferPrice > 0;
+    const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
+    return html`
+      ${event.RunningTime
+        ? html`<p part="running-time" class="meta">${msg('Running time:')} ${event.RunningTime}</p>`
+        : nothing}
+      ${from > 0 ? html`<p part="price" class="price">${msg(str`From ${formatMoney(from, this.config)}`)}</p>` : nothing}
+      ${hasOffer
+        ? html`<p part="offer" class="offer">
+            ${event.OfferLabel ? html`<span class="badge">${event.OfferLabel}</span>` : nothing}
+            ${msg(str`Offer price ${formatMoney(event.OfferPrice, this.config)}`)}
+          </p>`
+        : nothing}
+      ${age !== null ? html`<p part="age-rating" class="meta">${msg(str`Age ${age}+`)}</p>` : nothing}
+    `;
+  }
+
+  private renderImage(event: EventInfo, name: string): TemplateResult | typeof nothing {
+    const images = responsiveImages(event.Images);
+    const fallback = safeUrl(event.SmallImageUrl) ?? safeUrl(event.MainImageUrl) ?? images[0]?.url ?? null;
+    if (!fallback) return nothing;
+    const srcset = images.map((i) => `${i.url} ${i.width}w`).join(', ');
+    const first = images[0];
+    return html`<img
+      part="card-image"
+      src=${fallback}
+      srcset=${srcset || nothing}
+      sizes=${srcset ? '(max-width: 40rem) 100vw, 22rem' : nothing}
+      width=${first ? String(first.width) : nothing}
+      height=${first ? String(first.height) : nothing}
+      loading="lazy"
+      decoding="async"
+      alt=${name}
+    />`;
+  }
+
+  // ------------------------------------------------------------------ detail
+
+  private renderDetail(): TemplateResult {
+    return this.detailTask.render({
+      initial: () => this.renderDetailSkeleton(),
+      pending: () => this.renderDetailSkeleton(),
+      complete: (event) => this.renderEvent(event),
+      error: (error) =>
+        error instanceof ApiError && error.status === 404
+          ? html`<section part="detail unavailable" class="detail">
+              ${this.renderBack()}
+              <p role="alert" part="error">${msg('Sorry, this show is no longer available.')}</p>
+            </section>`
+          : html`<section part="detail" class="detail">
+              ${this.renderBack()}
+              ${this.renderError(msg('The show could not be loaded.'), error, () => void this.detailTask.run())}
+            </section>`,
+    });
+  }
+
+  private renderBack(): TemplateResult | typeof nothing {
+    if (this.eventId !== null) return nothing;
+    return html`<button part="back" class="back" data-variant="secondary" @click=${this.handleBack}>
+      ${msg('Back to all shows')}
+    </button>`;
+  }
+
+  private renderDetailSkeleton(): TemplateResult {
+    return html`<section part="detail loading" class="detail" aria-busy="true">
+      ${this.renderBack()}
+      <div class="detail-media bone" aria-hidden="true"></div>
+      <span class="bone title" aria-hidden="true"></span>
+      <span class="bone line" aria-hidden="true"></span>
+      <span class="bone line" aria-hidden="true"></span>
+    </section>`;
+  }
+
+  private renderEvent(event: EventInfo): TemplateResult {
+    const image = safeUrl(event.DetailImageUrl) ?? safeUrl(event.MainImageUrl);
+    const facts: [string, string][] = [];
+    if (event.MinimumAge) facts.push([msg('Minimum age'), event.MinimumAge]);
+    if (event.Accessibility) facts.push([msg('Accessibility'), event.Accessibility]);
+    if (event.ContentWarnings) facts.push([msg('Content warnings'), event.ContentWarnings]);
+    return html`
+      <article part="detail" class="detail" aria-labelledby="detail-title">
+        ${this.renderBack()}
+        <h2 id="detail-title" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
+        ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
+        ${image ? html`<img part="detail-image" class="detail-media" src=${image} alt=${event.Name} loading="lazy" />` : nothing}
+        <div class="facts-line">${this.renderFacts(event)}</div>
+        ${event.ImportantNotice
+          ? html`<p part="notice" class="notice" role="note"><strong>${msg('Important:')}</strong> ${event.ImportantNotice}</p>`
+          : nothing}
+        ${event.Description ? html`<div part="description" class="rich">${sanitizedHtml(event.Description)}</div>` : nothing}
+        ${event.ShortOfferText || event.LongOfferText
+          ? html`<section class="offer-text" aria-label=${msg('Offer')}>
+              ${event.ShortOfferText ? html`<p part="short-offer"><strong>${event.ShortOfferText}</strong></p>` : nothing}
+              ${event.LongOfferText ? html`<div part="long-offer" class="rich">${sanitizedHtml(event.LongOfferText)}</div>` : nothing}
+            </section>`
+          : nothing}
+        ${facts.length
+          ? html`<dl part="facts" class="facts">
+              ${facts.map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}
+            </dl>`
+          : nothing}
+        ${this.renderCast(event.Cast ?? [])}
+        ${this.renderReviews()}
+        ${this.renderVenue()}
+      </article>
+    `;
+  }
+
+  private renderCast(cast: readonly CastMember[]): TemplateResult | typeof nothing {
+    if (!cast.length) return nothing;
+    return html`
+      <section class="section" aria-labelledby="cast-title">
+        <h3 id="cast-title">${msg('Cast')}</h3>
+        <ul part="cast" class="cast">
+          ${cast.map((member) => {
+            const image = safeUrl(member.Image?.Url);
+            const links = (member.ExternalLinks ?? [])
+              .map((l) => ({ href: safeUrl(l.Link), title: l.DisplayTitle || l.ExternalLinkType || l.Link }))
+              .filter((l): l is { href: string; title: string } => l.href !== null);
+            return html`<li part="cast-member" class="cast-member">
+              ${image
+                ? html`<img part="cast-image" src=${image} alt=${member.Name} loading="lazy"
+                    width=${member.Image.Width > 0 ? String(member.Image.Width) : nothing}
+                    height=${member.Image.Height > 0 ? String(member.Image.Height) : nothing} />`
+                : nothing}
+              <div>
+                <p class="cast-name">${member.Name}</p>
+                ${member.Description ? html`<p class="meta">${member.Description}</p>` : nothing}
+                ${links.length
+                  ? html`<ul class="links">
+                      ${links.map(
+                        (l) => html`<li><a part="cast-link" href=${l.href} target="_blank" rel="noopener noreferrer">${l.title}<span class="visually-hidden"> ${msg('(opens in a new tab)')}</span></a></li>`,
+                      )}
+                    </ul>`
+                  : nothing}
+              </div>
+            </li>`;
+          })}
+        </ul>
+      </section>
+    `;
+  }
+
+  private renderReviews(): TemplateResult {
+    return html`
+      <section part="reviews" class="section" aria-labelledby="reviews-title" aria-busy=${this.reviewsTask.status === TaskStatus.PENDING ? 'true' : 'false'}>
+        <h3 id="reviews-title">${msg('Reviews')}</h3>
+        ${this.reviewsTask.render({
+          pending: () =>
+            this.reviewsTask.value ? this.renderReviewPage(this.reviewsTask.value) : html`<p class="meta">${msg('Loading reviews…')}</p>`,
+          complete: (result) => this.renderReviewPage(result),
+          error: (error) => this.renderError(msg('The reviews could not be loaded.'), error, () => void this.reviewsTask.run()),
+        })}
+      </section>
+    `;
+  }
+
+  private renderReviewPage(result: ReviewsResult): TemplateResult {
+    if (!result.ReviewsCount) return html`<p class="meta">${msg('No reviews yet.')}</p>`;
+    const best = result.HighestPossibleRating > 0 ? result.HighestPossibleRating : 5;
+    const average = new Intl.NumberFormat(this.config.locale, { maximumFractionDigits: 1 }).format(result.AverageRating);
+    const first = result.CurrentReviewsFrom + 1;
+    const last = result.CurrentReviewsFrom + result.Reviews.length;
+    const count = Math.max(1, Math.floor(this.reviewsPerPage) || 5);
+    return html`
+      <p part="rating" class="rating">
+        ${msg(str`Average rating ${average} out of ${best}, from ${result.ReviewsCount} reviews`)}
+      </p>
+      <ol part="reviews-list" class="reviews" start=${first}>
+        ${result.Reviews.map((review) => this.renderReview(review, best))}
+      </ol>
+      <nav part="reviews-pager" class="pager" aria-label=${msg('More reviews')}>
+        <button
+          data-variant="secondary"
+          ?disabled=${result.CurrentReviewsFrom <= 0}
+          @click=${() => this.pageReviews(Math.max(0, result.CurrentReviewsFrom - count))}
+        >${msg('Newer reviews')}</button>
+        <span class="meta">${msg(str`Reviews ${first}–${last} of ${result.ReviewsCount}`)}</span>
+        <button
+          data-variant="secondary"
+          ?disabled=${last >= result.ReviewsCount}
+          @click=${() => this.pageReviews(result.CurrentReviewsFrom + count)}
+        >${msg('Older reviews')}</button>
+      </nav>
+    `;
+  }
+
+  private renderReview(review: Review, best: number): TemplateResult {
+    const stars = Math.max(0, Math.min(best, Math.round(review.Stars)));
+    return html`<li part="review" class="review">
+      <p>
+        <span part="review-stars" class="stars" role="img" aria-label=${msg(str`${stars} out of ${best} stars`)}
+          >${'★'.repeat(stars)}${'☆'.repeat(best - stars)}</span>
+        <strong>${review.ConsumerName}</strong>
+        <span class="meta">${formatDateTime(review.CreatedAt, this.config, { dateStyle: 'medium' })}</span>
+      </p>
+      <p class="review-content">${review.Content}</p>
+    </li>`;
+  }
+
+  private renderVenue(): TemplateResult {
+    return html`${this.venueTask.render({
+      pending: () => html`<p class="meta">${msg('Loading the venue…')}</p>`,
+      complete: (venue) => this.renderVenueInfo(venue),
+      error: (error) => this.renderError(msg('The venue could not be loaded.'), error, () => void this.venueTask.run()),
+    })}`;
+  }
+
+  private renderVenueInfo(venue: VenueInfo): TemplateResult {
+    const plan = safeUrl(venue.PlanLink);
+    const address = [venue.Address, venue.City, venue.Postcode].filter((p): p is string => Boolean(p)).join(', ');
+    return html`
+      <section part="venue" class="section" aria-labelledby="venue-title">
+        <h3 id="venue-title">${venue.Name}</h3>
+        ${address ? html`<p class="address">${address}</p>` : nothing}
+        <dl class="facts">
+          ${venue.NearestTube ? html`<div><dt>${msg('Nearest Tube')}</dt><dd>${venue.NearestTube}</dd></div>` : nothing}
+          ${venue.Train ? html`<div><dt>${msg('Train')}</dt><dd>${venue.Train}</dd></div>` : nothing}
+        </dl>
+        ${plan
+          ? html`<p><a part="plan-link" href=${plan} target="_blank" rel="noopener noreferrer"
+              >${msg('Seating plan')}<span class="visually-hidden"> ${msg('(opens in a new tab)')}</span></a></p>`
+          : nothing}
+        ${venue.Info ? html`<div part="venue-info" class="rich">${sanitizedHtml(venue.Info)}</div>` : nothing}
+      </section>
+    `;
+  }
+
+  private renderError(message: string, error: unknown, retry: () => void): TemplateResult {
+    const detail = error instanceof Error && error.name === 'NetworkError' ? msg('Check your connection.') : '';
+    return html`<div part="error" class="error" role="alert">
+      <p>${message} ${detail}</p>
+      <button part="retry" @click=${retry}>${msg('Try again')}</button>
+    </div>`;
+  }
+
+  // ------------------------------------------------------------------ handlers
+
+  private handleTypeChange(e: Event): void {
+    const value = (e.target as HTMLSelectElement).value;
+    const type = value === '' ? null : Number(value);
+    this.chosenType = Number.isInteger(type) ? type : null;
+  }
+
+  private choose(eventId: number): void {
+    this.focusDetail = true;
+    this.bookingController.booking.selection.selectEvent(eventId);
+    void this.emit('booking-selection', { kind: 'event', eventId, performanceId: null });
+  }
+
+  private handleBack(): void {
+    this.returnFocusTo = this.bookingController.selection.eventId;
+    this.bookingController.booking.selection.selectEvent(null);
+    void this.emit('booking-selection', { kind: 'event', eventId: null, performanceId: null });
+  }
+
+  private pageReviews(from: number): void {
+    this.reviewsFrom = from;
+  }
+}
+
+/** Images with safe URLs and real widths, narrowest first, one per width. */
+export function responsiveImages(images: readonly ImageInfo[] | null | undefined): { url: string; width: number; height: number }[] {
+  const byWidth = new Map<number, { url: string; width: number; height: number }>();
+  for (const image of images ?? []) {
+    const url = safeUrl(image?.Url);
+    const width = Math.floor(Number(image?.Width));
+    if (!url || !(width > 0) || byWidth.has(width)) continue;
+    // A comma or space in a URL would split a srcset candidate: encode them.
+    byWidth.set(width, { url: url.replace(/,/g, '%2C').replace(/\s/g, '%20'), width, height: Math.floor(Number(image.Height)) || 0 });
+  }
+  return [...byWidth.values()].sort((a, b) => a.width - b.width);
+}
