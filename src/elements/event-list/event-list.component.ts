@@ -45,7 +45,8 @@ const SKELETON_CARDS = 6;
  * @csspart long-offer - The sanitized long offer text (`short-offer` the short one).
  * @csspart notice - The important notice; `facts` the list of minimum age, accessibility and content warnings.
  * @csspart cast - The cast list; `cast-member`, `cast-image`, `cast-link` its pieces.
- * @csspart reviews - The reviews section; `rating`, `review`, `review-stars`, `reviews-pager` its pieces.
+ * @csspart reviews - The reviews section; `rating`, `reviews-list`, `review`, `review-stars`, `reviews-pager` and its
+ *   `pager-button`s its pieces.
  * @csspart venue - The venue section; `venue-info` its sanitized info, `plan-link` the seating plan link.
  *
  * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
@@ -467,12 +468,14 @@ export class EventList extends BookingElement {
       </ol>
       <nav part="reviews-pager" class="pager" aria-label=${msg('More reviews')}>
         <button
+          part="pager-button"
           data-variant="secondary"
           ?disabled=${result.CurrentReviewsFrom <= 0}
           @click=${() => this.pageReviews(Math.max(0, result.CurrentReviewsFrom - count))}
         >${msg('Newer reviews')}</button>
         <span class="meta">${msg(str`Reviews ${first}–${last} of ${result.ReviewsCount}`)}</span>
         <button
+          part="pager-button"
           data-variant="secondary"
           ?disabled=${last >= result.ReviewsCount}
           @click=${() => this.pageReviews(result.CurrentReviewsFrom + count)}
