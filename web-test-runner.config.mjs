@@ -14,11 +14,25 @@ const args = [
   '--no-first-run',
 ];
 
+/**
+ * `executeServerCommand('emulate-time-zone', { timeZone })` sets the browser's own time zone
+ * (Chromium's Emulation.setTimezoneOverride), for tests that prove the visitor's zone does not
+ * change what the elements show.
+ */
+const timeZonePlugin = {
+  name: 'emulate-time-zone',
+  async executeCommand({ command, payload, session }) {
+    if (command !== 'emulate-time-zone') return undefined;
+    await session.browser.getPage(session.id).emulateTimezone(payload?.timeZone);
+    return true;
+  },
+};
+
 export default {
   files: ['test/elements/**/*.test.ts', 'test/browser/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 2,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' })],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), timeZonePlugin],
   browsers: [
     chromeLauncher({
       // Each test file in its own browser context, so its own window: with

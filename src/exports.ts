@@ -5,6 +5,8 @@
 export { BookingProvider } from './elements/booking-provider/booking-provider.component.ts';
 export { BookingElement } from './elements/booking-element.ts';
 export { BasketTimer } from './elements/basket-timer/basket-timer.component.ts';
+export { EventList } from './elements/event-list/event-list.component.ts';
+export { PerformanceCalendar } from './elements/performance-calendar/performance-calendar.component.ts';
 export { createApiClient, ApiError, NetworkError, InvalidRequestError, NOT_AVAILABLE_YET, isNotAvailableYet } from './api/client.ts';
 export type { ApiClient, ApiClientOptions } from './api/client.ts';
 export { operations, operationList } from './api/operations.ts';

@@ -5,5 +5,7 @@
  */
 import './elements/booking-provider/booking-provider.ts';
 import './elements/basket-timer/basket-timer.ts';
+import './elements/event-list/event-list.ts';
+import './elements/performance-calendar/performance-calendar.ts';
 
 export * from './exports.ts';
