@@ -31,7 +31,9 @@ const timeZonePlugin = {
 export default {
   files: ['test/elements/**/*.test.ts', 'test/browser/**/*.test.ts'],
   nodeResolve: true,
-  concurrency: 2,
+  // One test file at a time: a file in a background tab of headless Chromium gets no animation
+  // frames (open-wc's fixture() waits for one), and its tests time out at random.
+  concurrency: 1,
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), timeZonePlugin],
   browsers: [
     chromeLauncher({
