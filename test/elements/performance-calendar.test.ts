@@ -124,6 +124,15 @@ describe('<performance-calendar>', () => {
     expect(day(el, 1).getAttribute('part')).to.contain('today');
   });
 
+  it('offers nothing on days already gone at the venue', async () => {
+    const november = [performanceFixture(501, '2026-11-20T19:30:00'), performanceFixture(502, '2026-11-21T19:30:00')];
+    const { booking } = setup(handlers(november));
+    const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
+    expect(text(q(el, '[part="month"]'))).to.equal('November 2026');
+    expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['21']);
+    expect(day(el, 20).getAttribute('aria-disabled')).to.equal('true');
+  });
+
   it('shows the month grid: days with performances, disabled days, times, availability', async () => {
     const { booking } = setup();
     const el = await render(booking);

@@ -316,7 +316,7 @@ export class EventList extends BookingElement {
     const images = responsiveImages(event.Images);
     const fallback = safeUrl(event.SmallImageUrl) ?? safeUrl(event.MainImageUrl) ?? images[0]?.url ?? null;
     if (!fallback) return nothing;
-    const srcset = images.map((i) => `${i.url} ${i.width}w`).join(', ');
+    const srcset = srcsetOf(images);
     const first = images[0];
     return html`<img
       part="card-image"
@@ -370,6 +370,7 @@ export class EventList extends BookingElement {
 
   private renderEvent(event: EventInfo): TemplateResult {
     const image = safeUrl(event.DetailImageUrl) ?? safeUrl(event.MainImageUrl);
+    const srcset = srcsetOf(responsiveImages(event.Images));
     const facts: [string, string][] = [];
     if (event.MinimumAge) facts.push([msg('Minimum age'), event.MinimumAge]);
     if (event.Accessibility) facts.push([msg('Accessibility'), event.Accessibility]);
@@ -379,7 +380,10 @@ export class EventList extends BookingElement {
         ${this.renderBack()}
         <h2 id="detail-title" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
         ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
-        ${image ? html`<img part="detail-image" class="detail-media" src=${image} alt=${event.Name} loading="lazy" />` : nothing}
+        ${image
+          ? html`<img part="detail-image" class="detail-media" src=${image} srcset=${srcset || nothing}
+              sizes=${srcset ? 'min(100vw, 60rem)' : nothing} alt=${event.Name} loading="lazy" />`
+          : nothing}
         <div class="facts-line">${this.renderFacts(event)}</div>
         ${event.ImportantNotice
           ? html`<p part="notice" class="notice" role="note"><strong>${msg('Important:')}</strong> ${event.ImportantNotice}</p>`
@@ -512,10 +516,12 @@ export class EventList extends BookingElement {
       <section part="venue" class="section" aria-labelledby="venue-title">
         <h3 id="venue-title">${venue.Name}</h3>
         ${address ? html`<p class="address">${address}</p>` : nothing}
-        <dl class="facts">
-          ${venue.NearestTube ? html`<div><dt>${msg('Nearest Tube')}</dt><dd>${venue.NearestTube}</dd></div>` : nothing}
-          ${venue.Train ? html`<div><dt>${msg('Train')}</dt><dd>${venue.Train}</dd></div>` : nothing}
-        </dl>
+        ${venue.NearestTube || venue.Train
+          ? html`<dl class="facts">
+              ${venue.NearestTube ? html`<div><dt>${msg('Nearest Tube')}</dt><dd>${venue.NearestTube}</dd></div>` : nothing}
+              ${venue.Train ? html`<div><dt>${msg('Train')}</dt><dd>${venue.Train}</dd></div>` : nothing}
+            </dl>`
+          : nothing}
         ${plan
           ? html`<p><a part="plan-link" href=${plan} target="_blank" rel="noopener noreferrer"
               >${msg('Seating plan')}<span class="visually-hidden"> ${msg('(opens in a new tab)')}</span></a></p>`
@@ -569,4 +575,8 @@ export function responsiveImages(images: readonly ImageInfo[] | null | undefined
     byWidth.set(width, { url: url.replace(/,/g, '%2C').replace(/\s/g, '%20'), width, height: Math.floor(Number(image.Height)) || 0 });
   }
   return [...byWidth.values()].sort((a, b) => a.width - b.width);
+}
+
+function srcsetOf(images: readonly { url: string; width: number }[]): string {
+  return images.map((i) => `${i.url} ${i.width}w`).join(', ');
 }

@@ -177,7 +177,13 @@ export class PerformanceCalendar extends BookingElement {
     if (data.key !== key || this.performancesTask.status !== TaskStatus.COMPLETE) return null;
     const prices = this.tickets !== null && this.pricesTask.value?.key === key ? this.pricesTask.value.prices : [];
     const ratio = Number.isFinite(this.fewLeftRatio) && this.fewLeftRatio >= 0 ? this.fewLeftRatio : 0.1;
-    return groupChoices(data.performances, month, { fewLeftRatio: ratio, prices });
+    const days = groupChoices(data.performances, month, { fewLeftRatio: ratio, prices });
+    // Days already gone at the venue cannot be booked, whatever the answer holds.
+    const today = this.today;
+    if (today.year === month.year && today.month === month.month) {
+      for (const day of days.keys()) if (day < today.day) days.delete(day);
+    }
+    return days;
   }
 
   protected override render(): TemplateResult {
@@ -417,8 +423,8 @@ export class PerformanceCalendar extends BookingElement {
                 : msg(str`${formatMoney(choice.range.min, config)}–${formatMoney(choice.range.max, config)} each for ${tickets}`)
               : msg(str`From ${formatMoney(p.MinimumTicketPrice, config)}`)}
           </span>`}
-      ${p.ContainsDiscountOfferTickets ? html`<span part="badge discount" class="badge">${msg('Discount')}</span>` : nothing}
-      ${p.ContainsNoFeeOfferTickets ? html`<span part="badge no-fee" class="badge">${msg('No booking fee')}</span>` : nothing}
+      ${p.ContainsDiscountOfferTickets && !choice.soldOut ? html`<span part="badge discount" class="badge">${msg('Discount')}</span>` : nothing}
+      ${p.ContainsNoFeeOfferTickets && !choice.soldOut ? html`<span part="badge no-fee" class="badge">${msg('No booking fee')}</span>` : nothing}
     </button>`;
   }
 
