@@ -51,6 +51,7 @@ const SKELETON_CARDS = 6;
  *
  * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
  * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
+ * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons. Default `15rem`.
  * @cssprop --booking-skeleton - Colour of loading skeletons. Default `#e8eaed`.
  * @cssprop --booking-accent - Buttons, links and prices. Default `#7a1f3d`.
  * @cssprop --booking-radius - Corner radius. Default `8px`.
@@ -243,6 +244,7 @@ export class EventList extends BookingElement {
               <div part="card-media" class="media"></div>
               <div class="body">
                 <span class="bone title"></span>
+                <span class="bone line"></span>
                 <span class="bone line"></span>
                 <span class="bone line short"></span>
                 <span class="bone line short"></span>

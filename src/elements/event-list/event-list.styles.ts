@@ -67,8 +67,17 @@ export const eventListStyles = css`
     flex-direction: column;
     gap: 0.25rem;
     padding: 0.75rem;
-    min-height: 9.5rem;
+    /* Room for the clamped lines below (name 2, tag line 2, running time 2, price, offer, age):
+       skeletons and loaded cards are the same size, so nothing jumps when the list arrives. */
+    min-height: var(--booking-card-body-height, 15rem);
     line-height: 1.4;
+  }
+  .tag-line,
+  .card .meta[part='running-time'] {
+    display: -webkit-box;
+    -webkit-line-clamp: 2;
+    -webkit-box-orient: vertical;
+    overflow: hidden;
   }
   .name {
     margin: 0;
@@ -77,6 +86,10 @@ export const eventListStyles = css`
   }
   .card-button {
     all: unset;
+    display: -webkit-box;
+    -webkit-line-clamp: 2;
+    -webkit-box-orient: vertical;
+    overflow: hidden;
     cursor: pointer;
     color: var(--_accent);
     font-weight: 600;
@@ -94,10 +107,6 @@ export const eventListStyles = css`
     text-decoration: underline;
   }
   .tag-line {
-    display: -webkit-box;
-    -webkit-line-clamp: 2;
-    -webkit-box-orient: vertical;
-    overflow: hidden;
     overflow-wrap: anywhere;
   }
   .meta {
