@@ -219,6 +219,23 @@ describe('<event-list>', () => {
     expect(root(el).activeElement).to.equal(heading);
   });
 
+  it('keeps focus on a loading heading while the detail loads, then moves it to the show', async () => {
+    const pending = deferred<{ Event: ReturnType<typeof eventDetailFixture> }>();
+    const api = fakeApi(detailHandlers({ getEvent: () => pending.promise }));
+    const el = await withBooking<EventList>(testBooking(api), html`<event-list></event-list>`);
+    await loaded(el);
+    (qa(el, '[part~="card-button"]')[0] as HTMLButtonElement).click();
+    await waitUntil(() => q(el, '[part="detail loading"]'));
+    await el.updateComplete;
+    expect(text(root(el).activeElement)).to.equal('Loading the show…');
+    expect(text(q(el, '[part="status"]'))).to.equal('Loading the show…');
+    await expect(el).to.be.accessible();
+    pending.resolve({ Event: eventDetailFixture(1, { Name: 'Wicked' }) });
+    await detailLoaded(el);
+    expect(root(el).activeElement).to.equal(q(el, 'h2'));
+    expect(text(q(el, '[part="status"]'))).to.equal('Wicked');
+  });
+
   it('shows the detail: sanitized description and offer, notices, cast with links, venue', async () => {
     const api = fakeApi(detailHandlers());
     const booking = testBooking(api);

@@ -192,6 +192,15 @@ describe('<performance-calendar>', () => {
     expect(text(q(el, '[part="day-panel"] [part="price"]'))).to.equal('From £19.50');
   });
 
+  it('still shows the performances when PreliminaryBookingInfo fails', async () => {
+    const { booking } = setup(handlers(PERFORMANCES, { getPreliminaryBookingInfo: () => { throw networkError('getPreliminaryBookingInfo'); } }));
+    const el = await render(booking, html`<performance-calendar event-id="1" month="2026-12" ticket-count="2"></performance-calendar>`);
+    day(el, 12).click();
+    await el.updateComplete;
+    expect(text(q(el, '[part="day-panel"] [part="price"]'))).to.equal('From £25.00');
+    expect(q(el, '[role="alert"]')).to.equal(null);
+  });
+
   it('shows a performance that is not directly bookable only as part of its pair', async () => {
     const { booking } = setup();
     const el = await render(booking);

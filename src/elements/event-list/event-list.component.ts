@@ -25,36 +25,53 @@ const SKELETON_CARDS = 6;
  *   an event (`eventId` is null when they go back to all shows).
  *
  * @csspart status - The visually hidden live region announcing what is shown.
- * @csspart filter - The type filter's wrapper; `filter-label`, `filter-select` its label and select.
- * @csspart list - The list of cards (`list loading` while skeletons show).
- * @csspart card - One event card (`card skeleton` while loading, `card selected` for the selected event).
- * @csspart card-image - A card's image (the frame is `card-media`).
- * @csspart card-button - The button on a card's name that opens the detail.
+ * @csspart filter - The type filter's wrapper.
+ * @csspart filter-label - The type filter's label.
+ * @csspart filter-select - The type filter's select.
+ * @csspart list - The list of cards; `list loading` while skeletons show.
+ * @csspart card - One event card; `card skeleton` while loading.
+ * @csspart card-media - A card's image frame (keeps its size while the image loads).
+ * @csspart card-image - A card's image.
  * @csspart card-name - A card's heading.
+ * @csspart card-button - The button on a card's name that opens the detail.
  * @csspart tag-line - An event's tag line.
  * @csspart running-time - An event's running time.
  * @csspart price - The "from" price.
  * @csspart offer - The offer price with its label.
  * @csspart age-rating - The age rating.
  * @csspart empty - The empty state.
- * @csspart error - An error message (role="alert"); `retry` its retry button.
- * @csspart detail - The event's detail (`detail loading` while it loads, `detail unavailable` after a 404).
+ * @csspart error - An error message (role="alert").
+ * @csspart retry - The retry button of an error.
+ * @csspart detail - The event's detail; `detail loading` while it loads, `detail unavailable` after a 404.
  * @csspart back - The "back to all shows" button.
  * @csspart detail-image - The detail's main image.
  * @csspart description - The sanitized description.
- * @csspart long-offer - The sanitized long offer text (`short-offer` the short one).
- * @csspart notice - The important notice; `facts` the list of minimum age, accessibility and content warnings.
- * @csspart cast - The cast list; `cast-member`, `cast-image`, `cast-link` its pieces.
- * @csspart reviews - The reviews section; `rating`, `reviews-list`, `review`, `review-stars`, `reviews-pager` and its
- *   `pager-button`s its pieces.
- * @csspart venue - The venue section; `venue-info` its sanitized info, `plan-link` the seating plan link.
+ * @csspart short-offer - The short offer text.
+ * @csspart long-offer - The sanitized long offer text.
+ * @csspart notice - The important notice.
+ * @csspart facts - Minimum age, accessibility and content warnings.
+ * @csspart cast - The cast list.
+ * @csspart cast-member - One cast member.
+ * @csspart cast-image - A cast member's photo.
+ * @csspart cast-link - A cast member's external link.
+ * @csspart reviews - The reviews section.
+ * @csspart rating - The average rating and count.
+ * @csspart reviews-list - The page of reviews.
+ * @csspart review - One review.
+ * @csspart review-stars - A review's stars.
+ * @csspart reviews-pager - The newer/older controls.
+ * @csspart pager-button - A newer/older button.
+ * @csspart venue - The venue section.
+ * @csspart venue-info - The venue's sanitized information.
+ * @csspart plan-link - The seating plan link.
  *
  * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
  * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
  * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons. Default `15rem`.
  * @cssprop --booking-skeleton - Colour of loading skeletons. Default `#e8eaed`.
- * @cssprop --booking-accent - Buttons, links and prices. Default `#7a1f3d`.
- * @cssprop --booking-radius - Corner radius. Default `8px`.
+ * @cssprop --booking-accent - Buttons, links and names. Default `#7a1f3d`.
+ * @cssprop --booking-warning - The important notice's edge and review stars. Default `#8a5a00`.
+ * @cssprop --booking-success - Offer prices. Default `#1e6b35`.
  */
 @localized()
 export class EventList extends BookingElement {
@@ -159,10 +176,13 @@ export class EventList extends BookingElement {
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     if (this.focusDetail) {
+      // While the detail loads, focus rests on its loading heading; then on the show's name.
       const heading = this.renderRoot.querySelector<HTMLElement>('[data-focus="detail"]');
       if (heading) {
         heading.focus();
         this.focusDetail = false;
+      } else {
+        this.renderRoot.querySelector<HTMLElement>('[data-focus="detail-pending"]')?.focus();
       }
     } else if (this.returnFocusTo !== null && this.detailEventId === null) {
       const card = this.renderRoot.querySelector<HTMLElement>(`[data-event-id="${this.returnFocusTo}"]`);
@@ -264,18 +284,17 @@ export class EventList extends BookingElement {
           : msg('There are no shows on sale just now.')}
       </p>`;
     }
-    const selected = this.bookingController.selection.eventId;
     return html`
       <ul part="list" class="cards" aria-label=${msg('Shows')}>
-        ${events.map((event) => this.renderCard(event, event.EventId === selected))}
+        ${events.map((event) => this.renderCard(event))}
       </ul>
     `;
   }
 
-  private renderCard(event: EventInfo, selected: boolean): TemplateResult {
+  private renderCard(event: EventInfo): TemplateResult {
     const name = event.Name ?? '';
     return html`
-      <li part=${selected ? 'card selected' : 'card'} class="card">
+      <li part="card" class="card">
         <div part="card-media" class="media">${this.renderImage(event, name)}</div>
         <div class="body">
           <h3 part="card-name" class="name">
@@ -283,7 +302,6 @@ export class EventList extends BookingElement {
               part="card-button"
               class="card-button"
               data-event-id=${String(event.EventId)}
-              aria-current=${selected ? 'true' : nothing}
               @click=${() => this.choose(event.EventId)}
             >${name}</button>
           </h3>
@@ -363,6 +381,7 @@ export class EventList extends BookingElement {
   private renderDetailSkeleton(): TemplateResult {
     return html`<section part="detail loading" class="detail" aria-busy="true">
       ${this.renderBack()}
+      <h2 class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
       <div class="detail-media bone" aria-hidden="true"></div>
       <span class="bone title" aria-hidden="true"></span>
       <span class="bone line" aria-hidden="true"></span>

@@ -26,21 +26,31 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance.
  *
  * @csspart status - The visually hidden live region.
- * @csspart header - The month title and navigation; `month` the title, `nav` (`nav previous`, `nav next`) the buttons.
- * @csspart count - The ticket-count control's wrapper; `count-select` the select.
- * @csspart grid - The month grid (a table); `weekday` its column headers.
- * @csspart day - A day button, with tokens `today`, `has-performances`, `sold-out`, `few-left`, `selected`, `open`, `disabled`.
- * @csspart day-number - The day's number; `day-times` the times shown in a day.
- * @csspart day-panel - The open day's performances (grid view); `day-title` its heading.
- * @csspart list - The list view (narrow containers); `list-day` one day in it.
+ * @csspart header - The month title and the month buttons.
+ * @csspart month - The month title.
+ * @csspart nav - A month button; `nav previous` and `nav next`.
+ * @csspart count - The ticket-count control's wrapper.
+ * @csspart count-select - The ticket-count select.
+ * @csspart grid - The month grid (a table with role="grid").
+ * @csspart weekday - A column header.
+ * @csspart day - A day button, with tokens `today`, `has-performances`, `disabled`, `sold-out`, `few-left`, `selected`, `open`.
+ * @csspart day-number - A day's number.
+ * @csspart day-times - The times shown in a day.
+ * @csspart day-panel - The open day's performances (grid view).
+ * @csspart day-title - The open day's heading.
+ * @csspart list - The list view (narrow containers).
+ * @csspart list-day - One day in the list view.
  * @csspart performance - A performance button, with tokens `sold-out`, `few-left`, `selected`.
- * @csspart time - A performance's time (or the times of a pair); `availability`, `price` its other lines.
- * @csspart badge - An offer badge, with token `discount` or `no-fee`.
- * @csspart empty - No event, or no performances this month.
- * @csspart error - The error message (role="alert"); `retry` its button.
+ * @csspart time - A performance's time, or the times of a pair.
+ * @csspart availability - "Available", "Few left" or "Sold out".
+ * @csspart price - The "from" price, or the price range for the chosen count.
+ * @csspart badge - An offer badge: `badge discount` or `badge no-fee`.
+ * @csspart empty - No event chosen, or no performances this month.
+ * @csspart error - The error message (role="alert").
+ * @csspart retry - The error's retry button.
  *
  * @cssprop --booking-day-size - Minimum height of a day cell. Default `4.5rem`.
- * @cssprop --booking-accent - Selected day and buttons. Default `#7a1f3d`.
+ * @cssprop --booking-accent - Days with performances, the open day, buttons. Default `#7a1f3d`.
  * @cssprop --booking-success - Discount and no-fee badges. Default `#1e6b35`.
  * @cssprop --booking-warning - "Few left". Default `#8a5a00`.
  */
