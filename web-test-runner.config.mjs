@@ -31,9 +31,7 @@ const timeZonePlugin = {
 export default {
   files: ['test/elements/**/*.test.ts', 'test/browser/**/*.test.ts'],
   nodeResolve: true,
-  // One test file at a time: a file in a background tab of headless Chromium gets no animation
-  // frames (open-wc's fixture() waits for one), and its tests time out at random.
-  concurrency: 1,
+  concurrency: 2,
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), timeZonePlugin],
   browsers: [
     chromeLauncher({
