@@ -34,7 +34,9 @@ function deferred<T>() {
 const EVENTS = [
   eventFixture(1, { Name: 'Wicked', EventType: 1 }),
   eventFixture(2, { Name: 'Hamlet', EventType: 2, OfferPrice: 19.5, OfferLabel: 'Save 20%', AgeRating: null }),
-  eventFixture(3, { Name: 'Stand-up Night', EventType: 6, EventMinimumPrice: 0, CurrentPrice: 30 }),
+  // The service repeats the current price as OfferPrice when nothing is on offer.
+  eventFixture(3, { Name: 'Stand-up Night', EventType: 6, EventMinimumPrice: 0, CurrentPrice: 30, OfferPrice: 30 }),
+  eventFixture(4, { Name: 'Family Fun', EventType: 3, OfferPrice: 45, OfferLabel: 'Family ticket' }),
 ];
 
 function detailHandlers(extra: Handlers = {}, reviews = reviewsFixture(12)): Handlers {
@@ -67,18 +69,21 @@ describe('<event-list>', () => {
     await loaded(el);
 
     expect(api.callsTo('getEvents')).to.deep.equal([{}]);
-    expect(cardNames(el)).to.deep.equal(['Wicked', 'Hamlet', 'Stand-up Night']);
-    const [wicked, hamlet, standUp] = qa(el, '[part~="card"]');
+    expect(cardNames(el)).to.deep.equal(['Wicked', 'Hamlet', 'Stand-up Night', 'Family Fun']);
+    const [wicked, hamlet, standUp, family] = qa(el, '[part~="card"]');
     expect(text(wicked?.querySelector('[part="tag-line"]'))).to.equal('The tag line of show 1');
     expect(text(wicked?.querySelector('[part="running-time"]'))).to.contain('2 hours 30 minutes');
     expect(text(wicked?.querySelector('[part="price"]'))).to.equal('From £25.00');
     expect(text(wicked?.querySelector('[part="age-rating"]'))).to.equal('Age 12+');
     expect(wicked?.querySelector('[part="offer"]')).to.equal(null);
     // The offer price with its label; no age rating when the service gives none.
-    expect(text(hamlet?.querySelector('[part="offer"]'))).to.equal('Save 20% Offer price £19.50');
+    expect(text(hamlet?.querySelector('[part="offer"]'))).to.equal('Save 20% Offer £19.50, usually £45.00');
     expect(hamlet?.querySelector('[part="age-rating"]')).to.equal(null);
     // No minimum price: the current price is the "from" price.
     expect(text(standUp?.querySelector('[part="price"]'))).to.equal('From £30.00');
+    expect(standUp?.querySelector('[part="offer"]')).to.equal(null);
+    // A label without a lower price is still shown, without a price.
+    expect(text(family?.querySelector('[part="offer"]'))).to.equal('Family ticket');
 
     const img = wicked?.querySelector('img') as HTMLImageElement;
     expect(img.getAttribute('srcset')).to.equal(
@@ -88,7 +93,7 @@ describe('<event-list>', () => {
     expect(img.getAttribute('loading')).to.equal('lazy');
     expect(img.alt).to.equal('Wicked');
     expect(img.getAttribute('src')).to.equal('https://img.example/1/small.jpg');
-    expect(text(q(el, '[part="status"]'))).to.equal('3 shows');
+    expect(text(q(el, '[part="status"]'))).to.equal('4 shows');
     await expect(el).to.be.accessible();
   });
 
@@ -138,7 +143,7 @@ describe('<event-list>', () => {
     await expect(el).to.be.accessible();
     fail = false;
     (alert?.querySelector('button') as HTMLButtonElement).click();
-    await waitUntil(() => cardNames(el).length === 3);
+    await waitUntil(() => cardNames(el).length === 4);
     expect(api.callsTo('getEvents').length).to.equal(2);
     expect(q(el, '[role="alert"]')).to.equal(null);
   });
@@ -169,7 +174,7 @@ describe('<event-list>', () => {
 
     select.value = '';
     select.dispatchEvent(new Event('change'));
-    await waitUntil(() => cardNames(el).length === 3);
+    await waitUntil(() => cardNames(el).length === 4);
     expect(api.callsTo('getEvents').at(-1)).to.deep.equal({});
   });
 
@@ -393,6 +398,6 @@ describe('<event-list>', () => {
     expect(text(q(el, 'h2'))).to.equal('Wicked');
     (q(el, '[part="back"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(cardNames(el)).to.deep.equal(['Wicked', 'Hamlet', 'Stand-up Night']);
+    expect(cardNames(el)).to.deep.equal(['Wicked', 'Hamlet', 'Stand-up Night', 'Family Fun']);
   });
 });

@@ -315,17 +315,20 @@ export class EventList extends BookingElement {
   /** The price, offer, running time and age rating lines shared by cards and the detail. */
   private renderFacts(event: EventInfo): TemplateResult {
     const from = event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice;
-    const hasOffer = event.OfferPrice > 0;
+    // The service sends OfferPrice equal to CurrentPrice when nothing is on offer.
+    const reduced = event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice;
     const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
     return html`
       ${event.RunningTime
         ? html`<p part="running-time" class="meta">${msg('Running time:')} ${event.RunningTime}</p>`
         : nothing}
       ${from > 0 ? html`<p part="price" class="price">${msg(str`From ${formatMoney(from, this.config)}`)}</p>` : nothing}
-      ${hasOffer
+      ${reduced || event.OfferLabel
         ? html`<p part="offer" class="offer">
             ${event.OfferLabel ? html`<span class="badge">${event.OfferLabel}</span>` : nothing}
-            ${msg(str`Offer price ${formatMoney(event.OfferPrice, this.config)}`)}
+            ${reduced
+              ? msg(str`Offer ${formatMoney(event.OfferPrice, this.config)}, usually ${formatMoney(event.CurrentPrice, this.config)}`)
+              : nothing}
           </p>`
         : nothing}
       ${age !== null ? html`<p part="age-rating" class="meta">${msg(str`Age ${age}+`)}</p>` : nothing}
