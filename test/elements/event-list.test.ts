@@ -136,10 +136,12 @@ describe('<event-list>', () => {
         return { Events: EVENTS };
       },
     });
+    const reported = oneEvent(document, 'booking-error');
     const el = await withBooking<EventList>(testBooking(api), html`<event-list></event-list>`);
     await loaded(el);
     const alert = q(el, '[role="alert"]');
     expect(text(alert)).to.contain('The shows could not be loaded.');
+    expect((await reported).detail).to.deep.equal({ source: 'event-list', message: 'The shows could not be loaded.', status: null });
     await expect(el).to.be.accessible();
     fail = false;
     (alert?.querySelector('button') as HTMLButtonElement).click();
@@ -320,8 +322,10 @@ describe('<event-list>', () => {
     const api = fakeApi(detailHandlers({ getEvent: () => { throw apiError('getEvent', 404); } }));
     const booking = testBooking(api);
     booking.selection.selectEvent(99);
+    const reported = oneEvent(document, 'booking-error');
     const el = await withBooking<EventList>(booking, html`<event-list></event-list>`);
     await waitUntil(() => q(el, '[role="alert"]'));
+    expect((await reported).detail).to.deep.equal({ source: 'event-list', message: 'Sorry, this show is no longer available.', status: 404 });
     expect(text(q(el, '[role="alert"]'))).to.equal('Sorry, this show is no longer available.');
     expect(q(el, '[part~="detail"]')?.getAttribute('part')).to.equal('detail unavailable');
     await expect(el).to.be.accessible();

@@ -347,9 +347,11 @@ describe('<performance-calendar>', () => {
     await expect(el).to.be.accessible();
 
     mode = 'fail';
+    const reported = oneEvent(el, 'booking-error');
     (q(el, '[part~="previous"]') as HTMLButtonElement).click();
     await loaded(el);
     expect(text(q(el, '[role="alert"]'))).to.contain('The performances could not be loaded.');
+    expect((await reported).detail).to.deep.equal({ source: 'performance-calendar', message: 'The performances could not be loaded.', status: null });
     await expect(el).to.be.accessible();
     mode = 'ok';
     (q(el, '[part="retry"]') as HTMLButtonElement).click();

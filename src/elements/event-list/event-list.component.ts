@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '@lit/localize';
-import { ApiError } from '../../api/client.ts';
+import { ApiError, isAbortError } from '../../api/client.ts';
 import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
@@ -23,6 +23,8 @@ const SKELETON_CARDS = 6;
  *
  * @fires booking-selection - `{ kind: 'event', eventId, performanceId: null }` when the visitor chooses
  *   an event (`eventId` is null when they go back to all shows).
+ * @fires booking-error - `{ source: 'event-list', message, status }` when something failed to load and the
+ *   visitor was told (status 404: the show is no longer available; null: no answer).
  *
  * @csspart status - The visually hidden live region announcing what is shown.
  * @csspart filter - The type filter's wrapper.
@@ -99,6 +101,30 @@ export class EventList extends BookingElement {
   private returnFocusTo: number | null = null;
   private focusDetail = false;
 
+  /** What the visitor is told when a load fails (also the `booking-error` message). */
+  private failureText(kind: 'types' | 'list' | 'detail' | 'venue' | 'reviews', error: unknown): string {
+    switch (kind) {
+      case 'types':
+        return msg('The types of show could not be loaded.');
+      case 'list':
+        return msg('The shows could not be loaded.');
+      case 'detail':
+        return error instanceof ApiError && error.status === 404
+          ? msg('Sorry, this show is no longer available.')
+          : msg('The show could not be loaded.');
+      case 'venue':
+        return msg('The venue could not be loaded.');
+      case 'reviews':
+        return msg('The reviews could not be loaded.');
+    }
+  }
+
+  private reportError(kind: Parameters<EventList['failureText']>[0], error: unknown): void {
+    if (isAbortError(error)) return;
+    const status = error instanceof ApiError ? error.status : null;
+    void this.emit('booking-error', { source: 'event-list', message: this.failureText(kind, error), status });
+  }
+
   private get api() {
     return this.bookingController.booking.api;
   }
@@ -118,6 +144,7 @@ export class EventList extends BookingElement {
   }
 
   private readonly typesTask = new Task(this, {
+    onError: (error) => this.reportError('types', error),
     task: async ([show], { signal }) => {
       if (!show) return initialState;
       return (await this.api.getEventTypes({}, { signal })).EventTypes;
@@ -126,6 +153,7 @@ export class EventList extends BookingElement {
   });
 
   private readonly listTask = new Task(this, {
+    onError: (error) => this.reportError('list', error),
     task: async ([venueId, type, standalone], { signal }) => {
       if (standalone) return initialState;
       if (venueId !== null) {
@@ -139,6 +167,7 @@ export class EventList extends BookingElement {
   });
 
   private readonly detailTask = new Task(this, {
+    onError: (error) => this.reportError('detail', error),
     task: async ([eventId], { signal }) => {
       if (eventId === null) return initialState;
       return (await this.api.getEvent({ eventId }, { signal })).Event;
@@ -147,6 +176,7 @@ export class EventList extends BookingElement {
   });
 
   private readonly venueTask = new Task(this, {
+    onError: (error) => this.reportError('venue', error),
     task: async ([venueId], { signal }) => {
       if (venueId === null) return initialState;
       return (await this.api.getVenue({ venueId }, { signal })).Venue;
@@ -155,6 +185,7 @@ export class EventList extends BookingElement {
   });
 
   private readonly reviewsTask = new Task(this, {
+    onError: (error) => this.reportError('reviews', error),
     task: async ([eventId, from, count], { signal }) => {
       if (eventId === null) return initialState;
       return this.api.getEventReviews({ eventId, from, count }, { signal });
@@ -223,7 +254,7 @@ export class EventList extends BookingElement {
         initial: () => this.renderSkeletons(),
         pending: () => this.renderSkeletons(),
         complete: (events) => this.renderCards(events),
-        error: (error) => this.renderError(msg('The shows could not be loaded.'), error, () => void this.listTask.run()),
+        error: (error) => this.renderError(this.failureText('list', error), error, () => void this.listTask.run()),
       })}
     `;
   }
@@ -247,7 +278,7 @@ export class EventList extends BookingElement {
           )}
         </select>
         ${this.typesTask.status === TaskStatus.ERROR
-          ? html`<span role="alert" part="error">${msg('The types of show could not be loaded.')}
+          ? html`<span role="alert" part="error">${this.failureText('types', null)}
               <button data-variant="secondary" part="retry" @click=${() => void this.typesTask.run()}>${msg('Try again')}</button></span>`
           : nothing}
       </div>
@@ -365,11 +396,11 @@ export class EventList extends BookingElement {
         error instanceof ApiError && error.status === 404
           ? html`<section part="detail unavailable" class="detail">
               ${this.renderBack()}
-              <p role="alert" part="error">${msg('Sorry, this show is no longer available.')}</p>
+              <p role="alert" part="error">${this.failureText('detail', error)}</p>
             </section>`
           : html`<section part="detail" class="detail">
               ${this.renderBack()}
-              ${this.renderError(msg('The show could not be loaded.'), error, () => void this.detailTask.run())}
+              ${this.renderError(this.failureText('detail', error), error, () => void this.detailTask.run())}
             </section>`,
     });
   }
@@ -474,7 +505,7 @@ export class EventList extends BookingElement {
           pending: () =>
             this.reviewsTask.value ? this.renderReviewPage(this.reviewsTask.value) : html`<p class="meta">${msg('Loading reviews…')}</p>`,
           complete: (result) => this.renderReviewPage(result),
-          error: (error) => this.renderError(msg('The reviews could not be loaded.'), error, () => void this.reviewsTask.run()),
+          error: (error) => this.renderError(this.failureText('reviews', error), error, () => void this.reviewsTask.run()),
         })}
       </section>
     `;
@@ -529,7 +560,7 @@ export class EventList extends BookingElement {
     return html`${this.venueTask.render({
       pending: () => html`<p class="meta">${msg('Loading the venue…')}</p>`,
       complete: (venue) => this.renderVenueInfo(venue),
-      error: (error) => this.renderError(msg('The venue could not be loaded.'), error, () => void this.venueTask.run()),
+      error: (error) => this.renderError(this.failureText('venue', error), error, () => void this.venueTask.run()),
     })}`;
   }
 

@@ -2,6 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '@lit/localize';
+import { ApiError, isAbortError } from '../../api/client.ts';
 import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
@@ -24,6 +25,7 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * about 34rem, a container query) it shows a list instead.
  *
  * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance.
+ * @fires booking-error - `{ source: 'performance-calendar', message, status }` when the performances could not be loaded.
  *
  * @csspart status - The visually hidden live region.
  * @csspart header - The month title and the month buttons.
@@ -118,6 +120,11 @@ export class PerformanceCalendar extends BookingElement {
   }
 
   private readonly performancesTask = new Task(this, {
+    onError: (error) => {
+      if (isAbortError(error)) return;
+      const status = error instanceof ApiError ? error.status : null;
+      void this.emit('booking-error', { source: 'performance-calendar', message: this.failureText(), status });
+    },
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null) return initialState;
       const { dateFrom, dateTo } = this.range({ year, month });
@@ -212,7 +219,7 @@ export class PerformanceCalendar extends BookingElement {
       </div>
       ${status === TaskStatus.ERROR
         ? html`<div part="error" class="error" role="alert">
-            <p>${msg('The performances could not be loaded.')}</p>
+            <p>${this.failureText()}</p>
             <button part="retry" @click=${() => void this.performancesTask.run()}>${msg('Try again')}</button>
           </div>`
         : nothing}
@@ -229,6 +236,10 @@ export class PerformanceCalendar extends BookingElement {
       </div>
       <div class="list-view">${this.renderList(month, days)}</div>
     `;
+  }
+
+  private failureText(): string {
+    return msg('The performances could not be loaded.');
   }
 
   private statusText(days: Map<number, PerformanceChoice[]> | null): string {
