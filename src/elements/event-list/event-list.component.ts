@@ -101,30 +101,6 @@ export class EventList extends BookingElement {
   private returnFocusTo: number | null = null;
   private focusDetail = false;
 
-  /** What the visitor is told when a load fails (also the `booking-error` message). */
-  private failureText(kind: 'types' | 'list' | 'detail' | 'venue' | 'reviews', error: unknown): string {
-    switch (kind) {
-      case 'types':
-        return msg('The types of show could not be loaded.');
-      case 'list':
-        return msg('The shows could not be loaded.');
-      case 'detail':
-        return error instanceof ApiError && error.status === 404
-          ? msg('Sorry, this show is no longer available.')
-          : msg('The show could not be loaded.');
-      case 'venue':
-        return msg('The venue could not be loaded.');
-      case 'reviews':
-        return msg('The reviews could not be loaded.');
-    }
-  }
-
-  private reportError(kind: Parameters<EventList['failureText']>[0], error: unknown): void {
-    if (isAbortError(error)) return;
-    const status = error instanceof ApiError ? error.status : null;
-    void this.emit('booking-error', { source: 'event-list', message: this.failureText(kind, error), status });
-  }
-
   private get api() {
     return this.bookingController.booking.api;
   }
@@ -215,12 +191,10 @@ export class EventList extends BookingElement {
       } else {
         this.renderRoot.querySelector<HTMLElement>('[data-focus="detail-pending"]')?.focus();
       }
-    } else if (this.returnFocusTo !== null && this.detailEventId === null) {
-      const card = this.renderRoot.querySelector<HTMLElement>(`[data-event-id="${this.returnFocusTo}"]`);
-      if (card) {
-        card.focus();
-        this.returnFocusTo = null;
-      }
+    } else if (this.returnFocusTo !== null && this.detailEventId === null && this.listTask.status === TaskStatus.COMPLETE) {
+      // Back at the list: focus the card the visitor came from (if the list still holds it).
+      this.renderRoot.querySelector<HTMLElement>(`[data-event-id="${this.returnFocusTo}"]`)?.focus();
+      this.returnFocusTo = null;
     }
   }
 
@@ -237,6 +211,7 @@ export class EventList extends BookingElement {
   private statusText(): string {
     if (this.detailEventId !== null) {
       const event = this.detailTask.value;
+      if (this.detailTask.status === TaskStatus.ERROR) return ''; // the alert says it
       return this.detailTask.status === TaskStatus.COMPLETE && event ? event.Name : msg('Loading the show…');
     }
     const events = this.listTask.value;
@@ -595,6 +570,30 @@ export class EventList extends BookingElement {
   }
 
   // ------------------------------------------------------------------ handlers
+
+  /** What the visitor is told when a load fails (also the `booking-error` message). */
+  private failureText(kind: 'types' | 'list' | 'detail' | 'venue' | 'reviews', error: unknown): string {
+    switch (kind) {
+      case 'types':
+        return msg('The types of show could not be loaded.');
+      case 'list':
+        return msg('The shows could not be loaded.');
+      case 'detail':
+        return error instanceof ApiError && error.status === 404
+          ? msg('Sorry, this show is no longer available.')
+          : msg('The show could not be loaded.');
+      case 'venue':
+        return msg('The venue could not be loaded.');
+      case 'reviews':
+        return msg('The reviews could not be loaded.');
+    }
+  }
+
+  private reportError(kind: Parameters<EventList['failureText']>[0], error: unknown): void {
+    if (isAbortError(error)) return;
+    const status = error instanceof ApiError ? error.status : null;
+    void this.emit('booking-error', { source: 'event-list', message: this.failureText(kind, error), status });
+  }
 
   private handleTypeChange(e: Event): void {
     const value = (e.target as HTMLSelectElement).value;
