@@ -16,6 +16,9 @@ import { XSS_PAYLOADS } from './helpers/xss-payloads.ts';
 type XssWindow = Window & { __xss?: boolean };
 const flag = () => (window as XssWindow).__xss;
 const sr = (el: EventList) => el.shadowRoot as ShadowRoot;
+/** The text nodes directly inside an element (without Lit's markers or nested elements). */
+const ownText = (node: Node | null | undefined) =>
+  [...(node?.childNodes ?? [])].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.nodeValue).join('');
 const part = (scope: ParentNode, name: string) => scope.querySelector<HTMLElement>(`[part~="${name}"]`);
 
 const FORBIDDEN = 'script, iframe, object, embed, svg, math, style, template, noscript, form, input, button:not([part]), link, meta, base';
@@ -47,7 +50,10 @@ function hostileEvent(id: number, p: string): EventInfo {
         ActorUrlPath: p,
         Image: { Width: 10, Height: 10, Url: p },
         BirthDate: null,
-        ExternalLinks: [{ ExternalLinkType: p, Link: p, DisplayTitle: p }],
+        ExternalLinks: [
+          { ExternalLinkType: p, Link: p, DisplayTitle: p },
+          { ExternalLinkType: p, Link: 'https://cast.example/page', DisplayTitle: p },
+        ],
       },
     ],
   });
@@ -74,9 +80,17 @@ describe('<event-list> against hostile content', () => {
 
   it(`shows ${XSS_PAYLOADS.length} hostile strings literally in the cards' plain fields and runs none`, async () => {
     const events = XSS_PAYLOADS.map((p, i) => hostileEvent(i + 1, p));
-    const api = fakeApi({ getEvents: () => ({ Events: events }) });
-    const el = await withBooking<EventList>(testBooking(api), html`<event-list></event-list>`);
+    const api = fakeApi({
+      getEvents: () => ({ Events: events }),
+      getEventTypes: () => ({ EventTypes: XSS_PAYLOADS.map((p, i) => ({ EventTypeId: i + 1, EventTypeName: p })) }),
+    });
+    const el = await withBooking<EventList>(testBooking(api), html`<event-list show-type-filter></event-list>`);
     await waitUntil(() => sr(el).querySelectorAll('[part~="card-button"]').length === events.length);
+    await waitUntil(() => (sr(el).querySelector('select')?.options.length ?? 0) === XSS_PAYLOADS.length + 1);
+    const options = [...(sr(el).querySelector('select')?.options ?? [])].slice(1);
+    // An <option> shows its text with whitespace collapsed; its text node holds the string as given.
+    expect(options.map((o) => ownText(o))).to.deep.equal([...XSS_PAYLOADS]);
+    expect(options.every((o) => o.children.length === 0)).to.equal(true);
     await nextFrame();
     const cards = [...sr(el).querySelectorAll<HTMLElement>('li[part~="card"]')];
     cards.forEach((card, i) => {
@@ -141,6 +155,13 @@ describe('<event-list> against hostile content', () => {
       // A CreatedAt that is not a DateTime shows as text, not as markup.
       expect(fieldOf('[part="review"] .meta')?.textContent).to.equal(p);
       expect(fieldOf('.address')?.textContent).to.equal([p, p, p].join(', '));
+      const travel = [...sr(el).querySelectorAll('[part="venue"] dd')].map((d) => d.textContent);
+      expect(travel).to.deep.equal([p, p]);
+      // The unsafe link is dropped; the safe one shows its hostile title as text.
+      const castLinks = [...sr(el).querySelectorAll<HTMLAnchorElement>('[part="cast-link"]')];
+      expect(castLinks.map((a) => a.getAttribute('href'))).to.deep.equal(['https://cast.example/page']);
+      expect(ownText(castLinks[0])).to.equal(p);
+      expect(fieldOf('[part="plan-link"]')).to.equal(null);
       for (const sel of ['h2', '[part="short-offer"] strong', '.cast-name', '[part="review"] strong', '.review-content', '.address']) {
         expect(fieldOf(sel)?.children.length, `${sel} got elements from ${p}`).to.equal(0);
       }
