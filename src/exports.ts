@@ -7,6 +7,7 @@ export { BookingElement } from './elements/booking-element.ts';
 export { BasketTimer } from './elements/basket-timer/basket-timer.component.ts';
 export { EventList } from './elements/event-list/event-list.component.ts';
 export { PerformanceCalendar } from './elements/performance-calendar/performance-calendar.component.ts';
+export { SeatPicker } from './elements/seat-picker/seat-picker.component.ts';
 export { createApiClient, ApiError, NetworkError, InvalidRequestError, NOT_AVAILABLE_YET, isNotAvailableYet } from './api/client.ts';
 export type { ApiClient, ApiClientOptions } from './api/client.ts';
 export { operations, operationList } from './api/operations.ts';

@@ -7,5 +7,6 @@ import './elements/booking-provider/booking-provider.ts';
 import './elements/basket-timer/basket-timer.ts';
 import './elements/event-list/event-list.ts';
 import './elements/performance-calendar/performance-calendar.ts';
+import './elements/seat-picker/seat-picker.ts';
 
 export * from './exports.ts';

@@ -1,0 +1,937 @@
+import { localized, msg, str } from '@lit/localize';
+import { Task, TaskStatus } from '@lit/task';
+import { html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { createRef, ref } from 'lit/directives/ref.js';
+import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
+import { parseServiceDateTime } from '../../api/time.ts';
+import type {
+  AddTicketsV2Body,
+  AreaPriceGroup,
+  AvailableTicketsResult,
+  BasketContent,
+  BasketItem,
+  FullTicketInfo,
+  PerformanceInfo,
+  SeatsSelectionValidationResult,
+  TicketAreaInfo,
+} from '../../api/types.ts';
+import { SeatMapController, clampZoom, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
+import { formatDateTime, formatMoney } from '../../format.ts';
+import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
+import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { BookingElement } from '../booking-element.ts';
+import { seatPickerStyles } from './seat-picker.styles.ts';
+
+/** `auto`: decided from the data (seat map, or general admission). `best-available`: best available only. */
+export type SeatPickerMode = 'auto' | 'best-available';
+
+/** What the performance offers, decided from the data (see `loadAvailability`). */
+export type Availability =
+  | { kind: 'seated'; performanceId: number; tickets: readonly FullTicketInfo[] }
+  | { kind: 'general'; performanceId: number; areas: readonly AreaPriceGroup[] }
+  | { kind: 'best-only'; performanceId: number }
+  | { kind: 'sold-out'; performanceId: number };
+
+interface PerformanceFacts {
+  performance: PerformanceInfo;
+  /** The paired parts and their dates (null when a date could not be read). */
+  paired: { id: number; date: string | null }[];
+}
+
+interface Notice {
+  tone: 'error' | 'warning' | 'success';
+  message: string;
+  /** Shown under the message (the seats that were lost). */
+  detail?: string;
+  action?: { label: string; run: () => void };
+}
+
+/** A refusal ("not for this show"), as opposed to a failure worth retrying. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+/**
+ * Which mode a performance needs, decided from the data:
+ * 1. FullAvailability lists seats → a seated map.
+ * 2. Otherwise (refused with a 4xx, or empty) → AreasPrices: groups with
+ *    available seats → general admission.
+ * 3. Neither → sold out.
+ * A network failure or 5xx is never read as "general admission": it is an
+ * error with a retry.
+ */
+export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<Availability> {
+  let tickets: FullTicketInfo[] | null = null;
+  try {
+    const full = await api.getFullAvailability({ performanceId }, { signal });
+    tickets = Array.isArray(full?.AvailableTickets) ? full.AvailableTickets : [];
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+  }
+  if (tickets?.length) return { kind: 'seated', performanceId, tickets };
+  try {
+    const prices = await api.getAreasPrices({ performanceId }, { signal });
+    const areas = (Array.isArray(prices?.AreasPrices) ? prices.AreasPrices : []).filter(
+      (a) => Array.isArray(a?.Prices) && a.Prices.some((p) => p.AvailableSeatsCount > 0),
+    );
+    if (areas.length) return { kind: 'general', performanceId, areas };
+  } catch (error) {
+    if (!isRefusal(error) && tickets === null) throw error;
+  }
+  return { kind: 'sold-out', performanceId };
+}
+
+/** Wait, unless aborted first (then reject with the signal's AbortError). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new DOMException('Aborted', 'AbortError'));
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('Aborted', 'AbortError'));
+    }, { once: true });
+  });
+}
+
+function sameDateTime(a: string, b: string): boolean {
+  const x = parseServiceDateTime(a);
+  const y = parseServiceDateTime(b);
+  return x !== null && y !== null && x.year === y.year && x.month === y.month && x.day === y.day && x.hour === y.hour && x.minute === y.minute;
+}
+
+const EMPTY: ReadonlySet<number> = new Set();
+
+/** How long the selection must stay still before it is validated (ms). */
+export const VALIDATION_DELAY = 250;
+
+/**
+ * @summary Choose seats for one performance: on a seat map, as best available, or by area for general admission.
+ *
+ * Which mode applies is decided from the data: a seat map when FullAvailability
+ * lists seats; general admission when FullAvailability is refused (4xx) or empty
+ * and AreasPrices has seats; sold out otherwise. `mode="best-available"` forces
+ * best available. The performance comes from `performance-id`, else from the
+ * shared selection (what <performance-calendar> chose).
+ *
+ * The map paints every seat on one canvas and keeps real, focusable buttons
+ * only for the seats in view: one tab stop with roving focus (arrows, Home/End,
+ * Ctrl+Home/End, Enter/Space), each seat named "Dress Circle, row C, seat 14,
+ * £62.50, restricted view (pillar)". A "choose from a list" path (area → row →
+ * seat checkboxes) comes first in tab order. Drag or one finger pans; two
+ * fingers pinch; Ctrl+wheel and the zoom buttons zoom.
+ *
+ * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
+ * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
+ *
+ * @csspart base - The whole picker.
+ * @csspart title - The heading.
+ * @csspart list - The "choose from a list" disclosure.
+ * @csspart mode-switch - Map / best available choice (seated shows).
+ * @csspart legend - The legend: price bands (colour, pattern and letter), selected, in basket, restricted view.
+ * @csspart zoom - The zoom buttons.
+ * @csspart map - The frame around the map.
+ * @csspart map-viewport - The scrolling, pannable map area.
+ * @csspart seat - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`); transparent, over the painted seat.
+ * @csspart seat-details - The line describing the seat under focus.
+ * @csspart plan - The venue's seating plan image (PlanLink).
+ * @csspart summary - Selected seats, total, validation message and the add button.
+ * @csspart total - The running total.
+ * @csspart validation - The service's message about the selection (ErrorMessagePlan).
+ * @csspart add - The "add to basket" buttons.
+ * @csspart notice - Messages (tokens: `paired`, `result`).
+ * @csspart best - The best-available section.
+ * @csspart general - The general-admission section.
+ * @csspart option - One choice of area and price (best available, general admission).
+ * @csspart loading - The loading message.
+ * @csspart empty - Shown when no performance is chosen, or nothing is left.
+ * @csspart error - The load error, with a retry button.
+ *
+ * @cssprop [--booking-seat-palette=#0b63a8 #a34400 #007a5a #a8437f #5b4a9e #7a6500] - Price band colours, cheapest first (space-separated); each band also has its own mark and letter.
+ * @cssprop [--booking-seat-mark=#ffffff] - Colour of the band marks drawn on seats.
+ * @cssprop [--booking-seat-selected=var(--booking-accent)] - Fill of selected seats.
+ * @cssprop [--booking-seat-held=#6b6f76] - Fill of seats already in the basket.
+ * @cssprop [--booking-seat-restricted=#1d1d1f] - The corner mark of restricted-view seats.
+ * @cssprop [--booking-seat-map-height=min(70vh, 32rem)] - Height of the map viewport.
+ */
+@localized()
+export class SeatPicker extends BookingElement {
+  static override styles = [...BookingElement.styles, seatPickerStyles];
+
+  /** The performance to show. When absent, the shared selection's performance is used. */
+  @property({ attribute: 'performance-id', type: Number }) performanceId: number | null = null;
+
+  /** `auto` (default): decided from the data. `best-available`: only "best available for N tickets". */
+  @property({ reflect: true }) mode: SeatPickerMode = 'auto';
+
+  /** The most seats one visitor may choose at once (default 10). */
+  @property({ attribute: 'max-seats', type: Number }) maxSeats = 10;
+
+  @state() private selected: readonly number[] = [];
+  @state() private chooser: 'map' | 'best' = 'map';
+  @state() private notice: Notice | null = null;
+  @state() private announcement = '';
+  @state() private bestCount = 2;
+  @state() private gaChoice: string | null = null;
+  @state() private gaCount = 2;
+  @state() private listOpen = false;
+  @state() private listArea = 0;
+  @state() private listRow = 0;
+  @state() private zoom = 1;
+  @state() private activeSeat = -1;
+  @state() private reloadCount = 0;
+  @state() private adding = false;
+
+  private map: SeatMap | null = null;
+  private mapSource: readonly FullTicketInfo[] | null = null;
+  private mapExtrasKey = '';
+  private selectedIdx: ReadonlySet<number> = EMPTY;
+  private heldIdx: ReadonlySet<number> = EMPTY;
+  private heldFor: { content: BasketContent | null; map: SeatMap | null } = { content: null, map: null };
+  private lastPerformance: number | null = null;
+  /** Set when a 409 asked for a fresh map: the message to show once it arrives. */
+  private pendingLoss: string | null = null;
+
+  private readonly viewportRef = createRef<HTMLElement>();
+  private readonly sizerRef = createRef<HTMLElement>();
+  private readonly canvasRef = createRef<HTMLCanvasElement>();
+
+  private readonly view = new SeatMapController(this, {
+    toggle: (index) => this.toggleSeat(index),
+    activate: (index) => {
+      this.activeSeat = index;
+    },
+    label: (seat, held) => this.seatName(seat, held),
+    zoomed: (zoom) => {
+      this.zoom = zoom;
+    },
+  });
+
+  private get api(): ApiClient {
+    return this.bookingController.booking.api;
+  }
+
+  /** The performance shown: the attribute, else the shared selection. */
+  get currentPerformanceId(): number | null {
+    const own = this.performanceId;
+    if (typeof own === 'number' && Number.isInteger(own) && own > 0) return own;
+    return this.bookingController.selection.performanceId;
+  }
+
+  private readonly availabilityTask = new Task(this, {
+    args: () => [this.currentPerformanceId, this.mode, this.reloadCount] as const,
+    task: async ([id, mode], { signal }): Promise<Availability | null> => {
+      if (id === null) return null;
+      if (mode === 'best-available') return { kind: 'best-only', performanceId: id };
+      return loadAvailability(this.api, id, signal);
+    },
+  });
+
+  private readonly performanceTask = new Task(this, {
+    args: () => [this.currentPerformanceId] as const,
+    task: async ([id], { signal }): Promise<PerformanceFacts | null> => {
+      if (id === null) return null;
+      const api = this.api; // taken now: the element may be disconnected by the time a later await returns
+      const { Performance } = await api.getPerformance({ performanceId: id }, { signal });
+      const ids = (Performance.PairedPerformances ?? []).filter((p) => typeof p === 'number' && p !== id);
+      const paired = await Promise.all(
+        ids.map(async (pid) => {
+          try {
+            return { id: pid, date: (await api.getPerformance({ performanceId: pid }, { signal })).Performance.PerformanceDate };
+          } catch (error) {
+            if (isAbortError(error)) throw error;
+            return { id: pid, date: null };
+          }
+        }),
+      );
+      return { performance: Performance, paired };
+    },
+  });
+
+  /** The venue's seating plan image: Performance → Event → Venue PlanLink. Skipped quietly when any step fails. */
+  private readonly planTask = new Task(this, {
+    args: () => [this.performanceTask.value?.performance.EventId ?? null, this.availabilityTask.value?.kind === 'seated'] as const,
+    task: async ([eventId, seated], { signal }) => {
+      if (eventId === null || !seated) return null;
+      const api = this.api;
+      const { Event } = await api.getEvent({ eventId }, { signal });
+      const { Venue } = await api.getVenue({ venueId: Event.VenueId }, { signal });
+      return Venue.PlanLink ? { planLink: Venue.PlanLink, venue: Venue.Name } : null;
+    },
+  });
+
+  private readonly bestTask = new Task(this, {
+    args: () => [this.currentPerformanceId, this.bestCount, this.showingBest] as const,
+    task: async ([id, count, on], { signal }): Promise<AvailableTicketsResult | null> => {
+      if (id === null || !on) return null;
+      return this.api.getAvailableTickets({ performanceId: id, requiredTicketsCount: count }, { signal });
+    },
+  });
+
+  /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
+  private readonly validationTask = new Task(this, {
+    args: () => [this.currentPerformanceId, this.selected] as const,
+    task: async ([id, ticketIds], { signal }): Promise<SeatsSelectionValidationResult | null> => {
+      if (id === null || !ticketIds.length) return null;
+      const api = this.api;
+      await pause(VALIDATION_DELAY, signal);
+      try {
+        return await api.validateSeatsSelection({ performanceId: id, body: { TicketIds: [...ticketIds] } }, { signal });
+      } catch (error) {
+        if (isAbortError(error)) throw error;
+        return null; // the service will still judge the add itself
+      }
+    },
+  });
+
+  private get availability(): Availability | null {
+    const value = this.availabilityTask.value;
+    return value && value.performanceId === this.currentPerformanceId ? value : null;
+  }
+
+  private get showingBest(): boolean {
+    const kind = this.availability?.kind;
+    return kind === 'best-only' || (kind === 'seated' && this.chooser === 'best');
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.requestUpdate(); // re-attach the map view after a reconnect
+  }
+
+  // ------------------------------------------------------------------ derived state
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    const id = this.currentPerformanceId;
+    if (id !== this.lastPerformance) {
+      this.lastPerformance = id;
+      this.selected = [];
+      this.notice = null;
+      this.activeSeat = -1;
+      this.chooser = 'map';
+      this.listArea = 0;
+      this.listRow = 0;
+      const wanted = this.bookingController.selection.ticketCount;
+      if (wanted && wanted > 0) this.bestCount = this.gaCount = Math.min(wanted, this.maxSeats);
+    }
+    this.deriveMap();
+  }
+
+  /** Rebuild the map when the data (or the held seats it must show) changed; keep derived sets stable otherwise. */
+  private deriveMap(): void {
+    const availability = this.availability;
+    const tickets = availability?.kind === 'seated' ? availability.tickets : null;
+    const content = this.bookingController.basket.content;
+    const extras = tickets ? this.heldExtras(tickets, content) : [];
+    const extrasKey = extras.map((s) => s.ticketId).join(',');
+    const previous = this.map;
+    if (tickets !== this.mapSource || extrasKey !== this.mapExtrasKey) {
+      this.mapSource = tickets;
+      this.mapExtrasKey = extrasKey;
+      this.map = tickets ? buildSeatMap(tickets, extras) : null;
+      if (previous && this.map) this.reconcileSelection(previous, this.map);
+      if (this.activeSeat >= (this.map?.seats.length ?? 0)) this.activeSeat = -1;
+    }
+    const map = this.map;
+    if (this.heldFor.content !== content || this.heldFor.map !== map) {
+      this.heldFor = { content, map };
+      const held = new Set<number>();
+      if (map) for (const item of content?.Items ?? []) for (const t of item.Tickets) {
+        const i = map.byTicket.get(t.TicketId);
+        if (i !== undefined) held.add(i);
+      }
+      this.heldIdx = held;
+    }
+    const selectedIdx = new Set<number>();
+    if (map) for (const tid of this.selected) {
+      const i = map.byTicket.get(tid);
+      if (i !== undefined) selectedIdx.add(i);
+    }
+    if (selectedIdx.size !== this.selectedIdx.size || [...selectedIdx].some((i) => !this.selectedIdx.has(i))) this.selectedIdx = selectedIdx;
+  }
+
+  /** Basket tickets of this performance that FullAvailability no longer lists (held seats drop out of it). */
+  private heldExtras(tickets: readonly FullTicketInfo[], content: BasketContent | null): ReturnType<typeof basketSeats> {
+    const perf = this.performanceTask.value?.performance;
+    if (!content || !perf || perf.PerformanceId !== this.currentPerformanceId) return [];
+    const items = content.Items.filter((i: BasketItem) => i.EventId === perf.EventId && sameDateTime(i.PerformanceDate, perf.PerformanceDate));
+    if (!items.length) return [];
+    const listed = new Set(tickets.map((t) => t.TicketId));
+    return basketSeats(items).filter((s) => !listed.has(s.ticketId));
+  }
+
+  /** After a fresh map: drop selected seats that are gone, and say which (after a 409). */
+  private reconcileSelection(previous: SeatMap, next: SeatMap): void {
+    const lost = this.selected.filter((tid) => !next.byTicket.has(tid));
+    if (lost.length) this.selected = this.selected.filter((tid) => next.byTicket.has(tid));
+    if (this.pendingLoss === null) return;
+    const names = lost.map((tid) => previous.seats[previous.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s)).map((s) => this.shortName(s));
+    this.notice = lost.length
+      ? {
+          tone: 'error',
+          message: msg('Some seats were taken by someone else while you were choosing. The map is up to date again.'),
+          detail: this.selected.length
+            ? msg(str`No longer available: ${names.join('; ')}. The rest of your choice is kept.`)
+            : msg(str`No longer available: ${names.join('; ')}.`),
+        }
+      : { tone: 'error', message: this.pendingLoss };
+    this.announce(this.notice.detail ? `${this.notice.message} ${this.notice.detail}` : this.notice.message);
+    this.pendingLoss = null;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const viewport = this.viewportRef.value;
+    const sizer = this.sizerRef.value;
+    const canvas = this.canvasRef.value;
+    this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
+    this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, zoom: this.zoom, active: this.activeSeat });
+  }
+
+  // ------------------------------------------------------------------ words
+
+  private money(amount: number): string {
+    return formatMoney(amount, this.bookingController.booking.config);
+  }
+
+  private date(value: string): string {
+    return formatDateTime(value, this.bookingController.booking.config, { dateStyle: 'full', timeStyle: 'short' });
+  }
+
+  private restriction(seat: Pick<MapSeat, 'restricted' | 'description'>): string {
+    if (!seat.restricted) return '';
+    return seat.description ? msg(str`restricted view (${seat.description})`) : msg('restricted view');
+  }
+
+  /** "Dress Circle, row C, seat 14, £62.50, restricted view (pillar)". */
+  seatName(seat: MapSeat, held = false): string {
+    const parts = [msg(str`${seat.area}, row ${seat.row}, seat ${seat.seat}, ${this.money(seat.price)}`)];
+    const r = this.restriction(seat);
+    if (r) parts.push(r);
+    if (held) parts.push(msg('in your basket'));
+    return parts.join(', ');
+  }
+
+  private shortName(seat: MapSeat): string {
+    return msg(str`${seat.area} row ${seat.row} seat ${seat.seat}`);
+  }
+
+  private announce(text: string): void {
+    // The same sentence twice must still be read: vary it invisibly.
+    this.announcement = this.announcement === text ? `${text}\u00a0` : text;
+  }
+
+  private get selectedSeats(): MapSeat[] {
+    const map = this.map;
+    if (!map) return [];
+    return this.selected.map((tid) => map.seats[map.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s));
+  }
+
+  private get total(): number {
+    return this.selectedSeats.reduce((sum, s) => sum + s.price, 0);
+  }
+
+  // ------------------------------------------------------------------ render
+
+  protected override render(): TemplateResult {
+    return html`
+      <section class="stack" part="base" aria-labelledby="title">
+        <h2 id="title" part="title">${msg('Choose your seats')}</h2>
+        ${this.availabilityTask.render({
+          initial: () => this.renderNoPerformance(),
+          pending: () => {
+            const kept = this.availability;
+            return kept ? this.renderAvailability(kept) : html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
+          },
+          complete: (value) => (value ? this.renderAvailability(value) : this.renderNoPerformance()),
+          error: () => html`<div part="error" role="alert">
+            <p>${msg('The seats could not be loaded.')}</p>
+            <button type="button" @click=${() => void this.availabilityTask.run()}>${msg('Try again')}</button>
+          </div>`,
+        })}
+        <div class="visually-hidden" role="status" aria-live="polite" part="announcer">${this.announcement}</div>
+      </section>
+    `;
+  }
+
+  private renderNoPerformance(): TemplateResult {
+    return html`<p part="empty">${msg('Choose a performance to see its seats.')}</p>`;
+  }
+
+  private renderAvailability(a: Availability): TemplateResult {
+    switch (a.kind) {
+      case 'sold-out':
+        return html`<p part="empty">${msg('No seats are left for this performance.')}</p>`;
+      case 'best-only':
+        return html`${this.renderBest()}${this.renderNotices()}`;
+      case 'general':
+        return html`${this.renderGeneral(a.areas)}${this.renderNotices()}`;
+      case 'seated':
+        // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
+        return html`
+          ${this.map && !this.showingBest ? this.renderList(this.map) : nothing} ${this.renderModeSwitch()}
+          ${this.showingBest ? this.renderBest() : this.renderSeated()} ${this.renderNotices()}
+        `;
+    }
+  }
+
+  private renderModeSwitch(): TemplateResult {
+    const set = (c: 'map' | 'best') => () => {
+      this.chooser = c;
+    };
+    return html`<fieldset part="mode-switch">
+      <legend>${msg('How would you like to choose?')}</legend>
+      <div class="mode-switch">
+        <label class="radio"><input type="radio" name="chooser" .checked=${this.chooser === 'map'} @change=${set('map')} />${msg('Pick seats')}</label>
+        <label class="radio"><input type="radio" name="chooser" .checked=${this.chooser === 'best'} @change=${set('best')} />${msg('Best available')}</label>
+      </div>
+    </fieldset>`;
+  }
+
+  private renderSeated(): TemplateResult {
+    const map = this.map;
+    if (!map) return html``;
+    const active = map.seats[this.activeSeat];
+    return html`
+      <div class="toolbar">
+        ${this.renderLegend(map)}
+        <div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
+          <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.setZoom(this.zoom / 1.25)}>−</button>
+          <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
+          <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.setZoom(this.zoom * 1.25)}>+</button>
+          <button type="button" data-variant="secondary" @click=${this.handleFit}>${msg('Fit')}</button>
+        </div>
+      </div>
+      <div class="frame" part="map">
+        <div class="stage" aria-hidden="true">${msg('Stage')}</div>
+        <canvas ${ref(this.canvasRef)} aria-hidden="true"></canvas>
+        <div class="viewport" part="map-viewport" ${ref(this.viewportRef)}>
+          <div
+            class="sizer"
+            role="group"
+            aria-label=${msg(str`Seat map, ${map.seats.length} seats. Arrow keys move between seats; Enter or Space chooses.`)}
+            ${ref(this.sizerRef)}
+          ></div>
+        </div>
+      </div>
+      <p class="seat-details" part="seat-details" aria-hidden="true">
+        ${active ? this.seatName(active, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
+      </p>
+      ${this.renderPlan()} ${this.renderSummary()}
+    `;
+  }
+
+  private renderList(map: SeatMap): TemplateResult {
+    const area = map.areas[this.listArea] ?? map.areas[0];
+    const rowIndex = area?.rows[this.listRow] ?? area?.rows[0];
+    const row = rowIndex === undefined ? undefined : map.rows[rowIndex];
+    return html`<details part="list" ?open=${this.listOpen} @toggle=${this.handleListToggle}>
+      <summary>${msg('Choose seats from a list')}</summary>
+      ${this.listOpen && area && row
+        ? html`<div class="list-body">
+            <div class="list-pickers">
+              <label
+                >${msg('Area')}
+                <select @change=${this.handleListArea}>
+                  ${map.areas.map((a, i) => html`<option value=${i} ?selected=${a === area}>${a.name}</option>`)}
+                </select>
+              </label>
+              <label
+                >${msg('Row')}
+                <select @change=${this.handleListRow}>
+                  ${area.rows.map((r, i) => {
+                    const rr = map.rows[r];
+                    return rr ? html`<option value=${i} ?selected=${r === rowIndex}>${msg(str`Row ${rr.label} (${rr.seats.length} seats)`)}</option>` : nothing;
+                  })}
+                </select>
+              </label>
+            </div>
+            <fieldset>
+              <legend>${msg(str`Seats in ${area.name}, row ${row.label}`)}</legend>
+              <div class="seat-checks">
+                ${row.seats.map((i) => {
+                  const seat = map.seats[i];
+                  if (!seat) return nothing;
+                  const held = this.heldIdx.has(i);
+                  const extra = [this.money(seat.price), this.restriction(seat), held ? msg('in your basket') : ''].filter(Boolean).join(', ');
+                  return html`<label
+                    ><input type="checkbox" .checked=${this.selectedIdx.has(i)} ?disabled=${held} @change=${() => this.toggleSeat(i, 'list')} />${msg(
+                      str`Seat ${seat.seat}`,
+                    )}, ${extra}</label
+                  >`;
+                })}
+              </div>
+            </fieldset>
+          </div>`
+        : nothing}
+    </details>`;
+  }
+
+  private renderLegend(map: SeatMap): TemplateResult {
+    return html`<ul part="legend" aria-label=${msg('Key to the map')}>
+      ${map.bands.map(
+        (band, i) => html`<li>
+          ${this.swatch({ band: i })}<span>${msg(str`${band.label}: ${this.money(band.price)}`)}</span>
+        </li>`,
+      )}
+      <li>${this.swatch({ selected: true })}<span>${msg('Your choice')}</span></li>
+      ${this.heldIdx.size ? html`<li>${this.swatch({ held: true })}<span>${msg('In your basket')}</span></li>` : nothing}
+      ${map.seats.some((s) => s.restricted) ? html`<li>${this.swatch({ restricted: true })}<span>${msg('Restricted view')}</span></li>` : nothing}
+    </ul>`;
+  }
+
+  /** A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a letter beside it. */
+  private swatch(kind: { band?: number; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
+    const palette = (getComputedStyle(this).getPropertyValue('--booking-seat-palette').trim() || '#0b63a8 #a34400 #007a5a #a8437f #5b4a9e #7a6500').split(/[\s,]+/);
+    const fill = kind.selected
+      ? 'var(--booking-seat-selected, var(--booking-accent, #7a1f3d))'
+      : kind.held
+        ? 'var(--booking-seat-held, #6b6f76)'
+        : kind.band !== undefined
+          ? (palette[kind.band % palette.length] ?? '#0b63a8')
+          : '#c9ced6';
+    const mark = 'var(--booking-seat-mark, #fff)';
+    const marks = [
+      svg``,
+      svg`<line x1="6" y1="18" x2="18" y2="6" />`,
+      svg`<circle cx="12" cy="12" r="2.6" fill=${mark} />`,
+      svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
+      svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
+      svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
+    ];
+    const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
+    return html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <rect x="1" y="1" width="22" height="22" rx="5" fill=${fill} />
+      <g stroke=${mark} stroke-width="2" stroke-linecap="round">
+        ${kind.selected || kind.held ? check : kind.band !== undefined ? marks[kind.band % marks.length] : nothing}
+      </g>
+      ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
+      ${kind.restricted ? svg`<path d="M13 1h10v10z" fill="var(--booking-seat-restricted, #1d1d1f)" />` : nothing}
+    </svg>`;
+  }
+
+  private renderPlan(): TemplateResult | typeof nothing {
+    const plan = this.planTask.value;
+    if (!plan) return nothing;
+    return html`<details class="plan" part="plan">
+      <summary>${msg('Seating plan of the venue')}</summary>
+      <img src=${plan.planLink} alt=${msg(str`Seating plan of ${plan.venue}`)} loading="lazy" />
+    </details>`;
+  }
+
+  private renderSummary(): TemplateResult {
+    const seats = this.selectedSeats;
+    const validation = this.validationTask.value;
+    const showValidation = seats.length > 0 && validation && !validation.SelectionValid && this.validationTask.status === TaskStatus.COMPLETE;
+    const disabled = !seats.length || this.adding || Boolean(showValidation && validation.DisableBooking) || this.notBookable;
+    return html`<div part="summary" aria-labelledby="summary-title">
+      <h3 id="summary-title">${msg('Your choice')}</h3>
+      ${seats.length
+        ? html`<ul class="chosen">
+            ${seats.map((s) => html`<li>${this.shortName(s)} · ${this.money(s.price)}${s.restricted ? html` · ${this.restriction(s)}` : nothing}</li>`)}
+          </ul>`
+        : html`<p class="muted">${msg(str`No seats chosen yet. You can choose up to ${this.maxSeats}.`)}</p>`}
+      <p class="total" part="total">${msg(str`Total: ${this.money(this.total)}`)}</p>
+      ${showValidation
+        ? html`<p part="validation notice" data-tone="error" role="alert">
+            ${validation.ErrorMessagePlan || validation.ErrorMessageBasket || msg('These seats cannot be booked together.')}
+          </p>`
+        : nothing}
+      ${this.renderPaired()}
+      <div class="row-of">
+        <button type="button" part="add" ?disabled=${disabled} aria-describedby=${this.pairedNoteId} @click=${() => void this.addSeats(this.selected)}>
+          ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : seats.length === 1 ? msg('Add 1 seat to basket') : msg(str`Add ${seats.length} seats to basket`)}
+        </button>
+        ${seats.length ? html`<button type="button" data-variant="secondary" @click=${this.clearSelection}>${msg('Clear choice')}</button>` : nothing}
+      </div>
+    </div>`;
+  }
+
+  private get pairedNoteId(): string | typeof nothing {
+    return this.performanceTask.value?.paired.length ? 'paired-note' : nothing;
+  }
+
+  private get notBookable(): boolean {
+    return this.performanceTask.value?.performance.DirectlyBookablePerformance === false;
+  }
+
+  /** Before adding: the paired part (its date) is booked too; or this part is not bookable on its own. */
+  private renderPaired(): TemplateResult | typeof nothing {
+    const facts = this.performanceTask.value;
+    if (!facts || facts.performance.PerformanceId !== this.currentPerformanceId || !facts.paired.length) return nothing;
+    const dates = facts.paired.map((p) => (p.date ? this.date(p.date) : msg('its other date')));
+    const when = dates.join('; ');
+    return html`<p part="notice paired" id="paired-note" data-tone="warning">
+      ${facts.performance.DirectlyBookablePerformance === false
+        ? msg(str`This part cannot be booked on its own: it is booked together with its paired part (${when}). Please choose your seats for that performance.`)
+        : msg(str`This is a two-part show: the same tickets for its paired part (${when}) are added to your basket too.`)}
+    </p>`;
+  }
+
+  private renderNotices(): TemplateResult | typeof nothing {
+    const n = this.notice;
+    if (!n) return nothing;
+    return html`<div part="notice result" data-tone=${n.tone} role=${n.tone === 'success' ? 'status' : 'alert'}>
+      <p>${n.message}</p>
+      ${n.detail ? html`<p>${n.detail}</p>` : nothing}
+      <div class="row-of">
+        ${n.action ? html`<button type="button" @click=${n.action.run}>${n.action.label}</button>` : nothing}
+        <button type="button" data-variant="secondary" @click=${() => (this.notice = null)}>${msg('Dismiss')}</button>
+      </div>
+    </div>`;
+  }
+
+  private countOptions(max: number, current: number): TemplateResult[] {
+    return Array.from({ length: Math.max(1, max) }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === current}>${n}</option>`);
+  }
+
+  private renderBest(): TemplateResult {
+    const count = this.bestCount;
+    return html`<div part="best" class="stack">
+      <label class="row-of"
+        >${msg('How many tickets?')}
+        <select @change=${(e: Event) => (this.bestCount = Number((e.target as HTMLSelectElement).value))}>
+          ${this.countOptions(this.maxSeats, count)}
+        </select>
+      </label>
+      ${this.bestTask.render({
+        pending: () => html`<p part="loading" role="status">${msg('Finding the best seats…')}</p>`,
+        complete: (result) => {
+          const areas = (result?.TicketAreas ?? []).filter((a) => a.Tickets.length >= count);
+          if (!areas.length) return html`<p part="empty">${msg(str`No area has ${count} seats together left. Try fewer tickets.`)}</p>`;
+          return html`<ul class="options">
+            ${areas.map((a, i) => this.renderBestOption(a, i, count))}
+          </ul>`;
+        },
+        error: () => html`<div part="error" role="alert">
+          <p>${msg('The best seats could not be found.')}</p>
+          <button type="button" @click=${() => void this.bestTask.run()}>${msg('Try again')}</button>
+        </div>`,
+      })}
+      ${this.renderPaired()}
+    </div>`;
+  }
+
+  private renderBestOption(area: TicketAreaInfo, i: number, count: number): TemplateResult {
+    const tickets = area.Tickets.slice(0, count);
+    const rows = [...new Set(tickets.map((t) => t.TicketName1))].join(', ');
+    const seats = tickets.map((t) => t.TicketName2).join(', ');
+    const restricted = tickets.some((t) => t.IsRestrictedView);
+    const id = `best-${i}`;
+    return html`<li class="option" part="option">
+      <span id=${id}
+        ><strong>${area.AreaName}</strong> · ${msg(str`row ${rows}, seats ${seats}`)} · ${msg(str`${this.money(area.SellingPrice)} each`)}${restricted
+          ? html` · ${msg('restricted view')}`
+          : nothing}</span
+      >
+      <button type="button" part="add" aria-describedby=${id} ?disabled=${this.adding || this.notBookable} @click=${() => void this.addBest(tickets.map((t) => t.TicketId))}>
+        ${msg(str`Add ${count} for ${this.money(area.SellingPrice * count)}`)}
+      </button>
+    </li>`;
+  }
+
+  private renderGeneral(areas: readonly AreaPriceGroup[]): TemplateResult {
+    const choices = areas.flatMap((a) => a.Prices.filter((p) => p.AvailableSeatsCount > 0).map((p) => ({ area: a, price: p, key: `${a.AreaId}:${p.Price}` })));
+    const chosen = choices.find((c) => c.key === this.gaChoice) ?? choices[0];
+    const max = Math.min(this.maxSeats, chosen?.price.AvailableSeatsCount ?? this.maxSeats);
+    const count = Math.min(this.gaCount, max);
+    return html`<div part="general" class="stack">
+      <p class="muted">${msg('Unreserved seating: choose an area and a price, and how many tickets.')}</p>
+      <fieldset>
+        <legend>${msg('Area and price')}</legend>
+        ${choices.map(
+          (c) => html`<label class="radio" part="option"
+            ><input type="radio" name="ga" .checked=${c === chosen} @change=${() => (this.gaChoice = c.key)} />${c.area.AreaName} · ${this.money(c.price.Price)}
+            <span class="muted">${msg(str`(${c.price.AvailableSeatsCount} left)`)}</span></label
+          >`,
+        )}
+      </fieldset>
+      <label class="row-of"
+        >${msg('How many tickets?')}
+        <select @change=${(e: Event) => (this.gaCount = Number((e.target as HTMLSelectElement).value))}>
+          ${this.countOptions(max, count)}
+        </select>
+      </label>
+      <p class="total" part="total">${msg(str`Total: ${this.money((chosen?.price.Price ?? 0) * count)}`)}</p>
+      ${this.renderPaired()}
+      <button
+        type="button"
+        part="add"
+        ?disabled=${!chosen || this.adding || this.notBookable}
+        aria-describedby=${this.pairedNoteId}
+        @click=${() => chosen && void this.addGeneral(chosen.area.AreaId, chosen.price.Price, count)}
+      >
+        ${this.adding ? msg('Adding…') : msg(str`Add ${count} to basket`)}
+      </button>
+    </div>`;
+  }
+
+  // ------------------------------------------------------------------ selection
+
+  private toggleSeat(index: number, source: 'map' | 'list' = 'map'): void {
+    const map = this.map;
+    const seat = map?.seats[index];
+    if (!map || !seat) return;
+    if (this.heldIdx.has(index)) {
+      this.announce(msg(str`${this.shortName(seat)} is already in your basket.`));
+      if (source === 'list') this.requestUpdate();
+      return;
+    }
+    if (this.notice?.tone === 'success') this.notice = null;
+    const id = seat.ticketId;
+    let next: readonly number[];
+    if (this.selected.includes(id)) {
+      next = this.selected.filter((t) => t !== id);
+      this.selected = next;
+      this.announce(`${msg(str`${this.shortName(seat)} removed.`)} ${this.countSentence()}`);
+    } else if (this.selected.length >= this.maxSeats) {
+      this.announce(msg(str`You can choose up to ${this.maxSeats} seats. Remove one to choose another.`));
+      if (source === 'list') this.requestUpdate(); // put the checkbox back
+      return;
+    } else {
+      next = [...this.selected, id];
+      this.selected = next;
+      this.announce(`${msg(str`${this.shortName(seat)} chosen, ${this.money(seat.price)}.`)} ${this.countSentence()}`);
+    }
+  }
+
+  private countSentence(): string {
+    // Called after `selected` changed: derive from it directly.
+    const map = this.map;
+    const n = this.selected.length;
+    const total = map ? this.selected.reduce((sum, tid) => sum + (map.seats[map.byTicket.get(tid) ?? -1]?.price ?? 0), 0) : 0;
+    return n === 1 ? msg(str`1 seat, total ${this.money(total)}.`) : msg(str`${n} seats, total ${this.money(total)}.`);
+  }
+
+  private clearSelection = (): void => {
+    this.selected = [];
+    this.announce(msg('Choice cleared.'));
+  };
+
+  private setZoom(zoom: number): void {
+    this.zoom = clampZoom(zoom);
+  }
+
+  private handleFit = (): void => {
+    const v = this.viewportRef.value;
+    const map = this.map;
+    if (v && map) this.setZoom(Math.min(1, v.clientWidth / (map.width * SEAT_PITCH)));
+  };
+
+  private handleListToggle = (e: Event): void => {
+    this.listOpen = (e.target as HTMLDetailsElement).open;
+  };
+
+  private handleListArea = (e: Event): void => {
+    this.listArea = Number((e.target as HTMLSelectElement).value);
+    this.listRow = 0;
+  };
+
+  private handleListRow = (e: Event): void => {
+    this.listRow = Number((e.target as HTMLSelectElement).value);
+  };
+
+  // ------------------------------------------------------------------ adding
+
+  private async addSeats(ticketIds: readonly number[]): Promise<void> {
+    if (!ticketIds.length || this.adding) return;
+    const validation = await this.validationTask.taskComplete.catch(() => null);
+    if (validation && !validation.SelectionValid && validation.DisableBooking && this.selected === ticketIds) {
+      this.announce(validation.ErrorMessagePlan || msg('These seats cannot be booked together.'));
+      return;
+    }
+    await this.add({ Tickets: [...ticketIds] }, ticketIds.length, {
+      unavailable: (failure) => {
+        this.pendingLoss = failure.message;
+        this.reloadCount += 1;
+      },
+      exceeded: (n) => {
+        this.selected = this.selected.slice(0, n);
+        void this.addSeats(this.selected);
+      },
+      retry: () => void this.addSeats(ticketIds),
+      done: () => {
+        this.selected = [];
+      },
+    });
+  }
+
+  private async addBest(ticketIds: number[]): Promise<void> {
+    await this.add({ Tickets: ticketIds }, ticketIds.length, {
+      unavailable: () => void this.bestTask.run(),
+      exceeded: (n) => {
+        this.bestCount = n;
+      },
+      retry: () => void this.addBest(ticketIds),
+      done: () => void this.bestTask.run(),
+    });
+  }
+
+  private async addGeneral(areaId: number, price: number, count: number): Promise<void> {
+    const id = this.currentPerformanceId;
+    if (id === null) return;
+    await this.add({ BestSeats: { PerformanceId: id, AreaId: areaId, SeatsCount: count, Price: price } }, count, {
+      unavailable: () => {
+        this.reloadCount += 1;
+      },
+      exceeded: (n) => {
+        this.gaCount = n;
+        void this.addGeneral(areaId, price, n);
+      },
+      retry: () => void this.addGeneral(areaId, price, count),
+      done: () => {
+        this.reloadCount += 1;
+      },
+    });
+  }
+
+  /** One add through the shared basket store, and what the visitor is told about its outcome. */
+  private async add(
+    body: AddTicketsV2Body,
+    count: number,
+    then: { unavailable: (f: BasketFailure) => void; exceeded: (n: number) => void; retry: () => void; done: () => void },
+  ): Promise<void> {
+    const basket = this.bookingController.booking.basket;
+    this.adding = true;
+    this.notice = null;
+    let outcome: AddOutcome;
+    try {
+      outcome = await basket.add(body);
+    } finally {
+      this.adding = false;
+    }
+    if (outcome.ok) {
+      then.done();
+      const message = count === 1 ? msg('1 ticket added to your basket.') : msg(str`${count} tickets added to your basket.`);
+      this.notice = { tone: 'success', message };
+      this.announce(message);
+      void this.emit('booking-basket-change', { action: 'add', basketId: basket.value.basketId, basket: outcome.content });
+      return;
+    }
+    const failure = outcome.error;
+    const exceeded = failure.kind === 'bookable-exceeded' || failure.reason === 'BookableTicketsExceeded';
+    const n = failure.bookableTicketsCount;
+    if (exceeded && n !== null && n > 0 && n < count) {
+      this.notice = {
+        tone: 'warning',
+        message: failure.message,
+        action: { label: n === 1 ? msg('Continue with 1 ticket') : msg(str`Continue with ${n} tickets`), run: () => then.exceeded(n) },
+      };
+    } else if (failure.kind === 'unavailable' || failure.reason === 'TicketNotAvailable') {
+      this.notice = { tone: 'error', message: failure.message };
+      then.unavailable(failure);
+    } else if (failure.retryable) {
+      this.notice = {
+        tone: 'error',
+        message: failure.message,
+        detail: msg('Your choice is kept.'),
+        action: { label: msg('Try again'), run: () => then.retry() },
+      };
+    } else {
+      this.notice = { tone: 'error', message: failure.message };
+    }
+    this.announce(failure.message);
+    void this.emit('booking-error', { source: 'seat-picker', message: failure.message, status: failure.status });
+  }
+}

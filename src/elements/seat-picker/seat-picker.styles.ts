@@ -1,0 +1,286 @@
+import { css } from 'lit';
+
+export const seatPickerStyles = css`
+  :host {
+    --_map-height: var(--booking-seat-map-height, min(70vh, 32rem));
+    container-type: inline-size;
+    min-width: 0;
+  }
+  .stack {
+    display: grid;
+    gap: var(--_gap);
+  }
+  h2,
+  h3 {
+    margin: 0;
+    font-size: 1.05rem;
+  }
+  p {
+    margin: 0;
+  }
+  .muted {
+    color: var(--_muted);
+  }
+  .row-of {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  label,
+  legend {
+    font-weight: 600;
+  }
+  select,
+  input[type='number'] {
+    font: inherit;
+    min-height: 2.75rem;
+    padding: 0.25rem 0.5rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    color: inherit;
+    max-width: 100%;
+  }
+  fieldset {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: 0.5rem 0.75rem 0.75rem;
+    margin: 0;
+    min-width: 0;
+  }
+
+  /* ---- choose from a list */
+  details[part~='list'] {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  details[part~='list'] > summary {
+    cursor: pointer;
+    padding: 0.75rem;
+    font-weight: 600;
+  }
+  .list-body {
+    display: grid;
+    gap: 0.75rem;
+    padding: 0 0.75rem 0.75rem;
+  }
+  .list-pickers {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.75rem;
+  }
+  .list-pickers label {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .seat-checks {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr));
+    gap: 0.25rem 0.75rem;
+    max-height: 16rem;
+    overflow: auto;
+  }
+  .seat-checks label {
+    font-weight: 400;
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+    min-height: 2.75rem;
+  }
+  .seat-checks input {
+    width: 1.25rem;
+    height: 1.25rem;
+    flex: none;
+  }
+
+  /* ---- the map */
+  .toolbar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+    justify-content: space-between;
+  }
+  .zoom {
+    display: flex;
+    gap: 0.25rem;
+    align-items: center;
+  }
+  .zoom button {
+    min-width: 2.75rem;
+    padding: 0.25rem 0.6rem;
+  }
+  .frame {
+    position: relative;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    overflow: hidden;
+  }
+  .stage {
+    display: block;
+    text-align: center;
+    font-size: 0.8rem;
+    letter-spacing: 0.2em;
+    text-transform: uppercase;
+    padding: 0.2rem;
+    background: var(--_border);
+    color: var(--booking-text, #1d1d1f);
+  }
+  canvas {
+    position: absolute;
+    left: 0;
+    pointer-events: none;
+    display: block;
+  }
+  .viewport {
+    position: relative;
+    height: var(--_map-height);
+    overflow: auto;
+    touch-action: none;
+    overscroll-behavior: contain;
+    cursor: grab;
+  }
+  .viewport:active {
+    cursor: grabbing;
+  }
+  .sizer {
+    position: relative;
+  }
+  .sizer button {
+    all: unset;
+    position: absolute;
+    box-sizing: border-box;
+    pointer-events: none;
+    border-radius: 4px;
+  }
+  .sizer button:focus-visible,
+  .sizer button:focus {
+    outline: var(--booking-focus, 2px solid #1a73e8);
+    outline-width: 3px;
+    outline-offset: -1px;
+    box-shadow: 0 0 0 5px rgb(255 255 255 / 0.8);
+  }
+  .seat-details {
+    min-height: 1.5em;
+    font-size: 0.95rem;
+  }
+
+  /* ---- legend */
+  [part~='legend'] {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 1rem;
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    font-size: 0.9rem;
+  }
+  [part~='legend'] li {
+    display: flex;
+    align-items: center;
+    gap: 0.4rem;
+  }
+  [part~='legend'] svg {
+    width: 22px;
+    height: 22px;
+    flex: none;
+  }
+  .plan img {
+    max-width: 100%;
+    height: auto;
+    display: block;
+    margin-top: 0.5rem;
+  }
+
+  /* ---- summary and notices */
+  [part~='summary'] {
+    display: grid;
+    gap: 0.5rem;
+    padding: 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .chosen {
+    margin: 0;
+    padding-left: 1.1rem;
+  }
+  .total {
+    font-weight: 700;
+    font-size: 1.1rem;
+  }
+  [part~='notice'] {
+    padding: 0.6rem 0.75rem;
+    border-radius: var(--_radius);
+    border-left: 4px solid var(--_warning);
+    background: color-mix(in srgb, var(--_warning) 8%, var(--_surface));
+  }
+  [part~='notice'][data-tone='error'] {
+    border-left-color: var(--_danger);
+    background: color-mix(in srgb, var(--_danger) 6%, var(--_surface));
+  }
+  [part~='notice'][data-tone='success'] {
+    border-left-color: var(--_success);
+    background: color-mix(in srgb, var(--_success) 7%, var(--_surface));
+    color: var(--booking-text, #1d1d1f);
+  }
+  [part~='notice'][role='alert'] {
+    color: var(--booking-text, #1d1d1f);
+  }
+  .options {
+    display: grid;
+    gap: 0.5rem;
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  .option {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+    justify-content: space-between;
+    padding: 0.6rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .radio {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+    min-height: 2.75rem;
+    font-weight: 400;
+  }
+  .radio input {
+    width: 1.25rem;
+    height: 1.25rem;
+  }
+  .mode-switch {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0 1rem;
+  }
+
+  @container (max-width: 30rem) {
+    .toolbar {
+      flex-direction: column;
+      align-items: stretch;
+    }
+    .option > button,
+    [part~='add'] {
+      width: 100%;
+    }
+  }
+  @media (forced-colors: active) {
+    .sizer button:focus {
+      outline: 3px solid Highlight;
+    }
+    [part~='legend'] svg * {
+      forced-color-adjust: auto;
+    }
+  }
+`;

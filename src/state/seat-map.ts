@@ -1,0 +1,353 @@
+/**
+ * The seat map of one performance, built from FullAvailability: areas → rows →
+ * seats in natural order (row B before AA, seat 9 before 10), price bands, and
+ * a layout in seat-pitch units that a painter and a hit test share.
+ *
+ * No rendering, no DOM: a plain data structure the seat picker paints.
+ *
+ * Layout: areas are stacked top to bottom in the order the service first names
+ * them (the service's order is the venue's; alphabetical would put "Balcony"
+ * before "Stalls"). Each area has a heading line, then one line per row. Within
+ * a row, when every seat label of the area is a whole number, a seat sits at
+ * its number (so a gap shows a seat that is sold, since FullAvailability lists
+ * only available tickets); otherwise seats sit side by side in natural order.
+ */
+import type { BasketItem, FullTicketInfo } from '../api/types.ts';
+
+// ---------------------------------------------------------------- natural order
+
+const chunk = /(\d+)|(\D+)/g;
+
+/**
+ * Seat and row designators in the order a person expects: shorter letter
+ * labels before longer ones (B before AA, as theatres letter rows A–Z then
+ * AA–ZZ), numbers by value (9 before 10), mixed labels chunk by chunk
+ * ("A2" before "A10"). Case-insensitive, ties broken by the raw text so the
+ * order is total and stable.
+ */
+export function compareNatural(a: string, b: string): number {
+  const x = a.trim();
+  const y = b.trim();
+  const lettersOnly = /^[A-Za-z]+$/;
+  if (lettersOnly.test(x) && lettersOnly.test(y) && x.length !== y.length) return x.length - y.length;
+  const ca = x.match(chunk) ?? [];
+  const cb = y.match(chunk) ?? [];
+  const n = Math.min(ca.length, cb.length);
+  for (let i = 0; i < n; i++) {
+    const pa = ca[i] as string;
+    const pb = cb[i] as string;
+    const da = /^\d/.test(pa);
+    const db = /^\d/.test(pb);
+    if (da && db) {
+      const diff = Number(pa) - Number(pb);
+      if (diff !== 0) return diff;
+      if (pa.length !== pb.length) return pa.length - pb.length; // "01" after "1"
+    } else if (da !== db) {
+      return da ? -1 : 1; // numbers before letters
+    } else {
+      if (lettersOnly.test(pa) && lettersOnly.test(pb) && pa.length !== pb.length) return pa.length - pb.length;
+      const diff = pa.localeCompare(pb, 'en', { sensitivity: 'base' });
+      if (diff !== 0) return diff;
+    }
+  }
+  if (ca.length !== cb.length) return ca.length - cb.length;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// ---------------------------------------------------------------- model
+
+export interface MapSeat {
+  /** Index in `SeatMap.seats`. */
+  readonly index: number;
+  readonly ticketId: number;
+  readonly area: string;
+  readonly row: string;
+  readonly seat: string;
+  readonly price: number;
+  readonly faceValue: number;
+  readonly restricted: boolean;
+  readonly description: string | null;
+  /** Index in `SeatMap.bands`. */
+  readonly band: number;
+  /** Index in `SeatMap.rows`. */
+  readonly rowIndex: number;
+  /** Position in its row, in natural order. */
+  readonly indexInRow: number;
+  /** Left edge, in seat-pitch units. */
+  readonly x: number;
+  /** Top edge, in seat-pitch units. */
+  readonly y: number;
+}
+
+export interface MapRow {
+  readonly index: number;
+  readonly area: string;
+  readonly areaIndex: number;
+  readonly label: string;
+  readonly y: number;
+  /** Seat indices in natural order (ascending x). */
+  readonly seats: readonly number[];
+}
+
+export interface MapArea {
+  readonly name: string;
+  /** Top of the area heading, in units. */
+  readonly y: number;
+  readonly rows: readonly number[];
+}
+
+export interface PriceBand {
+  readonly price: number;
+  /** A letter that names the band in the legend and on seats (A, B, C ...). */
+  readonly label: string;
+  readonly seatCount: number;
+}
+
+export interface SeatMap {
+  readonly seats: readonly MapSeat[];
+  readonly rows: readonly MapRow[];
+  readonly areas: readonly MapArea[];
+  /** Price bands, cheapest first. */
+  readonly bands: readonly PriceBand[];
+  /** Width and height in units (row labels included). */
+  readonly width: number;
+  readonly height: number;
+  /** Seat index by TicketId. */
+  readonly byTicket: ReadonlyMap<number, number>;
+}
+
+/** Units kept left of the seats for row labels. */
+export const ROW_LABEL_UNITS = 1.5;
+/** Height of an area heading line, in units. */
+export const AREA_HEADING_UNITS = 1.25;
+/** Space between areas, in units. */
+const AREA_GAP_UNITS = 0.5;
+
+const wholeNumber = /^\s*\d{1,6}\s*$/;
+
+function bandLabel(i: number): string {
+  let n = i;
+  let s = '';
+  do {
+    s = String.fromCharCode(65 + (n % 26)) + s;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return s;
+}
+
+export interface RawSeat {
+  ticketId: number;
+  area: string;
+  row: string;
+  seat: string;
+  price: number;
+  faceValue: number;
+  restricted: boolean;
+  description: string | null;
+}
+
+/** Basket tickets of this performance, as seats (they are no longer in FullAvailability once held). */
+export function basketSeats(items: readonly BasketItem[]): RawSeat[] {
+  return items.flatMap((item) =>
+    item.Tickets.map((t) => ({
+      ticketId: t.TicketId,
+      area: item.AreaName,
+      row: t.TicketName1,
+      seat: t.TicketName2,
+      price: t.SellingPrice,
+      faceValue: t.FaceValue,
+      restricted: t.IsRestrictedView,
+      description: t.RestrictionDescription,
+    })),
+  );
+}
+
+/**
+ * Build the map from FullAvailability's tickets, plus seats the visitor already
+ * holds (`held`: once in a basket they drop out of FullAvailability, but the
+ * map still shows them, as in the basket). Tickets with no usable id are
+ * skipped; a ticket listed twice counts once.
+ */
+export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly RawSeat[] = []): SeatMap {
+  const raw = new Map<number, RawSeat>();
+  for (const t of tickets) {
+    if (typeof t?.TicketId !== 'number' || !Number.isFinite(t.TicketId) || raw.has(t.TicketId)) continue;
+    raw.set(t.TicketId, {
+      ticketId: t.TicketId,
+      area: String(t.AreaName ?? '').trim() || '—',
+      row: String(t.TicketName1 ?? '').trim(),
+      seat: String(t.TicketName2 ?? '').trim(),
+      price: Number(t.SellingPrice) || 0,
+      faceValue: Number(t.FaceValue) || 0,
+      restricted: Boolean(t.RestrictedView),
+      description: t.Description ? String(t.Description) : null,
+    });
+  }
+  for (const h of held) if (!raw.has(h.ticketId)) raw.set(h.ticketId, { ...h, area: h.area.trim() || '—' });
+
+  // Areas in first-seen order; rows and seats in natural order.
+  const areaOrder: string[] = [];
+  const byArea = new Map<string, Map<string, RawSeat[]>>();
+  for (const s of raw.values()) {
+    let rows = byArea.get(s.area);
+    if (!rows) {
+      rows = new Map();
+      byArea.set(s.area, rows);
+      areaOrder.push(s.area);
+    }
+    const list = rows.get(s.row);
+    if (list) list.push(s);
+    else rows.set(s.row, [s]);
+  }
+
+  const prices = [...new Set([...raw.values()].map((s) => s.price))].sort((a, b) => a - b);
+  const bandOf = new Map(prices.map((p, i) => [p, i]));
+  const bandCounts = prices.map(() => 0);
+
+  const seats: MapSeat[] = [];
+  const rows: MapRow[] = [];
+  const areas: MapArea[] = [];
+  let y = 0;
+  let width = ROW_LABEL_UNITS + 1;
+  areaOrder.forEach((areaName, areaIndex) => {
+    const areaRows = byArea.get(areaName) as Map<string, RawSeat[]>;
+    const all = [...areaRows.values()].flat();
+    const numeric = all.every((s) => wholeNumber.test(s.seat));
+    const minNumber = numeric ? Math.min(...all.map((s) => Number(s.seat))) : 0;
+    const areaTop = y;
+    y += AREA_HEADING_UNITS;
+    const rowIndices: number[] = [];
+    for (const label of [...areaRows.keys()].sort(compareNatural)) {
+      const list = (areaRows.get(label) as RawSeat[]).sort((a, b) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId);
+      const rowIndex = rows.length;
+      const indices: number[] = [];
+      let lastX = -Infinity;
+      list.forEach((s, i) => {
+        let col = numeric ? Number(s.seat) - minNumber : i;
+        const x = Math.max(ROW_LABEL_UNITS + col, lastX + 1); // never overlap (duplicate numbers)
+        lastX = x;
+        col = x;
+        const band = bandOf.get(s.price) ?? 0;
+        bandCounts[band] = (bandCounts[band] ?? 0) + 1;
+        const index = seats.length;
+        seats.push(Object.freeze({ ...s, index, band, rowIndex, indexInRow: i, x, y }));
+        indices.push(index);
+        width = Math.max(width, x + 1);
+      });
+      rows.push(Object.freeze({ index: rowIndex, area: areaName, areaIndex, label, y, seats: Object.freeze(indices) }));
+      rowIndices.push(rowIndex);
+      y += 1;
+    }
+    areas.push(Object.freeze({ name: areaName, y: areaTop, rows: Object.freeze(rowIndices) }));
+    y += AREA_GAP_UNITS;
+  });
+
+  return Object.freeze({
+    seats: Object.freeze(seats),
+    rows: Object.freeze(rows),
+    areas: Object.freeze(areas),
+    bands: Object.freeze(prices.map((price, i) => Object.freeze({ price, label: bandLabel(i), seatCount: bandCounts[i] ?? 0 }))),
+    width: width + 0.5,
+    height: Math.max(y - AREA_GAP_UNITS, 1),
+    byTicket: new Map(seats.map((s) => [s.ticketId, s.index])),
+  });
+}
+
+// ---------------------------------------------------------------- geometry
+
+/** The row whose line contains `y` (units), or -1. Rows are sorted by y. */
+export function rowAt(map: SeatMap, y: number): number {
+  let lo = 0;
+  let hi = map.rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const row = map.rows[mid] as MapRow;
+    if (y < row.y) hi = mid - 1;
+    else if (y >= row.y + 1) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** The first position in a row whose seat ends after `x` (units). */
+export function firstSeatFrom(map: SeatMap, row: MapRow, x: number): number {
+  let lo = 0;
+  let hi = row.seats.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const seat = map.seats[row.seats[mid] as number] as MapSeat;
+    if (seat.x + 1 <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The seat under a point (units), or -1. */
+export function seatAt(map: SeatMap, x: number, y: number): number {
+  const r = rowAt(map, y);
+  if (r < 0) return -1;
+  const row = map.rows[r] as MapRow;
+  const pos = firstSeatFrom(map, row, x);
+  const index = row.seats[pos];
+  if (index === undefined) return -1;
+  const seat = map.seats[index] as MapSeat;
+  return x >= seat.x && x < seat.x + 1 ? index : -1;
+}
+
+/** Seats whose cells meet a rectangle (units), row by row, left to right. */
+export function* seatsIn(map: SeatMap, left: number, top: number, right: number, bottom: number): Generator<MapSeat> {
+  let r = 0;
+  let lo = 0;
+  let hi = map.rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((map.rows[mid] as MapRow).y + 1 <= top) lo = mid + 1;
+    else hi = mid;
+  }
+  for (r = lo; r < map.rows.length; r++) {
+    const row = map.rows[r] as MapRow;
+    if (row.y >= bottom) break;
+    for (let p = firstSeatFrom(map, row, left); p < row.seats.length; p++) {
+      const seat = map.seats[row.seats[p] as number] as MapSeat;
+      if (seat.x >= right) break;
+      yield seat;
+    }
+  }
+}
+
+/**
+ * Keyboard movement: the seat reached from `from` by an arrow. Left/right move
+ * within the row (stopping at its ends); up/down go to the nearest seat by x in
+ * the previous/next row (across areas). Returns `from` when there is nowhere to go.
+ */
+export function neighbour(map: SeatMap, from: number, direction: 'left' | 'right' | 'up' | 'down' | 'home' | 'end' | 'first' | 'last'): number {
+  const seat = map.seats[from];
+  if (!seat) return map.seats.length ? 0 : -1;
+  const row = map.rows[seat.rowIndex] as MapRow;
+  switch (direction) {
+    case 'left':
+      return row.seats[seat.indexInRow - 1] ?? from;
+    case 'right':
+      return row.seats[seat.indexInRow + 1] ?? from;
+    case 'home':
+      return row.seats[0] ?? from;
+    case 'end':
+      return row.seats[row.seats.length - 1] ?? from;
+    case 'first':
+      return 0;
+    case 'last':
+      return map.seats.length - 1;
+    case 'up':
+    case 'down': {
+      const target = map.rows[seat.rowIndex + (direction === 'up' ? -1 : 1)];
+      if (!target || !target.seats.length) return from;
+      const pos = Math.min(firstSeatFrom(map, target, seat.x + 0.5), target.seats.length - 1);
+      const candidates = [target.seats[pos - 1], target.seats[pos]].filter((i): i is number => i !== undefined);
+      let best = candidates[0] as number;
+      for (const c of candidates) {
+        if (Math.abs((map.seats[c] as MapSeat).x - seat.x) < Math.abs((map.seats[best] as MapSeat).x - seat.x)) best = c;
+      }
+      return best;
+    }
+  }
+}

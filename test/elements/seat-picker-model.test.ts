@@ -1,0 +1,76 @@
+import { expect } from '@open-wc/testing';
+import { buildSeatMap, compareNatural, neighbour, seatAt, seatsIn } from '../../src/state/seat-map.ts';
+import { ticket } from './helpers/seat-fixtures.ts';
+
+describe('natural order of rows and seats', () => {
+  const sorted = (xs: string[]) => [...xs].sort(compareNatural);
+
+  it('puts single-letter rows before double-letter rows (B before AA)', () => {
+    expect(sorted(['AA', 'B', 'A', 'Z', 'AB', 'BA'])).to.deep.equal(['A', 'B', 'Z', 'AA', 'AB', 'BA']);
+  });
+
+  it('orders numbers by value (9 before 10)', () => {
+    expect(sorted(['10', '9', '1', '100', '2'])).to.deep.equal(['1', '2', '9', '10', '100']);
+  });
+
+  it('orders mixed labels chunk by chunk, ignoring case', () => {
+    expect(sorted(['A10', 'a2', 'A1', 'B1'])).to.deep.equal(['A1', 'a2', 'A10', 'B1']);
+    expect(sorted(['Box 12', 'Box 3'])).to.deep.equal(['Box 3', 'Box 12']);
+  });
+
+  it('is a total order: equal only for equal text', () => {
+    expect(compareNatural('01', '1')).to.not.equal(0);
+    expect(compareNatural('C', 'C')).to.equal(0);
+    expect(Math.sign(compareNatural('A', 'B'))).to.equal(-Math.sign(compareNatural('B', 'A')));
+  });
+});
+
+describe('the seat map model', () => {
+  const map = buildSeatMap([
+    ticket(1, 'Stalls', 'B', '10', 45),
+    ticket(2, 'Stalls', 'AA', '1', 30),
+    ticket(3, 'Stalls', 'B', '9', 45),
+    ticket(4, 'Stalls', 'A', '2', 45),
+    ticket(5, 'Dress Circle', 'C', '14', 62.5, true, 'Pillar'),
+    ticket(6, 'Stalls', 'A', '5', 45),
+    ticket(6, 'Stalls', 'A', '5', 45), // listed twice: counted once
+  ]);
+
+  it('keeps areas in the service order and rows and seats in natural order', () => {
+    expect(map.areas.map((a) => a.name)).to.deep.equal(['Stalls', 'Dress Circle']);
+    expect(map.rows.map((r) => `${r.area}:${r.label}:${r.seats.map((i) => map.seats[i]?.seat).join('|')}`)).to.deep.equal([
+      'Stalls:A:2|5',
+      'Stalls:B:9|10',
+      'Stalls:AA:1',
+      'Dress Circle:C:14',
+    ]);
+    expect(map.seats).to.have.length(6);
+  });
+
+  it('places numbered seats at their number, so sold seats leave gaps', () => {
+    const [two, five] = (map.rows[0]?.seats ?? []).map((i) => map.seats[i]);
+    expect((five?.x ?? 0) - (two?.x ?? 0)).to.equal(3);
+  });
+
+  it('names price bands cheapest first, each with a letter', () => {
+    expect(map.bands.map((b) => `${b.label}${b.price}`)).to.deep.equal(['A30', 'B45', 'C62.5']);
+  });
+
+  it('finds the seat under a point and the seats in a rectangle', () => {
+    const seat = map.seats[map.byTicket.get(3) ?? -1];
+    expect(seat).to.exist;
+    expect(seatAt(map, (seat?.x ?? 0) + 0.5, (seat?.y ?? 0) + 0.5)).to.equal(seat?.index);
+    expect(seatAt(map, -5, -5)).to.equal(-1);
+    expect([...seatsIn(map, 0, 0, map.width, map.height)]).to.have.length(6);
+  });
+
+  it('moves by arrow within a row and to the nearest seat of the next row', () => {
+    const a2 = map.byTicket.get(4) ?? -1;
+    const a5 = map.byTicket.get(6) ?? -1;
+    expect(neighbour(map, a2, 'right')).to.equal(a5);
+    expect(neighbour(map, a5, 'right')).to.equal(a5); // the end of the row
+    expect(map.seats[neighbour(map, a5, 'down')]?.seat).to.equal('9'); // B9 is the nearest seat of row B to A5
+    expect(map.seats[neighbour(map, map.byTicket.get(2) ?? -1, 'down')]?.area).to.equal('Dress Circle');
+    expect(neighbour(map, a5, 'home')).to.equal(a2);
+  });
+});

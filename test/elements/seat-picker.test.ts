@@ -1,0 +1,533 @@
+import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import sinon from 'sinon';
+import type { AddTicketsResult, FullTicketInfo } from '../../src/api/types.ts';
+import { resetSharedBookings } from '../../src/state/booking.ts';
+import '../../src/elements/seat-picker/seat-picker.ts';
+import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
+import { apiError, fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
+import { BASKET_ID, basketWith, hall, performance, ticket } from './helpers/seat-fixtures.ts';
+
+const TICKETS: FullTicketInfo[] = [
+  ticket(1, 'Stalls', 'B', '10', 45),
+  ticket(2, 'Stalls', 'B', '9', 45),
+  ticket(3, 'Stalls', 'AA', '1', 30),
+  ticket(4, 'Stalls', 'A', '2', 45),
+  ticket(5, 'Stalls', 'A', '1', 45),
+  ticket(6, 'Dress Circle', 'C', '14', 62.5, true, 'Pillar'),
+  ticket(7, 'Dress Circle', 'C', '13', 62.5),
+  ticket(8, 'Stalls', 'A', '3', 45),
+];
+
+const byId = (id: number) => TICKETS.find((t) => t.TicketId === id) as FullTicketInfo;
+
+function added(ids: number[]): AddTicketsResult {
+  return { Success: true, FailureReason: 0, FailureReasonText: '', BookableTicketsCount: null, GetBasketContentResult: basketWith(ids.map(byId)) };
+}
+
+function seatedHandlers(extra: Handlers = {}): Handlers {
+  return {
+    getPerformance: ({ performanceId }) => performance(performanceId),
+    getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: TICKETS }),
+    getEvent: () => { throw apiError('getEvent', 404); },
+    validateSeatsSelection: () => ({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' }),
+    createBasket: () => ({ Success: true, BasketId: BASKET_ID }),
+    ...extra,
+  };
+}
+
+async function picker(api: FakeApi, attrs: { mode?: string; max?: number } = {}): Promise<SeatPicker> {
+  const booking = testBooking(api);
+  const el = await withBooking<SeatPicker>(
+    booking,
+    html`<seat-picker performance-id="1" mode=${attrs.mode ?? 'auto'} max-seats=${attrs.max ?? 10}></seat-picker>`,
+  );
+  return el;
+}
+
+const root = (el: SeatPicker) => el.shadowRoot as ShadowRoot;
+const seatButtons = (el: SeatPicker) => [...root(el).querySelectorAll<HTMLButtonElement>('.sizer button')];
+const seat = (el: SeatPicker, name: string) => {
+  const b = seatButtons(el).find((x) => x.getAttribute('aria-label')?.startsWith(name));
+  if (!b) throw new Error(`no seat named ${name}`);
+  return b;
+};
+const text = (el: SeatPicker) => root(el).textContent?.replace(/\s+/g, ' ') ?? '';
+const button = (el: SeatPicker, label: RegExp) => {
+  const b = [...root(el).querySelectorAll<HTMLButtonElement>('button:not(.sizer button)')].find((x) => label.test(x.textContent ?? ''));
+  if (!b) throw new Error(`no button ${label}`);
+  return b;
+};
+const mapReady = async (el: SeatPicker) => {
+  await waitUntil(() => seatButtons(el).length > 0, 'the map did not render');
+  await el.updateComplete;
+};
+
+describe('<seat-picker> seated map', () => {
+  let clock: sinon.SinonFakeTimers | undefined;
+  /** Fake only the timers the picker's debounce uses (axe and waitUntil need real ones: switch back before them). */
+  const fakeTimers = () => {
+    clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    return clock;
+  };
+  const realTimers = () => {
+    clock?.restore();
+    clock = undefined;
+  };
+  const tick = async (el: SeatPicker) => {
+    await clock?.tickAsync(VALIDATION_DELAY + 10);
+    await el.updateComplete;
+  };
+  /** axe under real timers, then back to fake ones. */
+  const accessible = async (el: SeatPicker) => {
+    const faked = clock !== undefined;
+    realTimers();
+    await expect(el).to.be.accessible();
+    if (faked) fakeTimers();
+  };
+  afterEach(() => {
+    realTimers();
+    resetSharedBookings();
+  });
+
+  it('builds the map from FullAvailability in natural order, naming every seat fully', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    expect(seatButtons(el).map((b) => b.getAttribute('aria-label'))).to.deep.equal([
+      'Stalls, row A, seat 1, £45.00',
+      'Stalls, row A, seat 2, £45.00',
+      'Stalls, row A, seat 3, £45.00',
+      'Stalls, row B, seat 9, £45.00',
+      'Stalls, row B, seat 10, £45.00',
+      'Stalls, row AA, seat 1, £30.00',
+      'Dress Circle, row C, seat 13, £62.50',
+      'Dress Circle, row C, seat 14, £62.50, restricted view (Pillar)',
+    ]);
+    // The legend names each band by price and letter, and says what restricted view looks like.
+    const legend = root(el).querySelector('[part~="legend"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
+    expect(legend).to.include('A: £30.00').and.include('B: £45.00').and.include('C: £62.50').and.include('Restricted view');
+    await accessible(el);
+  });
+
+  it('is one tab stop: exactly one seat is in the tab order, and the list path comes first', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    expect(seatButtons(el).filter((b) => b.tabIndex === 0)).to.have.length(1);
+    const focusables = [...root(el).querySelectorAll<HTMLElement>('summary, input, select, button')].filter((x) => x.tabIndex >= 0 && !(x as HTMLButtonElement).disabled);
+    expect(focusables[0]?.tagName).to.equal('SUMMARY');
+    expect(focusables[0]?.textContent).to.match(/Choose seats from a list/);
+  });
+
+  it('moves by arrows within a row and to the nearest seat of the next row; Enter toggles', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    seat(el, 'Stalls, row A, seat 1,').focus();
+    const focused = () => root(el).activeElement?.getAttribute('aria-label') ?? '';
+    await sendKeys({ press: 'ArrowRight' });
+    expect(focused()).to.match(/^Stalls, row A, seat 2,/);
+    await sendKeys({ press: 'End' });
+    expect(focused()).to.match(/^Stalls, row A, seat 3,/);
+    await sendKeys({ press: 'ArrowDown' });
+    expect(focused()).to.match(/^Stalls, row B, seat 9,/);
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'ArrowDown' });
+    expect(focused()).to.match(/^Dress Circle, row C, seat 13,/);
+    await sendKeys({ press: 'ArrowRight' });
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    const pressed = seat(el, 'Dress Circle, row C, seat 14');
+    expect(pressed.getAttribute('aria-pressed')).to.equal('true');
+    expect(pressed.tabIndex).to.equal(0);
+    expect(seatButtons(el).filter((b) => b.tabIndex === 0)).to.have.length(1);
+    expect(root(el).querySelector('[part="announcer"]')?.textContent).to.match(/Dress Circle row C seat 14 chosen, £62\.50\. 1 seat, total £62\.50\./);
+    expect(root(el).querySelector('[part="total"]')?.textContent).to.include('£62.50');
+    await sendKeys({ press: 'Space' });
+    await el.updateComplete;
+    expect(pressed.getAttribute('aria-pressed')).to.equal('false');
+  });
+
+  it('selects by pointer on the painted map (hit test), not only through the buttons', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    const target = seat(el, 'Stalls, row B, seat 10');
+    const viewport = root(el).querySelector('.viewport') as HTMLElement;
+    const rect = viewport.getBoundingClientRect();
+    const x = rect.left + target.offsetLeft - viewport.scrollLeft + target.offsetWidth / 2;
+    const y = rect.top + target.offsetTop - viewport.scrollTop + target.offsetHeight / 2;
+    const init = { clientX: x, clientY: y, pointerId: 1, bubbles: true, pointerType: 'mouse', button: 0 };
+    viewport.dispatchEvent(new PointerEvent('pointerdown', init));
+    viewport.dispatchEvent(new PointerEvent('pointerup', init));
+    await el.updateComplete;
+    expect(target.getAttribute('aria-pressed')).to.equal('true');
+  });
+
+  it('refuses more seats than max-seats, and says so', async () => {
+    const el = await picker(fakeApi(seatedHandlers()), { max: 2 });
+    await mapReady(el);
+    for (const name of ['Stalls, row A, seat 1,', 'Stalls, row A, seat 2,', 'Stalls, row A, seat 3,']) {
+      seat(el, name).click();
+      await el.updateComplete;
+    }
+    expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true')).to.have.length(2);
+    expect(seat(el, 'Stalls, row A, seat 3,').getAttribute('aria-pressed')).to.equal('false');
+    expect(root(el).querySelector('[part="announcer"]')?.textContent).to.match(/up to 2 seats/);
+  });
+
+  it('validates the selection once it is still, shows ErrorMessagePlan and disables adding on DisableBooking', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        validateSeatsSelection: ({ body }) => ({
+          SelectionValid: body.TicketIds.length < 2,
+          DisableBooking: body.TicketIds.length >= 2,
+          ErrorMessagePlan: 'Please do not leave a single empty seat.',
+          ErrorMessageBasket: '',
+          InvalidSeatID: '8',
+        }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    fakeTimers();
+    seat(el, 'Stalls, row A, seat 1,').click();
+    await el.updateComplete;
+    seat(el, 'Stalls, row A, seat 2,').click();
+    await el.updateComplete;
+    await tick(el);
+    // Two quick changes: one request, for the latest selection.
+    expect(api.callsTo('validateSeatsSelection')).to.deep.equal([{ performanceId: 1, body: { TicketIds: [5, 4] } }]);
+    const message = root(el).querySelector('[part~="validation"]');
+    expect(message?.textContent).to.include('Please do not leave a single empty seat.');
+    expect(button(el, /Add 2 seats/).disabled).to.equal(true);
+    await accessible(el);
+    seat(el, 'Stalls, row A, seat 2,').click();
+    await el.updateComplete;
+    await tick(el);
+    expect(root(el).querySelector('[part~="validation"]')).to.equal(null);
+    expect(button(el, /Add 1 seat/).disabled).to.equal(false);
+  });
+
+  it('adds through the basket store, clears the selection, shows the seats as in the basket and fires booking-basket-change', async () => {
+    const api = fakeApi(seatedHandlers({ addTickets: ({ body }) => added(body.Tickets ?? []) }));
+    const el = await picker(api);
+    await mapReady(el);
+    fakeTimers();
+    seat(el, 'Stalls, row B, seat 9').click();
+    seat(el, 'Stalls, row B, seat 10').click();
+    await el.updateComplete;
+    const fired = oneEvent(el, 'booking-basket-change');
+    button(el, /Add 2 seats/).click();
+    await tick(el);
+    const event = await fired;
+    expect(event.detail.action).to.equal('add');
+    expect(event.detail.basketId).to.equal(BASKET_ID);
+    expect(api.callsTo('addTickets')).to.deep.equal([{ basketId: BASKET_ID, body: { Tickets: [2, 1] } }]);
+    await el.updateComplete;
+    const b9 = seat(el, 'Stalls, row B, seat 9');
+    expect(b9.getAttribute('aria-label')).to.match(/in your basket$/);
+    expect(b9.getAttribute('aria-pressed')).to.equal('false');
+    expect(b9.getAttribute('aria-disabled')).to.equal('true');
+    expect(text(el)).to.include('2 tickets added to your basket.');
+    expect(text(el)).to.include('No seats chosen yet');
+    // A seat in the basket cannot be chosen again.
+    b9.click();
+    await el.updateComplete;
+    expect(b9.getAttribute('aria-pressed')).to.equal('false');
+    await accessible(el);
+  });
+
+  it('409 outdated: refreshes the map, names the seats lost and keeps the rest', async () => {
+    let fresh = false;
+    const api = fakeApi(
+      seatedHandlers({
+        getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: fresh ? TICKETS.filter((t) => t.TicketId !== 4) : TICKETS }),
+        addTickets: () => {
+          fresh = true;
+          throw apiError('addTickets', 409, { Success: false, FailureReason: 1, FailureReasonText: 'TicketNotAvailable', BookableTicketsCount: null, GetBasketContentResult: basketWith([]) });
+        },
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    fakeTimers();
+    seat(el, 'Stalls, row A, seat 1,').click();
+    seat(el, 'Stalls, row A, seat 2,').click();
+    await el.updateComplete;
+    button(el, /Add 2 seats/).click();
+    await tick(el);
+    realTimers();
+    await waitUntil(() => text(el).includes('No longer available'), 'no loss notice');
+    expect(api.callsTo('getFullAvailability')).to.have.length(2);
+    expect(text(el)).to.include('No longer available: Stalls row A seat 2. The rest of your choice is kept.');
+    expect(seat(el, 'Stalls, row A, seat 1,').getAttribute('aria-pressed')).to.equal('true');
+    expect(seatButtons(el).some((b) => b.getAttribute('aria-label')?.startsWith('Stalls, row A, seat 2,'))).to.equal(false);
+    expect(button(el, /Add 1 seat/).disabled).to.equal(false);
+    await accessible(el);
+  });
+
+  it('409 BookableTicketsExceeded: says how many can still be booked and continues with that many', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        addTickets: ({ body }) => {
+          const ids = body.Tickets ?? [];
+          if (ids.length > 1) {
+            throw apiError('addTickets', 409, { Success: false, FailureReason: 8, FailureReasonText: 'BookableTicketsExceeded', BookableTicketsCount: 1, GetBasketContentResult: basketWith([]) });
+          }
+          return added(ids);
+        },
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    fakeTimers();
+    seat(el, 'Stalls, row A, seat 1,').click();
+    seat(el, 'Stalls, row A, seat 2,').click();
+    await el.updateComplete;
+    button(el, /Add 2 seats/).click();
+    await tick(el);
+    expect(text(el)).to.include('Only 1 tickets can still be booked for this performance.');
+    await accessible(el);
+    button(el, /Continue with 1 ticket/).click();
+    await tick(el);
+    expect(api.callsTo('addTickets').at(-1)).to.deep.equal({ basketId: BASKET_ID, body: { Tickets: [5] } });
+    expect(text(el)).to.include('1 ticket added to your basket.');
+  });
+
+  it('502: says so, keeps the selection, and retries', async () => {
+    let fail = true;
+    const api = fakeApi(seatedHandlers({ addTickets: ({ body }) => { if (fail) throw apiError('addTickets', 502); return added(body.Tickets ?? []); } }));
+    const el = await picker(api);
+    await mapReady(el);
+    fakeTimers();
+    seat(el, 'Stalls, row A, seat 3').click();
+    await el.updateComplete;
+    const errorEvent = oneEvent(el, 'booking-error');
+    button(el, /Add 1 seat/).click();
+    await tick(el);
+    expect((await errorEvent).detail).to.include({ source: 'seat-picker', status: 502 });
+    await el.updateComplete;
+    expect(text(el)).to.include('Your choice is kept.');
+    expect(seat(el, 'Stalls, row A, seat 3').getAttribute('aria-pressed')).to.equal('true');
+    await accessible(el);
+    fail = false;
+    button(el, /Try again/).click();
+    await tick(el);
+    expect(api.callsTo('addTickets')).to.have.length(2);
+    expect(text(el)).to.include('1 ticket added to your basket.');
+  });
+
+  it('Success false: the reason in words, selection kept', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        addTickets: () => ({ Success: false, FailureReason: 5, FailureReasonText: 'TicketLeavesSingleSeat', BookableTicketsCount: null, GetBasketContentResult: basketWith([]) }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    fakeTimers();
+    seat(el, 'Stalls, row A, seat 2').click();
+    await el.updateComplete;
+    button(el, /Add 1 seat/).click();
+    await tick(el);
+    const alert = root(el).querySelector('[part~="notice"][role="alert"]');
+    expect(alert?.textContent).to.include('would leave a single empty seat');
+    expect(seat(el, 'Stalls, row A, seat 2').getAttribute('aria-pressed')).to.equal('true');
+  });
+
+  it('says before adding that the paired part (with its date) is booked too', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getPerformance: ({ performanceId }) =>
+          performanceId === 1
+            ? performance(1, { PairedPerformances: [2] })
+            : performance(2, { PerformanceDate: '2026-12-05T14:30:00', DirectlyBookablePerformance: false, PairedPerformances: [1] }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    await waitUntil(() => root(el).querySelector('[part~="paired"]'), 'no paired notice');
+    const note = root(el).querySelector('[part~="paired"]')?.textContent ?? '';
+    expect(note).to.include('paired part');
+    expect(note).to.match(/5 December 2026/);
+    expect(button(el, /Add to basket/).getAttribute('aria-describedby')).to.equal('paired-note');
+    await accessible(el);
+  });
+
+  it('offers the list path: area, then row, then seat checkboxes that share the selection', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    const details = root(el).querySelector('details[part~="list"]') as HTMLDetailsElement;
+    details.open = true;
+    await waitUntil(() => root(el).querySelector('.list-body'), 'the list did not open');
+    const [areaSelect, rowSelect] = [...root(el).querySelectorAll<HTMLSelectElement>('.list-pickers select')];
+    expect([...(areaSelect?.options ?? [])].map((o) => o.text)).to.deep.equal(['Stalls', 'Dress Circle']);
+    expect([...(rowSelect?.options ?? [])].map((o) => o.text)).to.deep.equal(['Row A (3 seats)', 'Row B (2 seats)', 'Row AA (1 seats)']);
+    (areaSelect as HTMLSelectElement).value = '1';
+    areaSelect?.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    const boxes = [...root(el).querySelectorAll<HTMLInputElement>('.seat-checks input')];
+    expect(boxes.map((b) => b.parentElement?.textContent?.replace(/\s+/g, ' ').trim())).to.deep.equal([
+      'Seat 13, £62.50',
+      'Seat 14, £62.50, restricted view (Pillar)',
+    ]);
+    boxes[1]?.click();
+    await el.updateComplete;
+    expect(seat(el, 'Dress Circle, row C, seat 14').getAttribute('aria-pressed')).to.equal('true');
+    expect(text(el)).to.include('Dress Circle row C seat 14 · £62.50');
+    await accessible(el);
+  });
+
+  it('survives disconnect and reconnect', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    const parent = el.parentElement as HTMLElement;
+    el.remove();
+    parent.append(el);
+    await el.updateComplete;
+    await mapReady(el);
+    seat(el, 'Stalls, row A, seat 1,').focus();
+    await sendKeys({ press: 'ArrowRight' });
+    expect(root(el).activeElement?.getAttribute('aria-label')).to.match(/^Stalls, row A, seat 2,/);
+  });
+
+  it('says when the seats could not be loaded, and retries', async () => {
+    let down = true;
+    const api = fakeApi(seatedHandlers({ getFullAvailability: () => { if (down) throw networkError('getFullAvailability'); return { PerformanceId: 1, EventId: 5, AvailableTickets: TICKETS }; } }));
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part="error"]'), 'no error');
+    expect(api.callsTo('getAreasPrices')).to.have.length(0); // a failure is not "general admission"
+    await accessible(el);
+    down = false;
+    button(el, /Try again/).click();
+    await mapReady(el);
+  });
+
+  it('renders, responds and stays accessible at 20,000 seats, keeping only the seats in view as elements', async () => {
+    const big = hall(100, 200);
+    const el = await picker(fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) })));
+    await mapReady(el);
+    const count = seatButtons(el).length;
+    expect(count).to.be.greaterThan(10).and.lessThan(1600);
+    expect(root(el).querySelector('.sizer')?.getAttribute('aria-label')).to.include('20000 seats');
+    seatButtons(el)[0]?.focus();
+    await sendKeys({ down: 'Control' });
+    await sendKeys({ press: 'End' });
+    await sendKeys({ up: 'Control' });
+    expect(root(el).activeElement?.getAttribute('aria-label')).to.match(/^Arena, row CV, seat 200, £30\.00/);
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(root(el).activeElement?.getAttribute('aria-pressed')).to.equal('true');
+    await accessible(el);
+  });
+});
+
+describe('<seat-picker> best available and general admission', () => {
+  afterEach(() => resetSharedBookings());
+
+  const areas = (n: number) => ({
+    PerformanceId: 1,
+    EventId: 5,
+    TicketAreas: [
+      { AreaName: 'Stalls', SellingPrice: 45, FaceValue: 45, TicketName1: 'F', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 100 + i, TicketName1: 'F', TicketName2: String(i + 1), IsRestrictedView: false })) },
+      { AreaName: 'Balcony', SellingPrice: 25, FaceValue: 25, TicketName1: 'M', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 200 + i, TicketName1: 'M', TicketName2: String(i + 1), IsRestrictedView: i === 0 })) },
+    ],
+  });
+
+  it('best available (forced by mode): asks AvailableTickets for N and adds the chosen group', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getAvailableTickets: ({ requiredTicketsCount }) => areas(requiredTicketsCount),
+        addTickets: () => ({ Success: true, FailureReason: 0, FailureReasonText: '', BookableTicketsCount: null, GetBasketContentResult: basketWith([ticket(200, 'Balcony', 'M', '1', 25)]) }),
+      }),
+    );
+    const el = await picker(api, { mode: 'best-available' });
+    await waitUntil(() => root(el).querySelector('[part~="option"]'), 'no options');
+    expect(api.callsTo('getFullAvailability')).to.have.length(0);
+    expect(api.callsTo('getAvailableTickets')).to.deep.equal([{ performanceId: 1, requiredTicketsCount: 2 }]);
+    expect(text(el)).to.include('Balcony · row M, seats 1, 2 · £25.00 each · restricted view');
+    await expect(el).to.be.accessible();
+    const select = root(el).querySelector('[part="best"] select') as HTMLSelectElement;
+    select.value = '3';
+    select.dispatchEvent(new Event('change'));
+    await waitUntil(() => api.callsTo('getAvailableTickets').length === 2 && text(el).includes('seats 1, 2, 3'));
+    expect(api.callsTo('getAvailableTickets')[1]).to.deep.equal({ performanceId: 1, requiredTicketsCount: 3 });
+    const fired = oneEvent(el, 'booking-basket-change');
+    button(el, /Add 3 for £75\.00/).click();
+    await fired;
+    expect(api.callsTo('addTickets')[0]).to.deep.equal({ basketId: BASKET_ID, body: { Tickets: [200, 201, 202] } });
+  });
+
+  it('best available with BookableTicketsExceeded: offers to look again for that many', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getAvailableTickets: ({ requiredTicketsCount }) => areas(requiredTicketsCount),
+        addTickets: () => { throw apiError('addTickets', 409, { Success: false, FailureReason: 8, FailureReasonText: 'BookableTicketsExceeded', BookableTicketsCount: 1, GetBasketContentResult: basketWith([]) }); },
+      }),
+    );
+    const el = await picker(api, { mode: 'best-available' });
+    await waitUntil(() => root(el).querySelector('[part~="option"]'));
+    button(el, /Add 2 for £90\.00/).click();
+    await waitUntil(() => text(el).includes('Only 1 tickets can still be booked'));
+    button(el, /Continue with 1 ticket/).click();
+    await waitUntil(() => api.callsTo('getAvailableTickets').some((a) => (a as { requiredTicketsCount: number }).requiredTicketsCount === 1));
+  });
+
+  it('general admission: FullAvailability refused → AreasPrices, area + price + count, added with BestSeats', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getFullAvailability: () => { throw apiError('getFullAvailability', 400, { Message: 'Not for general admission shows.' }); },
+        getAreasPrices: () => ({
+          PerformanceId: 1,
+          AreasPrices: [
+            { AreaId: 11, AreaName: 'Standing', Prices: [{ Price: 25, FaceValue: 25, AvailableSeatsCount: 120 }, { Price: 35, FaceValue: 35, AvailableSeatsCount: 0 }] },
+            { AreaId: 12, AreaName: 'Balcony', Prices: [{ Price: 30, FaceValue: 30, AvailableSeatsCount: 3 }] },
+          ],
+        }),
+        addTickets: () => ({ Success: true, FailureReason: 0, FailureReasonText: '', BookableTicketsCount: null, GetBasketContentResult: basketWith([ticket(9, 'Balcony', '', '', 30)]) }),
+      }),
+    );
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part="general stack"], [part~="general"]'), 'no general admission');
+    const radios = [...root(el).querySelectorAll<HTMLInputElement>('input[name="ga"]')];
+    expect(radios.map((r) => r.parentElement?.textContent?.replace(/\s+/g, ' ').trim())).to.deep.equal(['Standing · £25.00 (120 left)', 'Balcony · £30.00 (3 left)']);
+    await expect(el).to.be.accessible();
+    radios[1]?.click();
+    await el.updateComplete;
+    const count = root(el).querySelector('[part~="general"] select') as HTMLSelectElement;
+    expect([...count.options].map((o) => o.value)).to.deep.equal(['1', '2', '3']); // never more than are left
+    count.value = '3';
+    count.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    expect(root(el).querySelector('[part~="general"] [part="total"]')?.textContent).to.include('£90.00');
+    const fired = oneEvent(el, 'booking-basket-change');
+    button(el, /Add 3 to basket/).click();
+    await fired;
+    expect(api.callsTo('addTickets')[0]).to.deep.equal({ basketId: BASKET_ID, body: { BestSeats: { PerformanceId: 1, AreaId: 12, SeatsCount: 3, Price: 30 } } });
+  });
+
+  it('general admission: also when FullAvailability is empty and AreasPrices has seats; sold out when neither', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: [] }),
+        getAreasPrices: () => ({ PerformanceId: 1, AreasPrices: [{ AreaId: 11, AreaName: 'Standing', Prices: [{ Price: 25, FaceValue: 25, AvailableSeatsCount: 4 }] }] }),
+      }),
+    );
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part~="general"]'), 'no general admission');
+    const sold = await picker(
+      fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: [] }), getAreasPrices: () => { throw apiError('getAreasPrices', 400); } })),
+    );
+    await waitUntil(() => text(sold).includes('No seats are left'), 'not sold out');
+    await expect(sold).to.be.accessible();
+  });
+
+  it('shows nothing to choose until a performance is selected, then follows the shared selection', async () => {
+    const api = fakeApi(seatedHandlers());
+    const booking = testBooking(api);
+    const el = await withBooking<SeatPicker>(booking, html`<seat-picker></seat-picker>`);
+    expect(text(el)).to.include('Choose a performance');
+    await expect(el).to.be.accessible();
+    booking.selection.selectPerformance(1, 5);
+    await mapReady(el);
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: 1 }]);
+  });
+});
