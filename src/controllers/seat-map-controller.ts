@@ -116,13 +116,18 @@ export class SeatMapController implements ReactiveController {
     on(els.sizer, 'keydown', (e) => this.handleKeyDown(e));
     on(els.sizer, 'click', (e) => this.handleButtonClick(e));
     on(els.sizer, 'focusin', (e) => this.handleFocusIn(e));
+    // The first size arrives with the observer's first report, in the next frame after layout:
+    // painting then costs no forced layout, and the canvas is in that very frame.
+    // A hidden page produces no frames: then size and paint at once.
+    this.sized = false;
     if (typeof ResizeObserver !== 'undefined') {
       this.resizeObserver = new ResizeObserver(() => this.resize());
       this.resizeObserver.observe(viewport);
     }
-    this.palette = null;
-    this.resize();
+    if (!this.resizeObserver || hidden()) this.resize();
   }
+
+  private sized = false;
 
   private detach(): void {
     for (const off of this.cleanup) off();
@@ -130,7 +135,8 @@ export class SeatMapController implements ReactiveController {
     this.resizeObserver?.disconnect();
     this.resizeObserver = null;
     if (this.frame) cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    if (this.overlayFrame) cancelAnimationFrame(this.overlayFrame);
+    this.frame = this.overlayFrame = 0;
     for (const b of this.buttons.values()) b.remove();
     this.buttons.clear();
     this.pointers.clear();
@@ -163,7 +169,7 @@ export class SeatMapController implements ReactiveController {
       for (const b of this.buttons.values()) b.remove();
       this.buttons.clear();
     }
-    if (!this.els) return;
+    if (!this.els || !this.sized) return;
     if (mapChanged || zoomChanged) {
       this.sizeSizer();
       this.paintAll();
@@ -232,9 +238,7 @@ export class SeatMapController implements ReactiveController {
     const seat = this.map?.seats[index];
     if (!seat) return;
     const p = this.pitch;
-    b.style.left = `${seat.x * p}px`;
-    b.style.top = `${seat.y * p}px`;
-    b.style.width = b.style.height = `${p}px`;
+    b.style.cssText = `left:${seat.x * p}px;top:${seat.y * p}px;width:${p}px;height:${p}px`;
   }
 
   private sizeSizer(): void {
@@ -247,6 +251,7 @@ export class SeatMapController implements ReactiveController {
 
   private resize(): void {
     if (!this.els) return;
+    this.sized = true;
     const { viewport, canvas } = this.els;
     this.dpr = Math.min(typeof devicePixelRatio === 'number' && devicePixelRatio > 0 ? devicePixelRatio : 1, 3);
     const w = viewport.clientWidth;
@@ -258,10 +263,34 @@ export class SeatMapController implements ReactiveController {
     canvas.height = Math.max(1, Math.round(h * this.dpr));
     this.sizeSizer();
     this.paintAll();
-    this.syncOverlay();
+    // The painted map is what the visitor sees first; the focusable stand-ins follow a frame later
+    // (the active seat's at once, so the tab stop exists from the start).
+    if (this.active >= 0 && this.map) this.ensureButton(this.active);
+    this.scheduleOverlay();
+  }
+
+  private overlayFrame = 0;
+
+  /** Build the overlay just after the next frame is painted (rAF, then a task). */
+  private scheduleOverlay(): void {
+    if (hidden()) return this.syncOverlay();
+    if (this.overlayFrame) return;
+    this.overlayFrame = requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        this.overlayFrame = 0;
+        this.syncOverlay();
+      };
+      channel.port2.postMessage(null);
+    });
   }
 
   private schedule(): void {
+    if (hidden()) {
+      this.paintAll();
+      this.syncOverlay();
+      return;
+    }
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
@@ -271,6 +300,9 @@ export class SeatMapController implements ReactiveController {
   }
 
   // ------------------------------------------------------------------ painting
+
+  /** Price band colours: `--booking-seat-band-1` … `-6` (the legend uses the same properties). */
+  static readonly BAND_DEFAULTS = ['#0b63a8', '#a34400', '#007a5a', '#a8437f', '#5b4a9e', '#7a6500'];
 
   private readPalette(): SeatMapPalette {
     if (this.palette) return this.palette;
@@ -283,18 +315,15 @@ export class SeatMapController implements ReactiveController {
         restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight',
       };
     } else {
-      const bands = read('--booking-seat-palette', '#0b63a8 #a34400 #007a5a #a8437f #5b4a9e #7a6500')
-        .split(/[\s,]+/)
-        .filter(Boolean);
       this.palette = {
-        bands,
+        bands: SeatMapController.BAND_DEFAULTS.map((fallback, i) => read(`--booking-seat-band-${i + 1}`, fallback)),
         mark: read('--booking-seat-mark', '#ffffff'),
         selected: read('--booking-seat-selected', read('--_accent', '#7a1f3d')),
-        selectedMark: read('--booking-accent-contrast', '#ffffff'),
+        selectedMark: read('--_accent-contrast', '#ffffff'),
         held: read('--booking-seat-held', '#6b6f76'),
         restricted: read('--booking-seat-restricted', '#1d1d1f'),
         text: read('--booking-text', '#1d1d1f'),
-        background: read('--booking-surface', '#ffffff'),
+        background: read('--_surface', '#ffffff'),
         focus: '#1a73e8',
       };
     }
@@ -307,18 +336,48 @@ export class SeatMapController implements ReactiveController {
     return ctx;
   }
 
+  /** One pre-drawn image per look of a seat (band, selected, held, restricted) at the current zoom. */
+  private sprites = new Map<string, HTMLCanvasElement>();
+  private spriteScale = '';
+
+  private sprite(seat: MapSeat): HTMLCanvasElement {
+    const selected = this.selected.has(seat.index);
+    const held = this.held.has(seat.index);
+    const scale = `${this.zoom}:${this.dpr}`;
+    if (scale !== this.spriteScale) {
+      this.sprites.clear();
+      this.spriteScale = scale;
+    }
+    const key = `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}`;
+    let sprite = this.sprites.get(key);
+    if (!sprite) {
+      const p = this.pitch;
+      sprite = document.createElement('canvas');
+      sprite.width = sprite.height = Math.max(1, Math.ceil(p * this.dpr));
+      const ctx = sprite.getContext('2d');
+      if (ctx) {
+        ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+        this.drawSeatShape(ctx, { band: seat.band, selected, held, restricted: seat.restricted }, 0, 0, this.readPalette());
+      }
+      this.sprites.set(key, sprite);
+    }
+    return sprite;
+  }
+
+  /** Repaint what is in view: one image copy per seat, then the labels. */
   private paintAll(): void {
     const ctx = this.context();
     const v = this.els?.viewport;
     if (!ctx || !v) return;
     const pal = this.readPalette();
-    const w = v.clientWidth;
-    const h = v.clientHeight;
-    ctx.clearRect(0, 0, w, h);
+    ctx.clearRect(0, 0, v.clientWidth, v.clientHeight);
     const map = this.map;
     if (!map) return;
     const r = this.viewRect();
-    for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) this.drawSeat(ctx, seat, pal, v);
+    const p = this.pitch;
+    const sx = v.scrollLeft;
+    const sy = v.scrollTop;
+    for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) ctx.drawImage(this.sprite(seat), seat.x * p - sx, seat.y * p - sy, p, p);
     this.drawLabels(ctx, pal, v);
   }
 
@@ -332,23 +391,27 @@ export class SeatMapController implements ReactiveController {
     const y = seat.y * p - v.scrollTop;
     if (x + p < 0 || y + p < 0 || x > v.clientWidth || y > v.clientHeight) return;
     ctx.clearRect(x, y, p, p);
-    const pal = this.readPalette();
-    this.drawSeat(ctx, seat, pal, v);
-    if (x < ROW_LABEL_UNITS * p) this.drawLabels(ctx, pal, v);
+    ctx.drawImage(this.sprite(seat), x, y, p, p);
+    if (x < ROW_LABEL_UNITS * p) this.drawLabels(ctx, this.readPalette(), v);
   }
 
-  private drawSeat(ctx: CanvasRenderingContext2D, seat: MapSeat, pal: SeatMapPalette, v: HTMLElement): void {
+  /** A seat in its cell at (cellX, cellY): colour, and a mark that says the same without colour. */
+  private drawSeatShape(
+    ctx: CanvasRenderingContext2D,
+    look: { band: number; selected: boolean; held: boolean; restricted: boolean },
+    cellX: number,
+    cellY: number,
+    pal: SeatMapPalette,
+  ): void {
     const p = this.pitch;
     const size = SEAT_SIZE * this.zoom;
     const inset = (p - size) / 2;
-    const x = seat.x * p - v.scrollLeft + inset;
-    const y = seat.y * p - v.scrollTop + inset;
-    const selected = this.selected.has(seat.index);
-    const held = this.held.has(seat.index);
+    const x = cellX + inset;
+    const y = cellY + inset;
     const radius = Math.min(size * 0.25, 6);
     ctx.beginPath();
     ctx.roundRect(x, y, size, size, [radius, radius, radius * 0.4, radius * 0.4]);
-    ctx.fillStyle = selected ? pal.selected : held ? pal.held : (pal.bands[seat.band % pal.bands.length] ?? '#0b63a8');
+    ctx.fillStyle = look.selected ? pal.selected : look.held ? pal.held : (pal.bands[look.band % pal.bands.length] ?? '#0b63a8');
     ctx.fill();
     if (size < 6) return;
     const cx = x + size / 2;
@@ -356,15 +419,15 @@ export class SeatMapController implements ReactiveController {
     const u = size / 24;
     ctx.lineWidth = Math.max(1.5, 2 * u);
     ctx.lineCap = 'round';
-    if (selected || held) {
-      // A check mark: selected (accent) and held (grey) differ by colour AND by the outline below.
-      ctx.strokeStyle = selected ? pal.selectedMark : pal.mark;
+    if (look.selected || look.held) {
+      // A check mark; held seats also get a dashed outline (grey alone would be colour only).
+      ctx.strokeStyle = look.selected ? pal.selectedMark : pal.mark;
       ctx.beginPath();
       ctx.moveTo(cx - 6 * u, cy);
       ctx.lineTo(cx - 1.5 * u, cy + 5 * u);
       ctx.lineTo(cx + 6.5 * u, cy - 5 * u);
       ctx.stroke();
-      if (held) {
+      if (look.held) {
         ctx.setLineDash([2 * u, 2 * u]);
         ctx.strokeStyle = pal.text;
         ctx.lineWidth = Math.max(1, u);
@@ -372,10 +435,10 @@ export class SeatMapController implements ReactiveController {
         ctx.setLineDash([]);
       }
     } else {
-      this.drawBandMark(ctx, seat.band, cx, cy, u, pal.mark);
+      this.drawBandMark(ctx, look.band, cx, cy, u, pal.mark);
     }
-    if (seat.restricted) {
-      // A dark corner triangle with a white edge: restricted view.
+    if (look.restricted) {
+      // A dark corner triangle: restricted view.
       ctx.fillStyle = pal.restricted;
       ctx.beginPath();
       ctx.moveTo(x + size - 10 * u, y);
@@ -386,36 +449,35 @@ export class SeatMapController implements ReactiveController {
     }
   }
 
-  /** The pattern that names a price band besides its colour (legend: the same marks). */
+  /** The mark that names a price band besides its colour: 0 none, 1 diagonal, 2 dot, 3 bar, 4 plus, 5 ring (the legend draws the same). */
   private drawBandMark(ctx: CanvasRenderingContext2D, band: number, cx: number, cy: number, u: number, colour: string): void {
+    const k = 5.5 * u;
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;
-    const k = 5.5 * u;
     ctx.beginPath();
     switch (band % 6) {
-      case 0: // solid: no mark
+      case 0:
         return;
-      case 1: // one diagonal
+      case 1:
         ctx.moveTo(cx - k, cy + k);
         ctx.lineTo(cx + k, cy - k);
         break;
-      case 2: // dot
+      case 2:
         ctx.arc(cx, cy, 2.6 * u, 0, Math.PI * 2);
         ctx.fill();
         return;
-      case 3: // horizontal bar
+      case 3:
         ctx.moveTo(cx - k, cy);
         ctx.lineTo(cx + k, cy);
         break;
-      case 4: // plus
+      case 4:
         ctx.moveTo(cx - k, cy);
         ctx.lineTo(cx + k, cy);
         ctx.moveTo(cx, cy - k);
         ctx.lineTo(cx, cy + k);
         break;
-      default: // ring
+      default:
         ctx.arc(cx, cy, k * 0.75, 0, Math.PI * 2);
-        break;
     }
     ctx.stroke();
   }
@@ -488,10 +550,15 @@ export class SeatMapController implements ReactiveController {
     els.sizer.append(fragment);
   }
 
+  private template: HTMLButtonElement | null = null;
+
   private createButton(index: number): HTMLButtonElement {
     const seat = this.map?.seats[index] as MapSeat;
-    const b = document.createElement('button');
-    b.type = 'button';
+    if (!this.template) {
+      this.template = document.createElement('button');
+      this.template.type = 'button';
+    }
+    const b = this.template.cloneNode(false) as HTMLButtonElement;
     b.dataset.seat = String(index);
     this.placeButton(b, index);
     this.buttons.set(index, b);
@@ -600,6 +667,7 @@ export class SeatMapController implements ReactiveController {
       return;
     }
     if (!this.dragged && Math.hypot(e.clientX - pt.startX, e.clientY - pt.startY) < DRAG_THRESHOLD) return;
+    if (!this.dragged) v.classList.add('dragging');
     this.dragged = true;
     v.scrollLeft -= dx;
     v.scrollTop -= dy;
@@ -610,6 +678,7 @@ export class SeatMapController implements ReactiveController {
     this.pointers.delete(e.pointerId);
     if (this.pointers.size < 2) this.pinch = null;
     const v = this.els?.viewport;
+    if (!this.pointers.size) v?.classList.remove('dragging');
     const map = this.map;
     if (!pt || !v || !map || this.dragged) return;
     const rect = v.getBoundingClientRect();
@@ -633,6 +702,11 @@ export class SeatMapController implements ReactiveController {
     this.callbacks.zoomed(zoom);
     this.schedule();
   }
+}
+
+/** A hidden page gets no animation frames nor resize reports: work that waits for one is done at once there. */
+function hidden(): boolean {
+  return typeof document !== 'undefined' && document.visibilityState === 'hidden';
 }
 
 export function clampZoom(zoom: number): number {

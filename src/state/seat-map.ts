@@ -17,6 +17,7 @@ import type { BasketItem, FullTicketInfo } from '../api/types.ts';
 // ---------------------------------------------------------------- natural order
 
 const chunk = /(\d+)|(\D+)/g;
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
 
 /**
  * Seat and row designators in the order a person expects: shorter letter
@@ -46,7 +47,7 @@ export function compareNatural(a: string, b: string): number {
       return da ? -1 : 1; // numbers before letters
     } else {
       if (lettersOnly.test(pa) && lettersOnly.test(pb) && pa.length !== pb.length) return pa.length - pb.length;
-      const diff = pa.localeCompare(pb, 'en', { sensitivity: 'base' });
+      const diff = collator.compare(pa, pb);
       if (diff !== 0) return diff;
     }
   }
@@ -218,7 +219,9 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
     y += AREA_HEADING_UNITS;
     const rowIndices: number[] = [];
     for (const label of [...areaRows.keys()].sort(compareNatural)) {
-      const list = (areaRows.get(label) as RawSeat[]).sort((a, b) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId);
+      const list = (areaRows.get(label) as RawSeat[]).sort(
+        numeric ? (a, b) => Number(a.seat) - Number(b.seat) || a.ticketId - b.ticketId : (a, b) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId,
+      );
       const rowIndex = rows.length;
       const indices: number[] = [];
       let lastX = -Infinity;

@@ -147,7 +147,12 @@ export const VALIDATION_DELAY = 250;
  * @csspart empty - Shown when no performance is chosen, or nothing is left.
  * @csspart error - The load error, with a retry button.
  *
- * @cssprop [--booking-seat-palette=#0b63a8 #a34400 #007a5a #a8437f #5b4a9e #7a6500] - Price band colours, cheapest first (space-separated); each band also has its own mark and letter.
+ * @cssprop [--booking-seat-band-1=#0b63a8] - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
+ * @cssprop [--booking-seat-band-2=#a34400] - Band B.
+ * @cssprop [--booking-seat-band-3=#007a5a] - Band C.
+ * @cssprop [--booking-seat-band-4=#a8437f] - Band D.
+ * @cssprop [--booking-seat-band-5=#5b4a9e] - Band E.
+ * @cssprop [--booking-seat-band-6=#7a6500] - Band F (a seventh band reuses band A's colour with its own letter).
  * @cssprop [--booking-seat-mark=#ffffff] - Colour of the band marks drawn on seats.
  * @cssprop [--booking-seat-selected=var(--booking-accent)] - Fill of selected seats.
  * @cssprop [--booking-seat-held=#6b6f76] - Fill of seats already in the basket.
@@ -391,8 +396,22 @@ export class SeatPicker extends BookingElement {
 
   // ------------------------------------------------------------------ words
 
+  private moneyCache = new Map<number, string>();
+  private moneyConfig: unknown = null;
+
+  /** Money in the configured currency (cached per amount: hundreds of seat names share a few prices). */
   private money(amount: number): string {
-    return formatMoney(amount, this.bookingController.booking.config);
+    const config = this.bookingController.booking.config;
+    if (config !== this.moneyConfig) {
+      this.moneyConfig = config;
+      this.moneyCache.clear();
+    }
+    let text = this.moneyCache.get(amount);
+    if (text === undefined) {
+      text = formatMoney(amount, config);
+      this.moneyCache.set(amount, text);
+    }
+    return text;
   }
 
   private date(value: string): string {
@@ -583,13 +602,12 @@ export class SeatPicker extends BookingElement {
 
   /** A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a letter beside it. */
   private swatch(kind: { band?: number; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
-    const palette = (getComputedStyle(this).getPropertyValue('--booking-seat-palette').trim() || '#0b63a8 #a34400 #007a5a #a8437f #5b4a9e #7a6500').split(/[\s,]+/);
     const fill = kind.selected
       ? 'var(--booking-seat-selected, var(--booking-accent, #7a1f3d))'
       : kind.held
         ? 'var(--booking-seat-held, #6b6f76)'
         : kind.band !== undefined
-          ? (palette[kind.band % palette.length] ?? '#0b63a8')
+          ? `var(--booking-seat-band-${(kind.band % 6) + 1}, ${SeatMapController.BAND_DEFAULTS[kind.band % 6]})`
           : '#c9ced6';
     const mark = 'var(--booking-seat-mark, #fff)';
     const marks = [

@@ -143,21 +143,26 @@ export const seatPickerStyles = css`
     overscroll-behavior: contain;
     cursor: grab;
   }
-  .viewport:active {
+  .viewport.dragging {
     cursor: grabbing;
   }
   .sizer {
     position: relative;
+    contain: layout style;
   }
-  .sizer button {
-    all: unset;
+  /* Transparent stand-ins over the painted seats: as few properties as possible (hundreds of them). */
+  .sizer > button {
     position: absolute;
-    box-sizing: border-box;
+    margin: 0;
+    padding: 0;
+    min-height: 0;
+    border: 0;
+    background: none;
     pointer-events: none;
     border-radius: 4px;
   }
-  .sizer button:focus-visible,
-  .sizer button:focus {
+  .sizer > button:focus-visible,
+  .sizer > button:focus {
     outline: var(--booking-focus, 2px solid #1a73e8);
     outline-width: 3px;
     outline-offset: -1px;
@@ -276,7 +281,7 @@ export const seatPickerStyles = css`
     }
   }
   @media (forced-colors: active) {
-    .sizer button:focus {
+    .sizer > button:focus {
       outline: 3px solid Highlight;
     }
     [part~='legend'] svg * {

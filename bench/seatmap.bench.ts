@@ -1,0 +1,208 @@
+/**
+ * Seat maps side by side: <seat-picker>, seatchart and
+ * @alisaitteke/seatmap-canvas render the same generated venue (1,000; 5,000;
+ * 20,000 seats, 20% unavailable, two price bands; bench/seatmap/venue.ts).
+ *
+ * Each library gets its own page, built with esbuild (minified, one JS and one
+ * CSS file) into a temporary directory, served gzip-compressed on 127.0.0.1,
+ * and driven by playwright-core in one headless Chromium. Per library and
+ * size, over RUNS fresh page loads (medians):
+ * - first paint: from the render call to the first painted frame (double rAF);
+ * - click → frame: from pointerdown on an available seat in view to the frame
+ *   after the click (rAF, then a task);
+ * - JS heap after render (CDP Runtime.getHeapUsage after a forced GC);
+ * - gzip bytes loaded by the page (HTML, JS, CSS as served).
+ * Nothing here asserts a time: it measures and prints.
+ */
+import { build } from 'esbuild';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from 'playwright-core';
+import type { BenchTable } from './index.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const RUNS = Number(process.env.SEATMAP_RUNS ?? 5);
+const SIZES = [1000, 5000, 20000];
+const LIBRARIES = [
+  { name: 'seat-picker', entry: 'seat-picker.page.ts' },
+  { name: 'seatchart', entry: 'seatchart.page.ts' },
+  { name: 'seatmap-canvas', entry: 'seatmap-canvas.page.ts' },
+];
+const RENDER_TIMEOUT = 60_000;
+
+interface Sample {
+  paint: number;
+  click: number;
+  heap: number;
+  bytes: number;
+  selected: boolean;
+}
+
+async function buildPages(out: string): Promise<void> {
+  for (const lib of LIBRARIES) {
+    await build({
+      entryPoints: { [lib.name]: join(here, 'seatmap', lib.entry) },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      target: 'es2022',
+      outdir: out,
+      tsconfig: join(root, 'tsconfig.json'),
+      define: { 'process.env.NODE_ENV': '"production"' },
+      conditions: ['production'],
+      logLevel: 'error',
+    });
+    const css = readdirSync(out).includes(`${lib.name}.css`) ? `<link rel="stylesheet" href="${lib.name}.css">` : '';
+    const page = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>${lib.name}</title>${css}</head>` +
+      `<body style="margin:0;font-family:system-ui,sans-serif"><script type="module" src="${lib.name}.js"></script></body></html>`;
+    (await import('node:fs')).writeFileSync(join(out, `${lib.name}.html`), page);
+  }
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** A static server that sends gzip and counts the compressed bytes it sent. */
+function serve(dir: string): Promise<{ server: Server; url: string; bytes: () => number; reset: () => void }> {
+  const cache = new Map<string, Buffer>();
+  let sent = 0;
+  const server = createServer((req, res) => {
+    const name = (req.url ?? '/').split('?')[0]?.replace(/^\/+/, '') ?? '';
+    if (!/^[\w.-]+$/.test(name)) return void res.writeHead(404).end();
+    let body = cache.get(name);
+    if (!body) {
+      try {
+        body = gzipSync(readFileSync(join(dir, name)), { level: 9 });
+      } catch {
+        return void res.writeHead(404).end();
+      }
+      cache.set(name, body);
+    }
+    sent += body.length;
+    res.writeHead(200, { 'Content-Type': TYPES[extname(name)] ?? 'application/octet-stream', 'Content-Encoding': 'gzip', 'Cache-Control': 'no-store' });
+    res.end(body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ server, url: `http://127.0.0.1:${port}`, bytes: () => sent, reset: () => (sent = 0) });
+    });
+  });
+}
+
+async function heapUsed(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize;
+}
+
+async function sample(page: Page, url: string, size: number, counter: { bytes: () => number; reset: () => void }): Promise<Sample> {
+  counter.reset();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => 'seatBench' in window);
+  const paint = await page.evaluate((n) => window.seatBench.render(n), size);
+  const bytes = counter.bytes();
+  const heap = await heapUsed(page);
+  const target = await page.evaluate(() => window.seatBench.target());
+  let click = Number.NaN;
+  let selected = false;
+  if (target) {
+    await page.evaluate(() => (window as unknown as { armClickTimer: () => void }).armClickTimer());
+    await page.mouse.click(target.x, target.y);
+    click = await page.evaluate(() => window.clickFrame);
+    selected = (await page.evaluate(() => window.seatBench.selected())) > 0;
+  }
+  return { paint, click, heap, bytes, selected };
+}
+
+const median = (xs: number[]) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!s.length) return Number.NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const mb = (x: number) => (x / 1048576).toFixed(1);
+const kb = (x: number) => (x / 1024).toFixed(1);
+
+export default async function seatmapBench(): Promise<BenchTable[]> {
+  const out = mkdtempSync(join(tmpdir(), 'stagedoor-seatmap-'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const { server, url, bytes, reset } = await (async () => {
+    await buildPages(out);
+    return serve(out);
+  })();
+  const results = new Map<string, Sample[]>();
+  try {
+    for (const size of SIZES) {
+      for (const lib of LIBRARIES) {
+        const samples: Sample[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+          const page = await context.newPage();
+          page.setDefaultTimeout(RENDER_TIMEOUT);
+          try {
+            samples.push(await sample(page, `${url}/${lib.name}.html`, size, { bytes, reset }));
+          } catch (error) {
+            console.error(`seatmap bench: ${lib.name} at ${size} seats, run ${i + 1}: ${(error as Error).message.split('\n')[0]}`);
+          } finally {
+            await context.close();
+          }
+        }
+        results.set(`${lib.name}:${size}`, samples);
+        console.error(`  ${lib.name} ${size} seats: ${samples.length} runs`);
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+
+  const rows: (string | number)[][] = [];
+  const notes: string[] = [];
+  for (const size of SIZES) {
+    const best = (key: keyof Sample, libs: string[]) => Math.min(...libs.map((l) => median((results.get(`${l}:${size}`) ?? []).map((s) => Number(s[key])))).filter(Number.isFinite));
+    for (const lib of LIBRARIES) {
+      const s = results.get(`${lib.name}:${size}`) ?? [];
+      const paint = median(s.map((x) => x.paint));
+      const peers = LIBRARIES.filter((l) => l.name !== 'seat-picker').map((l) => l.name);
+      const ratio = lib.name === 'seat-picker' ? `${(best('paint', peers) / paint).toFixed(1)}x` : '';
+      rows.push([
+        size.toLocaleString('en-GB'),
+        lib.name,
+        ms(paint),
+        ratio,
+        ms(median(s.map((x) => x.click))),
+        s.length ? `${s.filter((x) => x.selected).length}/${s.length}` : 'n/a',
+        s.length ? mb(median(s.map((x) => x.heap))) : 'n/a',
+        s.length ? kb(median(s.map((x) => x.bytes))) : 'n/a',
+        s.length,
+      ]);
+    }
+  }
+  notes.push(
+    `Medians of ${RUNS} fresh page loads per cell, headless Chromium (${process.env.CHROME_PATH ?? '/usr/bin/chromium'}), viewport 1280×800, --disable-gpu.`,
+    '"vs best peer": the best peer\'s first paint divided by <seat-picker>\'s (the goal: at least 5x at 5,000 and 20,000 seats).',
+    '"selected": in how many runs the click actually selected a seat (a click that only zooms or does nothing still counts its frame).',
+    'Every library starts from the venue as objects in memory: <seat-picker> through an in-page fake api (FullAvailability), the peers through their options/data.',
+  );
+  return [
+    {
+      title: 'Seat map: render and click, side by side',
+      columns: ['seats', 'library', 'first paint ms', 'vs best peer', 'click → frame ms', 'selected', 'JS heap MB', 'gzip KB loaded', 'runs'],
+      rows,
+      notes,
+    },
+  ];
+}
