@@ -9,6 +9,8 @@ export interface SeatBench {
   target(): { x: number; y: number } | null;
   /** How many seats are selected now (to check that a click selected one). */
   selected(): number;
+  /** Where to click first, when the library needs a click before seats can be chosen (not timed). */
+  prepareClick?(): { x: number; y: number } | null;
 }
 
 declare global {

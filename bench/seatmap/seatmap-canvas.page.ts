@@ -11,7 +11,13 @@ interface SeatItemLike {
   item?: { salable?: boolean };
 }
 
-let map: { data: { replaceData(blocks: unknown[]): unknown; getSelectedSeats(): unknown[] }; addEventListener(type: string, fn: (seat: SeatItemLike) => void): void } | null = null;
+interface SeatMapLike {
+  data: { replaceData(blocks: unknown[]): unknown; getSelectedSeats(): unknown[] };
+  eventManager: { addEventListener(type: string, fn: (seat: SeatItemLike) => void): void };
+}
+
+let map: SeatMapLike | null = null;
+const NOT_SALABLE = '#424747';
 
 install({
   async render(size) {
@@ -34,7 +40,7 @@ install({
       resizable: true,
       legend: true,
       style: {
-        seat: { radius: 12, color: '#6796ff', hover: '#5671ff', not_salable: '#424747', selected: '#56aa45', focus: '#435fa4', focus_out: '#56aa45' },
+        seat: { radius: 12, color: '#6796ff', hover: '#5671ff', not_salable: NOT_SALABLE, selected: '#56aa45', focus: '#435fa4', focus_out: '#56aa45' },
         block: { fill: '#e2e2e2', stroke: '#e2e2e2' },
         label: { color: '#000', radius: 12, 'font-size': '12px', bg: '#ffffff' },
         legend: {},
@@ -42,7 +48,9 @@ install({
       },
     }) as unknown as NonNullable<typeof map>;
     map = instance;
-    instance.addEventListener('SEAT.CLICK', (seat) => {
+    // The README's seatmap.addEventListener is an unbound copy of the event manager's method
+    // in this version (it throws); the event manager itself works.
+    instance.eventManager.addEventListener('SEAT.CLICK', (seat) => {
       if (seat.isSelected?.()) seat.unSelect?.();
       else if (seat.item?.salable !== false) seat.select?.();
     });
@@ -51,10 +59,20 @@ install({
     return performance.now() - start;
   },
   target() {
-    const seats = [...document.querySelectorAll('.seats_container g.seat')];
-    return centre(seats.find((s) => !s.classList.contains('not-salable') && centre(s))) ?? centre(seats.find((s) => centre(s)));
+    // Seats are g.seat inside g.seats (the legend uses other groups); unavailable ones are filled with not_salable.
+    const seats = [...document.querySelectorAll('.seats_container g.seats > g.seat')];
+    // ...and the one clicked must be the one hit (the legend overlaps the top of the map).
+    const hit = (s: Element) => {
+      const c = centre(s);
+      return c !== null && s.contains(document.elementFromPoint(c.x, c.y));
+    };
+    return centre(seats.find((s) => s.querySelector('circle')?.getAttribute('fill') !== NOT_SALABLE && hit(s)));
   },
   selected() {
     return map?.data.getSelectedSeats().length ?? 0;
+  },
+  prepareClick() {
+    // Below its seat zoom level a click zooms in (animated) where it lands; seats are chosen at seat level.
+    return centre(document.querySelector('.seats_container g.block'));
   },
 });

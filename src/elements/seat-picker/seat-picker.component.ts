@@ -356,13 +356,16 @@ export class SeatPicker extends BookingElement {
     if (selectedIdx.size !== this.selectedIdx.size || [...selectedIdx].some((i) => !this.selectedIdx.has(i))) this.selectedIdx = selectedIdx;
   }
 
+  private listedFor: { tickets: readonly FullTicketInfo[] | null; ids: ReadonlySet<number> } = { tickets: null, ids: new Set() };
+
   /** Basket tickets of this performance that FullAvailability no longer lists (held seats drop out of it). */
   private heldExtras(tickets: readonly FullTicketInfo[], content: BasketContent | null): ReturnType<typeof basketSeats> {
     const perf = this.performanceTask.value?.performance;
     if (!content || !perf || perf.PerformanceId !== this.currentPerformanceId) return [];
     const items = content.Items.filter((i: BasketItem) => i.EventId === perf.EventId && sameDateTime(i.PerformanceDate, perf.PerformanceDate));
     if (!items.length) return [];
-    const listed = new Set(tickets.map((t) => t.TicketId));
+    if (this.listedFor.tickets !== tickets) this.listedFor = { tickets, ids: new Set(tickets.map((t) => t.TicketId)) };
+    const listed = this.listedFor.ids;
     return basketSeats(items).filter((s) => !listed.has(s.ticketId));
   }
 
