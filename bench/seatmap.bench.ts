@@ -18,7 +18,7 @@
 import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -149,6 +149,7 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
     return serve(out);
   })();
   const results = new Map<string, Sample[]>();
+  const loadBefore = loadavg()[0] ?? 0;
   try {
     for (const size of SIZES) {
       for (const lib of LIBRARIES) {
@@ -199,6 +200,7 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
   }
   notes.push(
     `Medians of ${RUNS} fresh page loads per cell, headless Chromium (${process.env.CHROME_PATH ?? '/usr/bin/chromium'}), viewport 1280×800, --disable-gpu.`,
+    `Machine: ${cpus().length} CPUs, 1-minute load average ${loadBefore.toFixed(1)} before and ${(loadavg()[0] ?? 0).toFixed(1)} after the run (other work on the machine inflates every figure).`,
     '"vs best peer": the best peer\'s first paint divided by <seat-picker>\'s (the goal: at least 5x at 5,000 and 20,000 seats).',
     '"selected": in how many runs the click actually selected a seat (a click that only zooms or does nothing still counts its frame).',
     'Every library starts from the venue as objects in memory: <seat-picker> through an in-page fake api (FullAvailability), the peers through their options/data.',

@@ -3,8 +3,10 @@
  * rectangular hall of `rows × columns` seats, rows lettered A–Z, AA–ZZ…,
  * seats numbered from 1, the front half at £45 and the back half at £30,
  * and 20% of the seats unavailable (a seeded, reproducible choice).
- * Browser-safe, no imports: it is bundled into each benchmark page.
+ * Browser-safe: it is bundled into each benchmark page.
  */
+import { letterLabel } from '../../src/state/seat-map.ts';
+
 export interface VenueSeat {
   id: number;
   row: number;
@@ -22,16 +24,6 @@ export interface Venue {
 }
 
 export const SHAPES: Record<number, [number, number]> = { 1000: [25, 40], 5000: [50, 100], 20000: [100, 200] };
-
-export function rowLabel(i: number): string {
-  let n = i;
-  let s = '';
-  do {
-    s = String.fromCharCode(65 + (n % 26)) + s;
-    n = Math.floor(n / 26) - 1;
-  } while (n >= 0);
-  return s;
-}
 
 /** mulberry32: a tiny seeded generator. */
 function random(seed: number): () => number {
@@ -56,7 +48,7 @@ export function generateVenue(size: number, seed = 7): Venue {
         id: 100000 + r * columns + c,
         row: r,
         col: c,
-        rowLabel: rowLabel(r),
+        rowLabel: letterLabel(r),
         seatLabel: String(c + 1),
         price: r < rows / 2 ? 45 : 30,
         available: rnd() >= 0.2,

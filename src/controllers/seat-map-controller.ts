@@ -47,6 +47,8 @@ export interface SeatMapPalette {
   text: string;
   background: string;
   focus: string;
+  /** An outline around every seat (forced colours, where fills are all one system colour). */
+  outline: string | null;
 }
 
 /** Seat size and pitch at zoom 1, in CSS px (the seat is at least 24 px: WCAG 2.5.8). */
@@ -312,7 +314,7 @@ export class SeatMapController implements ReactiveController {
     if (forced) {
       this.palette = {
         bands: ['Canvas'], mark: 'CanvasText', selected: 'Highlight', selectedMark: 'HighlightText', held: 'GrayText',
-        restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight',
+        restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
       };
     } else {
       this.palette = {
@@ -325,6 +327,7 @@ export class SeatMapController implements ReactiveController {
         text: read('--booking-text', '#1d1d1f'),
         background: read('--_surface', '#ffffff'),
         focus: '#1a73e8',
+        outline: null,
       };
     }
     return this.palette;
@@ -413,6 +416,11 @@ export class SeatMapController implements ReactiveController {
     ctx.roundRect(x, y, size, size, [radius, radius, radius * 0.4, radius * 0.4]);
     ctx.fillStyle = look.selected ? pal.selected : look.held ? pal.held : (pal.bands[look.band % pal.bands.length] ?? '#0b63a8');
     ctx.fill();
+    if (pal.outline) {
+      ctx.strokeStyle = pal.outline;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
     if (size < 6) return;
     const cx = x + size / 2;
     const cy = y + size / 2;

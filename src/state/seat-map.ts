@@ -126,7 +126,8 @@ const AREA_GAP_UNITS = 0.5;
 
 const wholeNumber = /^\s*\d{1,6}\s*$/;
 
-function bandLabel(i: number): string {
+/** The letters that name the i-th (0-based) row or band: A … Z, AA, AB … */
+export function letterLabel(i: number): string {
   let n = i;
   let s = '';
   do {
@@ -249,7 +250,7 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
     seats: Object.freeze(seats),
     rows: Object.freeze(rows),
     areas: Object.freeze(areas),
-    bands: Object.freeze(prices.map((price, i) => Object.freeze({ price, label: bandLabel(i), seatCount: bandCounts[i] ?? 0 }))),
+    bands: Object.freeze(prices.map((price, i) => Object.freeze({ price, label: letterLabel(i), seatCount: bandCounts[i] ?? 0 }))),
     width: width + 0.5,
     height: Math.max(y - AREA_GAP_UNITS, 1),
     byTicket: new Map(seats.map((s) => [s.ticketId, s.index])),

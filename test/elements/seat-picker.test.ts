@@ -79,6 +79,14 @@ describe('<seat-picker> seated map', () => {
     await clock?.tickAsync(VALIDATION_DELAY + 10);
     await el.updateComplete;
   };
+  /** Choose seats by name, press "Add", and let the validation pause pass (fake timers). */
+  const chooseAndAdd = async (el: SeatPicker, names: string[]) => {
+    fakeTimers();
+    for (const name of names) seat(el, name).click();
+    await el.updateComplete;
+    button(el, names.length === 1 ? /Add 1 seat/ : new RegExp(`Add ${names.length} seats`)).click();
+    await tick(el);
+  };
   /** axe under real timers, then back to fake ones. */
   const accessible = async (el: SeatPicker) => {
     const faked = clock !== undefined;
@@ -249,12 +257,7 @@ describe('<seat-picker> seated map', () => {
     );
     const el = await picker(api);
     await mapReady(el);
-    fakeTimers();
-    seat(el, 'Stalls, row A, seat 1,').click();
-    seat(el, 'Stalls, row A, seat 2,').click();
-    await el.updateComplete;
-    button(el, /Add 2 seats/).click();
-    await tick(el);
+    await chooseAndAdd(el, ['Stalls, row A, seat 1,', 'Stalls, row A, seat 2,']);
     realTimers();
     await waitUntil(() => text(el).includes('No longer available'), 'no loss notice');
     expect(api.callsTo('getFullAvailability')).to.have.length(2);
@@ -279,12 +282,7 @@ describe('<seat-picker> seated map', () => {
     );
     const el = await picker(api);
     await mapReady(el);
-    fakeTimers();
-    seat(el, 'Stalls, row A, seat 1,').click();
-    seat(el, 'Stalls, row A, seat 2,').click();
-    await el.updateComplete;
-    button(el, /Add 2 seats/).click();
-    await tick(el);
+    await chooseAndAdd(el, ['Stalls, row A, seat 1,', 'Stalls, row A, seat 2,']);
     expect(text(el)).to.include('Only 1 tickets can still be booked for this performance.');
     await accessible(el);
     button(el, /Continue with 1 ticket/).click();
@@ -324,11 +322,7 @@ describe('<seat-picker> seated map', () => {
     );
     const el = await picker(api);
     await mapReady(el);
-    fakeTimers();
-    seat(el, 'Stalls, row A, seat 2').click();
-    await el.updateComplete;
-    button(el, /Add 1 seat/).click();
-    await tick(el);
+    await chooseAndAdd(el, ['Stalls, row A, seat 2']);
     const alert = root(el).querySelector('[part~="notice"][role="alert"]');
     expect(alert?.textContent).to.include('would leave a single empty seat');
     expect(seat(el, 'Stalls, row A, seat 2').getAttribute('aria-pressed')).to.equal('true');
@@ -351,6 +345,39 @@ describe('<seat-picker> seated map', () => {
     expect(note).to.match(/5 December 2026/);
     expect(button(el, /Add to basket/).getAttribute('aria-describedby')).to.equal('paired-note');
     await accessible(el);
+  });
+
+  it('a part that is not bookable on its own says so and cannot be added', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getPerformance: ({ performanceId }) =>
+          performanceId === 1
+            ? performance(1, { PairedPerformances: [2], DirectlyBookablePerformance: false })
+            : performance(2, { PerformanceDate: '2026-12-03T19:30:00', PairedPerformances: [1] }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    await waitUntil(() => root(el).querySelector('[part~="paired"]'), 'no paired notice');
+    seat(el, 'Stalls, row A, seat 1,').click();
+    await el.updateComplete;
+    expect(root(el).querySelector('[part~="paired"]')?.textContent).to.include('cannot be booked on its own');
+    expect(button(el, /Add 1 seat/).disabled).to.equal(true);
+  });
+
+  it('zooms with its buttons: the map and every seat grow together', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    const sizer = root(el).querySelector('.sizer') as HTMLElement;
+    const before = sizer.offsetWidth;
+    const a1 = seat(el, 'Stalls, row A, seat 1,');
+    const size = a1.offsetWidth;
+    expect(size).to.be.at.least(24); // targets at least 24 CSS px at the default zoom
+    (root(el).querySelector('[aria-label="Zoom in"]') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(sizer.offsetWidth / before).to.be.closeTo(1.25, 0.02);
+    expect(a1.offsetWidth / size).to.be.closeTo(1.25, 0.05);
+    expect(text(el)).to.include('125%');
   });
 
   it('offers the list path: area, then row, then seat checkboxes that share the selection', async () => {

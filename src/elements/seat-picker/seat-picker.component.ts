@@ -146,6 +146,7 @@ export const VALIDATION_DELAY = 250;
  * @csspart loading - The loading message.
  * @csspart empty - Shown when no performance is chosen, or nothing is left.
  * @csspart error - The load error, with a retry button.
+ * @csspart announcer - The polite live region that announces selection changes and totals (visually hidden).
  *
  * @cssprop [--booking-seat-band-1=#0b63a8] - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
  * @cssprop [--booking-seat-band-2=#a34400] - Band B.

@@ -1,5 +1,6 @@
 /** Service records for <seat-picker> tests. */
 import type { BasketContent, FullTicketInfo, PerformanceInfo } from '../../../src/api/types.ts';
+import { letterLabel } from '../../../src/state/seat-map.ts';
 
 export function ticket(id: number, area: string, row: string, seat: string, price: number, restricted = false, description: string | null = null): FullTicketInfo {
   return { TicketId: id, AreaName: area, TicketName1: row, TicketName2: seat, SellingPrice: price, FaceValue: price, RestrictedView: restricted, Description: description };
@@ -37,8 +38,7 @@ export function basketWith(tickets: FullTicketInfo[]): BasketContent {
 
 /** A rectangular hall of `rows × columns` seats (rows A, B, … AA …), two price bands. */
 export function hall(rows: number, columns: number): FullTicketInfo[] {
-  const label = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : label(Math.floor(i / 26) - 1) + String.fromCharCode(65 + (i % 26)));
   const out: FullTicketInfo[] = [];
-  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) out.push(ticket(1_000_000 + r * columns + c, 'Arena', label(r), String(c + 1), r < rows / 2 ? 45 : 30));
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) out.push(ticket(1_000_000 + r * columns + c, 'Arena', letterLabel(r), String(c + 1), r < rows / 2 ? 45 : 30));
   return out;
 }
