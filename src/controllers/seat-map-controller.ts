@@ -209,7 +209,7 @@ export class SeatMapController implements ReactiveController {
     this.updateButton(previous);
     const button = this.ensureButton(index);
     if (options.focus !== false) button.focus({ preventScroll: true });
-    if (previous !== index) this.callbacks.activate(index);
+    this.callbacks.activate(index);
   }
 
   /** The visible part of the map, in units. */

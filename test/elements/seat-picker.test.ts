@@ -527,7 +527,7 @@ describe('<seat-picker> best available and general admission', () => {
     await el.updateComplete;
     expect(root(el).querySelector('[part~="general"] [part="total"]')?.textContent).to.include('£90.00');
     const fired = oneEvent(el, 'booking-basket-change');
-    button(el, /Add 3 to basket/).click();
+    button(el, /Add 3 tickets to basket/).click();
     await fired;
     expect(api.callsTo('addTickets')[0]).to.deep.equal({ basketId: BASKET_ID, body: { BestSeats: { PerformanceId: 1, AreaId: 12, SeatsCount: 3, Price: 30 } } });
   });

@@ -717,6 +717,7 @@ export class SeatPicker extends BookingElement {
           ${this.countOptions(this.maxSeats, count)}
         </select>
       </label>
+      ${this.renderPaired()}
       ${this.bestTask.render({
         pending: () => html`<p part="loading" role="status">${msg('Finding the best seats…')}</p>`,
         complete: (result) => {
@@ -731,7 +732,6 @@ export class SeatPicker extends BookingElement {
           <button type="button" @click=${() => void this.bestTask.run()}>${msg('Try again')}</button>
         </div>`,
       })}
-      ${this.renderPaired()}
     </div>`;
   }
 
@@ -784,7 +784,7 @@ export class SeatPicker extends BookingElement {
         aria-describedby=${this.pairedNoteId}
         @click=${() => chosen && void this.addGeneral(chosen.area.AreaId, chosen.price.Price, count)}
       >
-        ${this.adding ? msg('Adding…') : msg(str`Add ${count} to basket`)}
+        ${this.adding ? msg('Adding…') : count === 1 ? msg('Add 1 ticket to basket') : msg(str`Add ${count} tickets to basket`)}
       </button>
     </div>`;
   }

@@ -10,6 +10,10 @@ export const seatPickerStyles = css`
     display: grid;
     gap: var(--_gap);
   }
+  .stack > button,
+  .stack > label {
+    justify-self: start;
+  }
   h2,
   h3 {
     margin: 0;
