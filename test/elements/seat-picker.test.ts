@@ -170,6 +170,51 @@ describe('<seat-picker> seated map', () => {
     expect(target.getAttribute('aria-pressed')).to.equal('true');
   });
 
+  it('choosing a seat touches only that seat, not every seat in view', async () => {
+    const big = hall(30, 60);
+    const el = await picker(fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) })));
+    await mapReady(el);
+    const sizer = root(el).querySelector('.sizer') as HTMLElement;
+    expect(seatButtons(el).length).to.be.greaterThan(50);
+    const touched = new Set<Node>();
+    const observer = new MutationObserver((records) => records.forEach((r) => touched.add(r.target)));
+    observer.observe(sizer, { subtree: true, attributes: true, childList: true });
+    seat(el, 'Arena, row B, seat 5,').click();
+    await el.updateComplete;
+    observer.takeRecords().forEach((r) => touched.add(r.target));
+    observer.disconnect();
+    // The chosen seat, and the roving tab stop leaving the previous seat: nothing else.
+    expect(touched.size).to.be.at.most(3);
+    expect(seat(el, 'Arena, row B, seat 5,').getAttribute('aria-pressed')).to.equal('true');
+  });
+
+  it('pans by dragging (without choosing a seat) and zooms by pinching', async () => {
+    const big = hall(60, 120);
+    const el = await picker(fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) })));
+    await mapReady(el);
+    const viewport = root(el).querySelector('.viewport') as HTMLElement;
+    expect(getComputedStyle(viewport).touchAction).to.equal('none');
+    const rect = viewport.getBoundingClientRect();
+    const at = (id: number, x: number, y: number, type: string) =>
+      viewport.dispatchEvent(new PointerEvent(type, { pointerId: id, clientX: rect.left + x, clientY: rect.top + y, bubbles: true, pointerType: 'touch', isPrimary: id === 1 }));
+    at(1, 200, 200, 'pointerdown');
+    at(1, 150, 170, 'pointermove');
+    at(1, 100, 140, 'pointermove');
+    at(1, 100, 140, 'pointerup');
+    await el.updateComplete;
+    expect(viewport.scrollLeft).to.equal(100);
+    expect(viewport.scrollTop).to.equal(60);
+    expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true')).to.have.length(0);
+    // Two fingers moving apart zoom in.
+    at(1, 100, 100, 'pointerdown');
+    at(2, 200, 100, 'pointerdown');
+    at(2, 300, 100, 'pointermove');
+    at(2, 300, 100, 'pointerup');
+    at(1, 100, 100, 'pointerup');
+    await el.updateComplete;
+    expect(text(el)).to.include('200%');
+  });
+
   it('refuses more seats than max-seats, and says so', async () => {
     const el = await picker(fakeApi(seatedHandlers()), { max: 2 });
     await mapReady(el);
