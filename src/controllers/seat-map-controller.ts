@@ -170,6 +170,7 @@ export class SeatMapController implements ReactiveController {
     if (mapChanged) {
       for (const b of this.buttons.values()) b.remove();
       this.buttons.clear();
+      this.sprites.clear();
     }
     if (!this.els || !this.sized) return;
     if (mapChanged || zoomChanged) {
@@ -340,10 +341,10 @@ export class SeatMapController implements ReactiveController {
   }
 
   /** One pre-drawn image per look of a seat (band, selected, held, restricted) at the current zoom. */
-  private sprites = new Map<string, HTMLCanvasElement>();
+  private sprites = new Map<string, OffscreenCanvas | HTMLCanvasElement>();
   private spriteScale = '';
 
-  private sprite(seat: MapSeat): HTMLCanvasElement {
+  private sprite(seat: MapSeat): OffscreenCanvas | HTMLCanvasElement {
     const selected = this.selected.has(seat.index);
     const held = this.held.has(seat.index);
     const scale = `${this.zoom}:${this.dpr}`;
@@ -354,10 +355,12 @@ export class SeatMapController implements ReactiveController {
     const key = `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}`;
     let sprite = this.sprites.get(key);
     if (!sprite) {
-      const p = this.pitch;
-      sprite = document.createElement('canvas');
-      sprite.width = sprite.height = Math.max(1, Math.ceil(p * this.dpr));
-      const ctx = sprite.getContext('2d');
+      const side = Math.max(1, Math.ceil(this.pitch * this.dpr));
+      // An OffscreenCanvas is cheaper to make than a <canvas> element (no DOM node).
+      const canvas: OffscreenCanvas | HTMLCanvasElement = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(side, side) : document.createElement('canvas');
+      canvas.width = canvas.height = side;
+      sprite = canvas;
+      const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
       if (ctx) {
         ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
         this.drawSeatShape(ctx, { band: seat.band, selected, held, restricted: seat.restricted }, 0, 0, this.readPalette());
@@ -400,7 +403,7 @@ export class SeatMapController implements ReactiveController {
 
   /** A seat in its cell at (cellX, cellY): colour, and a mark that says the same without colour. */
   private drawSeatShape(
-    ctx: CanvasRenderingContext2D,
+    ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D,
     look: { band: number; selected: boolean; held: boolean; restricted: boolean },
     cellX: number,
     cellY: number,
@@ -442,6 +445,13 @@ export class SeatMapController implements ReactiveController {
         ctx.strokeRect(x - 1, y - 1, size + 2, size + 2);
         ctx.setLineDash([]);
       }
+    } else if (look.band >= 6) {
+      // Colours and marks repeat after six bands: from the seventh on, the band's letter tells them apart.
+      ctx.fillStyle = pal.mark;
+      ctx.font = `700 ${Math.round(11 * u)}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(this.map?.bands[look.band]?.label ?? '', cx, cy + 0.5 * u, size - 4 * u);
     } else {
       this.drawBandMark(ctx, look.band, cx, cy, u, pal.mark);
     }
@@ -458,7 +468,7 @@ export class SeatMapController implements ReactiveController {
   }
 
   /** The mark that names a price band besides its colour: 0 none, 1 diagonal, 2 dot, 3 bar, 4 plus, 5 ring (the legend draws the same). */
-  private drawBandMark(ctx: CanvasRenderingContext2D, band: number, cx: number, cy: number, u: number, colour: string): void {
+  private drawBandMark(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, band: number, cx: number, cy: number, u: number, colour: string): void {
     const k = 5.5 * u;
     ctx.strokeStyle = colour;
     ctx.fillStyle = colour;

@@ -1,7 +1,7 @@
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import sinon from 'sinon';
-import type { AddTicketsResult, FullTicketInfo } from '../../src/api/types.ts';
+import type { AddTicketsResult, EventInfo, FullTicketInfo, VenueInfo } from '../../src/api/types.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
@@ -100,7 +100,8 @@ describe('<seat-picker> seated map', () => {
   });
 
   it('builds the map from FullAvailability in natural order, naming every seat fully', async () => {
-    const el = await picker(fakeApi(seatedHandlers()));
+    const api = fakeApi(seatedHandlers());
+    const el = await picker(api);
     await mapReady(el);
     expect(seatButtons(el).map((b) => b.getAttribute('aria-label'))).to.deep.equal([
       'Stalls, row A, seat 1, £45.00',
@@ -115,6 +116,10 @@ describe('<seat-picker> seated map', () => {
     // The legend names each band by price and letter, and says what restricted view looks like.
     const legend = root(el).querySelector('[part~="legend"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
     expect(legend).to.include('A: £30.00').and.include('B: £45.00').and.include('C: £62.50').and.include('Restricted view');
+    await waitUntil(() => api.callsTo('getEvent').length === 1, 'the plan was not looked up');
+    await el.updateComplete;
+    expect(root(el).querySelector('[part="plan"]')).to.equal(null); // Get Event answered 404: no plan, and no error
+    expect(root(el).querySelector('[part="error"]')).to.equal(null);
     await accessible(el);
   });
 
@@ -390,6 +395,23 @@ describe('<seat-picker> seated map', () => {
     expect(note).to.match(/5 December 2026/);
     expect(button(el, /Add to basket/).getAttribute('aria-describedby')).to.equal('paired-note');
     await accessible(el);
+  });
+
+  it("offers the venue's seating plan (Performance → Event → Venue PlanLink), and does without it when a step fails", async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9 } as EventInfo }),
+        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: '/plans/lyric.png' } as VenueInfo }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    const img = root(el).querySelector('[part="plan"] img') as HTMLImageElement;
+    expect(img.getAttribute('src')).to.equal('/plans/lyric.png');
+    expect(img.alt).to.equal('Seating plan of The Lyric');
+    expect(api.callsTo('getVenue')).to.deep.equal([{ venueId: 9 }]);
+    // seatedHandlers' getEvent answers 404 elsewhere: those maps simply have no plan (see the first test).
   });
 
   it('a part that is not bookable on its own says so and cannot be added', async () => {

@@ -153,7 +153,7 @@ export const VALIDATION_DELAY = 250;
  * @cssprop [--booking-seat-band-3=#007a5a] - Band C.
  * @cssprop [--booking-seat-band-4=#a8437f] - Band D.
  * @cssprop [--booking-seat-band-5=#5b4a9e] - Band E.
- * @cssprop [--booking-seat-band-6=#7a6500] - Band F (a seventh band reuses band A's colour with its own letter).
+ * @cssprop [--booking-seat-band-6=#7a6500] - Band F (from the seventh band on, colours repeat and each seat shows its band's letter).
  * @cssprop [--booking-seat-mark=#ffffff] - Colour of the band marks drawn on seats.
  * @cssprop [--booking-seat-selected=var(--booking-accent)] - Fill of selected seats.
  * @cssprop [--booking-seat-held=#6b6f76] - Fill of seats already in the basket.
@@ -428,7 +428,7 @@ export class SeatPicker extends BookingElement {
   }
 
   /** "Dress Circle, row C, seat 14, £62.50, restricted view (pillar)". */
-  seatName(seat: MapSeat, held = false): string {
+  private seatName(seat: MapSeat, held = false): string {
     const parts = [msg(str`${seat.area}, row ${seat.row}, seat ${seat.seat}, ${this.money(seat.price)}`)];
     const r = this.restriction(seat);
     if (r) parts.push(r);
@@ -595,7 +595,7 @@ export class SeatPicker extends BookingElement {
     return html`<ul part="legend" aria-label=${msg('Key to the map')}>
       ${map.bands.map(
         (band, i) => html`<li>
-          ${this.swatch({ band: i })}<span>${msg(str`${band.label}: ${this.money(band.price)}`)}</span>
+          ${this.swatch({ band: i, letter: band.label })}<span>${msg(str`${band.label}: ${this.money(band.price)}`)}</span>
         </li>`,
       )}
       <li>${this.swatch({ selected: true })}<span>${msg('Your choice')}</span></li>
@@ -605,7 +605,7 @@ export class SeatPicker extends BookingElement {
   }
 
   /** A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a letter beside it. */
-  private swatch(kind: { band?: number; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
+  private swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
     const fill = kind.selected
       ? 'var(--booking-seat-selected, var(--booking-accent, #7a1f3d))'
       : kind.held
@@ -626,8 +626,11 @@ export class SeatPicker extends BookingElement {
     return html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <rect x="1" y="1" width="22" height="22" rx="5" fill=${fill} />
       <g stroke=${mark} stroke-width="2" stroke-linecap="round">
-        ${kind.selected || kind.held ? check : kind.band !== undefined ? marks[kind.band % marks.length] : nothing}
+        ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
       </g>
+      ${kind.band !== undefined && kind.band >= 6
+        ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" fill=${mark}>${kind.letter ?? ''}</text>`
+        : nothing}
       ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
       ${kind.restricted ? svg`<path d="M13 1h10v10z" fill="var(--booking-seat-restricted, #1d1d1f)" />` : nothing}
     </svg>`;

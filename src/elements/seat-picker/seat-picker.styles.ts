@@ -3,7 +3,6 @@ import { css } from 'lit';
 export const seatPickerStyles = css`
   :host {
     --_map-height: var(--booking-seat-map-height, min(70vh, 32rem));
-    container-type: inline-size;
     min-width: 0;
   }
   .stack {
@@ -274,16 +273,6 @@ export const seatPickerStyles = css`
     gap: 0 1rem;
   }
 
-  @container (max-width: 30rem) {
-    .toolbar {
-      flex-direction: column;
-      align-items: stretch;
-    }
-    .option > button,
-    [part~='add'] {
-      width: 100%;
-    }
-  }
   @media (forced-colors: active) {
     .sizer > button:focus {
       outline: 3px solid Highlight;
