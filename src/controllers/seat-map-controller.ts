@@ -49,6 +49,8 @@ export interface SeatMapPalette {
   focus: string;
   /** An outline around every seat (forced colours, where fills are all one system colour). */
   outline: string | null;
+  /** The host's font family, for row and area labels. */
+  font: string;
 }
 
 /** Seat size and pitch at zoom 1, in CSS px (the seat is at least 24 px: WCAG 2.5.8). */
@@ -316,6 +318,7 @@ export class SeatMapController implements ReactiveController {
       this.palette = {
         bands: ['Canvas'], mark: 'CanvasText', selected: 'Highlight', selectedMark: 'HighlightText', held: 'GrayText',
         restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
+        font: style.fontFamily || 'sans-serif',
       };
     } else {
       this.palette = {
@@ -329,6 +332,7 @@ export class SeatMapController implements ReactiveController {
         background: read('--_surface', '#ffffff'),
         focus: '#1a73e8',
         outline: null,
+        font: style.fontFamily || 'sans-serif',
       };
     }
     return this.palette;
@@ -448,7 +452,7 @@ export class SeatMapController implements ReactiveController {
     } else if (look.band >= 6) {
       // Colours and marks repeat after six bands: from the seventh on, the band's letter tells them apart.
       ctx.fillStyle = pal.mark;
-      ctx.font = `700 ${Math.round(11 * u)}px system-ui, sans-serif`;
+      ctx.font = `700 ${Math.round(11 * u)}px ${pal.font}`;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       ctx.fillText(this.map?.bands[look.band]?.label ?? '', cx, cy + 0.5 * u, size - 4 * u);
@@ -508,7 +512,7 @@ export class SeatMapController implements ReactiveController {
     const r = this.viewRect();
     const labelWidth = ROW_LABEL_UNITS * p;
     const fontSize = Math.max(9, Math.min(14, p * 0.45));
-    ctx.font = `600 ${fontSize}px system-ui, sans-serif`;
+    ctx.font = `600 ${fontSize}px ${pal.font}`;
     ctx.textBaseline = 'middle';
     const pinned = v.scrollLeft > 0;
     for (const row of map.rows) {
@@ -526,7 +530,7 @@ export class SeatMapController implements ReactiveController {
       ctx.fillText(row.label, labelWidth - 6, y + p / 2, labelWidth - 6);
     }
     ctx.textAlign = 'left';
-    ctx.font = `700 ${Math.max(10, Math.min(15, p * 0.5))}px system-ui, sans-serif`;
+    ctx.font = `700 ${Math.max(10, Math.min(15, p * 0.5))}px ${pal.font}`;
     for (const area of map.areas) {
       const y = area.y * p - v.scrollTop;
       if (y > v.clientHeight || y + p < 0) continue;
