@@ -57,6 +57,16 @@ export const sharedStyles = css`
     cursor: not-allowed;
     opacity: 0.55;
   }
+  select {
+    font: inherit;
+    min-height: 2.75rem;
+    padding: 0.25rem 0.5rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    color: inherit;
+    max-width: 100%;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;

@@ -34,17 +34,6 @@ export const seatPickerStyles = css`
   legend {
     font-weight: 600;
   }
-  select,
-  input[type='number'] {
-    font: inherit;
-    min-height: 2.75rem;
-    padding: 0.25rem 0.5rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    color: inherit;
-    max-width: 100%;
-  }
   fieldset {
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
