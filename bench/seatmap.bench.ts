@@ -8,9 +8,12 @@
  * and driven by playwright-core in one headless Chromium. Per library and
  * size, over RUNS fresh page loads (medians):
  * - first paint: from the render call to the first painted frame (double rAF);
- * - click → frame: from pointerdown on an available seat in view to the frame
- *   after the click (rAF, then a task); seatmap-canvas first gets one untimed
- *   click that zooms it to its seat level, where clicks choose seats;
+ * - click → frame: a press and release on an available seat in view, sent
+ *   back to back over CDP (Input.dispatchMouseEvent, no pause between them),
+ *   timed from the pointerdown's event.timeStamp to the end of the first frame
+ *   in which the library reports the seat chosen (harness.ts armClickTimer);
+ *   seatmap-canvas first gets one untimed click that zooms it to its seat
+ *   level, where clicks choose seats;
  * - JS heap after render (CDP Runtime.getHeapUsage after a forced GC);
  * - gzip bytes loaded by the page (HTML, JS, CSS as served).
  * Nothing here asserts a time: it measures and prints.
@@ -120,8 +123,16 @@ async function sample(page: Page, url: string, size: number, counter: { bytes: (
   let click = Number.NaN;
   let selected = false;
   if (target) {
+    await page.mouse.move(target.x, target.y); // hover effects happen before the timed press
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.evaluate(() => (window as unknown as { armClickTimer: () => void }).armClickTimer());
-    await page.mouse.click(target.x, target.y);
+    const cdp = await page.context().newCDPSession(page);
+    const mouse = { x: target.x, y: target.y, button: 'left', buttons: 1, clickCount: 1 } as const;
+    await Promise.all([
+      cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', ...mouse }),
+      cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...mouse, buttons: 0 }),
+    ]);
+    await cdp.detach();
     click = await page.evaluate(() => window.clickFrame);
     selected = (await page.evaluate(() => window.seatBench.selected())) > 0;
   }

