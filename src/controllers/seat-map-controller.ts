@@ -173,6 +173,7 @@ export class SeatMapController implements ReactiveController {
       for (const b of this.buttons.values()) b.remove();
       this.buttons.clear();
       this.sprites.clear();
+      this.patterns.clear();
     }
     if (!this.els || !this.sized) return;
     if (mapChanged || zoomChanged) {
@@ -215,12 +216,20 @@ export class SeatMapController implements ReactiveController {
     this.callbacks.activate(index);
   }
 
+  /** The viewport's size and scroll, as read before `resize` wrote any style (reading after it would force a layout). */
+  private measured: { w: number; h: number; left: number; top: number } | null = null;
+
+  private box(): { w: number; h: number; left: number; top: number } {
+    const v = this.els?.viewport;
+    if (this.measured) return this.measured;
+    return v ? { w: v.clientWidth, h: v.clientHeight, left: v.scrollLeft, top: v.scrollTop } : { w: 0, h: 0, left: 0, top: 0 };
+  }
+
   /** The visible part of the map, in units. */
   private viewRect(): { left: number; top: number; right: number; bottom: number } {
-    const v = this.els?.viewport;
+    const b = this.box();
     const p = this.pitch;
-    if (!v) return { left: 0, top: 0, right: 0, bottom: 0 };
-    return { left: v.scrollLeft / p, top: v.scrollTop / p, right: (v.scrollLeft + v.clientWidth) / p, bottom: (v.scrollTop + v.clientHeight) / p };
+    return { left: b.left / p, top: b.top / p, right: (b.left + b.w) / p, bottom: (b.top + b.h) / p };
   }
 
   private applyZoom(zoom: number, anchor?: { x: number; y: number }): void {
@@ -259,15 +268,22 @@ export class SeatMapController implements ReactiveController {
     this.sized = true;
     const { viewport, canvas } = this.els;
     this.dpr = Math.min(typeof devicePixelRatio === 'number' && devicePixelRatio > 0 ? devicePixelRatio : 1, 3);
+    // Every read first, then the writes: painting uses what was read (no forced layout).
     const w = viewport.clientWidth;
     const h = viewport.clientHeight;
-    canvas.style.top = `${viewport.offsetTop}px`;
-    canvas.style.width = `${w}px`;
-    canvas.style.height = `${h}px`;
-    canvas.width = Math.max(1, Math.round(w * this.dpr));
-    canvas.height = Math.max(1, Math.round(h * this.dpr));
-    this.sizeSizer();
-    this.paintAll();
+    const offsetTop = viewport.offsetTop;
+    this.measured = { w, h, left: viewport.scrollLeft, top: viewport.scrollTop };
+    try {
+      canvas.style.top = `${offsetTop}px`;
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+      canvas.width = Math.max(1, Math.round(w * this.dpr));
+      canvas.height = Math.max(1, Math.round(h * this.dpr));
+      this.sizeSizer();
+      this.paintAll();
+    } finally {
+      this.measured = null;
+    }
     // The painted map is what the visitor sees first; the focusable stand-ins follow a frame later
     // (the active seat's at once, so the tab stop exists from the start).
     if (this.active >= 0 && this.map) this.ensureButton(this.active);
@@ -348,15 +364,19 @@ export class SeatMapController implements ReactiveController {
   private sprites = new Map<string, OffscreenCanvas | HTMLCanvasElement>();
   private spriteScale = '';
 
-  private sprite(seat: MapSeat): OffscreenCanvas | HTMLCanvasElement {
+  private lookKey(seat: MapSeat): string {
     const selected = this.selected.has(seat.index);
     const held = this.held.has(seat.index);
+    return `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}`;
+  }
+
+  private sprite(seat: MapSeat, key = this.lookKey(seat)): OffscreenCanvas | HTMLCanvasElement {
     const scale = `${this.zoom}:${this.dpr}`;
     if (scale !== this.spriteScale) {
       this.sprites.clear();
+      this.patterns.clear();
       this.spriteScale = scale;
     }
-    const key = `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}`;
     let sprite = this.sprites.get(key);
     if (!sprite) {
       const side = Math.max(1, Math.ceil(this.pitch * this.dpr));
@@ -367,28 +387,83 @@ export class SeatMapController implements ReactiveController {
       const ctx = canvas.getContext('2d') as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
       if (ctx) {
         ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-        this.drawSeatShape(ctx, { band: seat.band, selected, held, restricted: seat.restricted }, 0, 0, this.readPalette());
+        const selected = this.selected.has(seat.index);
+        this.drawSeatShape(ctx, { band: seat.band, selected, held: this.held.has(seat.index), restricted: seat.restricted }, 0, 0, this.readPalette());
       }
       this.sprites.set(key, sprite);
     }
     return sprite;
   }
 
-  /** Repaint what is in view: one image copy per seat, then the labels. */
+  /** The sprite of a look as a repeating pattern (one fill paints a whole run of seats). */
+  private patterns = new Map<string, CanvasPattern | null>();
+
+  private pattern(ctx: CanvasRenderingContext2D, seat: MapSeat, key: string): CanvasPattern | null {
+    const sprite = this.sprite(seat, key);
+    let pattern = this.patterns.get(key);
+    if (pattern === undefined) {
+      pattern = ctx.createPattern(sprite, 'repeat');
+      this.patterns.set(key, pattern);
+    }
+    return pattern;
+  }
+
+  /**
+   * Repaint what is in view. Seats side by side with the same look form a run,
+   * and every run of one look (on one grid) goes into one path filled with that
+   * look's sprite as a pattern: a few fills instead of one image copy per seat
+   * (both to record and to rasterize), then the labels.
+   */
   private paintAll(): void {
     const ctx = this.context();
     const v = this.els?.viewport;
     if (!ctx || !v) return;
     const pal = this.readPalette();
-    ctx.clearRect(0, 0, v.clientWidth, v.clientHeight);
+    const b = this.box();
+    ctx.clearRect(0, 0, b.w, b.h);
     const map = this.map;
     if (!map) return;
     const r = this.viewRect();
     const p = this.pitch;
-    const sx = v.scrollLeft;
-    const sy = v.scrollTop;
-    for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) ctx.drawImage(this.sprite(seat), seat.x * p - sx, seat.y * p - sy, p, p);
-    this.drawLabels(ctx, pal, v);
+    const sx = b.left;
+    const sy = b.top;
+    const groups = new Map<string, { seat: MapSeat; key: string; path: Path2D; ox: number; oy: number }>();
+    let run: { key: string; y: number; left: number; right: number; group: { path: Path2D } } | null = null;
+    const flush = () => {
+      if (run) run.group.path.rect(run.left * p - sx, run.y * p - sy, (run.right - run.left) * p, p);
+    };
+    for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) {
+      const key = this.lookKey(seat);
+      if (run && run.key === key && run.y === seat.y && run.right === seat.x) {
+        run.right = seat.x + 1;
+        continue;
+      }
+      flush();
+      // Seats share a grid when their offsets differ by whole units (x always does; y per area).
+      const gridKey = `${key}|${seat.y % 1}|${seat.x % 1}`;
+      let group = groups.get(gridKey);
+      if (!group) {
+        group = { seat, key, path: new Path2D(), ox: seat.x * p - sx, oy: seat.y * p - sy };
+        groups.set(gridKey, group);
+      }
+      run = { key, y: seat.y, left: seat.x, right: seat.x + 1, group };
+    }
+    flush();
+    const side = Math.max(1, Math.ceil(p * this.dpr));
+    for (const g of groups.values()) {
+      const pattern = this.pattern(ctx, g.seat, g.key);
+      if (!pattern) {
+        // No pattern support: one image copy per seat of this look.
+        for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) {
+          if (this.lookKey(seat) === g.key) ctx.drawImage(this.sprite(seat, g.key), seat.x * p - sx, seat.y * p - sy, p, p);
+        }
+        continue;
+      }
+      pattern.setTransform(new DOMMatrix([p / side, 0, 0, p / side, g.ox, g.oy]));
+      ctx.fillStyle = pattern;
+      ctx.fill(g.path);
+    }
+    this.drawLabels(ctx, pal);
   }
 
   private paintSeat(index: number): void {
@@ -397,12 +472,13 @@ export class SeatMapController implements ReactiveController {
     const seat = this.map?.seats[index];
     if (!ctx || !v || !seat) return;
     const p = this.pitch;
-    const x = seat.x * p - v.scrollLeft;
-    const y = seat.y * p - v.scrollTop;
-    if (x + p < 0 || y + p < 0 || x > v.clientWidth || y > v.clientHeight) return;
+    const b = this.box();
+    const x = seat.x * p - b.left;
+    const y = seat.y * p - b.top;
+    if (x + p < 0 || y + p < 0 || x > b.w || y > b.h) return;
     ctx.clearRect(x, y, p, p);
     ctx.drawImage(this.sprite(seat), x, y, p, p);
-    if (x < ROW_LABEL_UNITS * p) this.drawLabels(ctx, this.readPalette(), v);
+    if (x < ROW_LABEL_UNITS * p) this.drawLabels(ctx, this.readPalette());
   }
 
   /** A seat in its cell at (cellX, cellY): colour, and a mark that says the same without colour. */
@@ -505,20 +581,21 @@ export class SeatMapController implements ReactiveController {
   }
 
   /** Row labels stay at the left edge while panning; area names above their rows. */
-  private drawLabels(ctx: CanvasRenderingContext2D, pal: SeatMapPalette, v: HTMLElement): void {
+  private drawLabels(ctx: CanvasRenderingContext2D, pal: SeatMapPalette): void {
     const map = this.map;
     if (!map) return;
     const p = this.pitch;
+    const b = this.box();
     const r = this.viewRect();
     const labelWidth = ROW_LABEL_UNITS * p;
     const fontSize = Math.max(9, Math.min(14, p * 0.45));
     ctx.font = `600 ${fontSize}px ${pal.font}`;
     ctx.textBaseline = 'middle';
-    const pinned = v.scrollLeft > 0;
+    const pinned = b.left > 0;
     for (const row of map.rows) {
       if (row.y + 1 < r.top) continue;
       if (row.y > r.bottom) break;
-      const y = row.y * p - v.scrollTop;
+      const y = row.y * p - b.top;
       if (pinned) {
         ctx.fillStyle = pal.background;
         ctx.globalAlpha = 0.92;
@@ -532,10 +609,10 @@ export class SeatMapController implements ReactiveController {
     ctx.textAlign = 'left';
     ctx.font = `700 ${Math.max(10, Math.min(15, p * 0.5))}px ${pal.font}`;
     for (const area of map.areas) {
-      const y = area.y * p - v.scrollTop;
-      if (y > v.clientHeight || y + p < 0) continue;
+      const y = area.y * p - b.top;
+      if (y > b.h || y + p < 0) continue;
       ctx.fillStyle = pal.background;
-      ctx.fillRect(0, y, v.clientWidth, p * 1.2);
+      ctx.fillRect(0, y, b.w, p * 1.2);
       ctx.fillStyle = pal.text;
       ctx.fillText(area.name, 4, y + p * 0.6);
     }

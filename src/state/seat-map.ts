@@ -171,26 +171,20 @@ export function basketSeats(items: readonly BasketItem[]): RawSeat[] {
  * skipped; a ticket listed twice counts once.
  */
 export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly RawSeat[] = []): SeatMap {
-  const raw = new Map<number, RawSeat>();
-  for (const t of tickets) {
-    if (typeof t?.TicketId !== 'number' || !Number.isFinite(t.TicketId) || raw.has(t.TicketId)) continue;
-    raw.set(t.TicketId, {
-      ticketId: t.TicketId,
-      area: String(t.AreaName ?? '').trim() || '—',
-      row: String(t.TicketName1 ?? '').trim(),
-      seat: String(t.TicketName2 ?? '').trim(),
-      price: Number(t.SellingPrice) || 0,
-      faceValue: Number(t.FaceValue) || 0,
-      restricted: Boolean(t.RestrictedView),
-      description: t.Description ? String(t.Description) : null,
-    });
-  }
-  for (const h of held) if (!raw.has(h.ticketId)) raw.set(h.ticketId, { ...h, area: h.area.trim() || '—' });
-
-  // Areas in first-seen order; rows and seats in natural order.
+  // One object per seat, made once in its final shape (the layout fields are filled in below):
+  // at 20,000 seats every extra pass or copy shows in the first paint.
+  type Draft = { -readonly [K in keyof MapSeat]: MapSeat[K] };
+  const draft = (s: RawSeat): Draft => ({
+    index: 0, ticketId: s.ticketId, area: s.area, row: s.row, seat: s.seat, price: s.price, faceValue: s.faceValue,
+    restricted: s.restricted, description: s.description, band: 0, rowIndex: 0, indexInRow: 0, x: 0, y: 0,
+  });
+  const seen = new Set<number>();
+  // Areas in first-seen order; within an area, rows by label.
   const areaOrder: string[] = [];
-  const byArea = new Map<string, Map<string, RawSeat[]>>();
-  for (const s of raw.values()) {
+  const byArea = new Map<string, Map<string, Draft[]>>();
+  const priceSet = new Set<number>();
+  const place = (s: Draft) => {
+    priceSet.add(s.price);
     let rows = byArea.get(s.area);
     if (!rows) {
       rows = new Map();
@@ -200,51 +194,92 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
     const list = rows.get(s.row);
     if (list) list.push(s);
     else rows.set(s.row, [s]);
+  };
+  for (const t of tickets) {
+    const id = t?.TicketId;
+    if (typeof id !== 'number' || !Number.isFinite(id) || seen.has(id)) continue;
+    seen.add(id);
+    place(
+      draft({
+        ticketId: id,
+        area: String(t.AreaName ?? '').trim() || '—',
+        row: String(t.TicketName1 ?? '').trim(),
+        seat: String(t.TicketName2 ?? '').trim(),
+        price: Number(t.SellingPrice) || 0,
+        faceValue: Number(t.FaceValue) || 0,
+        restricted: Boolean(t.RestrictedView),
+        description: t.Description ? String(t.Description) : null,
+      }),
+    );
+  }
+  for (const h of held) {
+    if (seen.has(h.ticketId)) continue;
+    seen.add(h.ticketId);
+    place(draft({ ...h, area: h.area.trim() || '—' }));
   }
 
-  const prices = [...new Set([...raw.values()].map((s) => s.price))].sort((a, b) => a - b);
+  const prices = [...priceSet].sort((a, b) => a - b);
   const bandOf = new Map(prices.map((p, i) => [p, i]));
   const bandCounts = prices.map(() => 0);
 
-  const seats: MapSeat[] = [];
+  const seats: Draft[] = [];
   const rows: MapRow[] = [];
   const areas: MapArea[] = [];
+  const byTicket = new Map<number, number>();
   let y = 0;
   let width = ROW_LABEL_UNITS + 1;
   areaOrder.forEach((areaName, areaIndex) => {
-    const areaRows = byArea.get(areaName) as Map<string, RawSeat[]>;
-    const all = [...areaRows.values()].flat();
-    const numeric = all.every((s) => wholeNumber.test(s.seat));
-    let minNumber = 0;
-    if (numeric) {
-      minNumber = Infinity; // a loop, not Math.min(...all): no argument-count limit on a stadium
-      for (const s of all) minNumber = Math.min(minNumber, Number(s.seat));
+    const areaRows = byArea.get(areaName) as Map<string, Draft[]>;
+    // Whole seat numbers: each seat sits at its number. The number is parsed once and kept in
+    // the seat's `x` until its position replaces it below (so sorting parses nothing).
+    let numeric = true;
+    let minNumber = Infinity; // a loop, not Math.min(...all): no argument-count limit on a stadium
+    for (const list of areaRows.values()) {
+      for (const s of list) {
+        if (!wholeNumber.test(s.seat)) {
+          numeric = false;
+          break;
+        }
+        const n = Number(s.seat);
+        s.x = n;
+        if (n < minNumber) minNumber = n;
+      }
+      if (!numeric) break;
     }
+    const order = numeric
+      ? (a: Draft, b: Draft) => a.x - b.x || a.ticketId - b.ticketId
+      : (a: Draft, b: Draft) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId;
     const areaTop = y;
     y += AREA_HEADING_UNITS;
     const rowIndices: number[] = [];
     for (const label of [...areaRows.keys()].sort(compareNatural)) {
-      const list = (areaRows.get(label) as RawSeat[]).sort(
-        numeric ? (a, b) => Number(a.seat) - Number(b.seat) || a.ticketId - b.ticketId : (a, b) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId,
-      );
+      const list = areaRows.get(label) as Draft[];
+      // The service usually lists a row in order already: check before sorting.
+      let sorted = true;
+      for (let i = 1; i < list.length && sorted; i++) sorted = order(list[i - 1] as Draft, list[i] as Draft) <= 0;
+      if (!sorted) list.sort(order);
       const rowIndex = rows.length;
       const indices: number[] = [];
       let lastX = -Infinity;
-      list.forEach((s, i) => {
-        const col = numeric ? Number(s.seat) - minNumber : i;
+      for (let i = 0; i < list.length; i++) {
+        const s = list[i] as Draft;
+        const col = numeric ? s.x - minNumber : i;
         const x = Math.max(ROW_LABEL_UNITS + col, lastX + 1); // never overlap (duplicate numbers)
         lastX = x;
         const band = bandOf.get(s.price) ?? 0;
         bandCounts[band] = (bandCounts[band] ?? 0) + 1;
         const index = seats.length;
-        // One plain object per seat (readonly by type; the arrays are frozen): cheap at 20,000 seats.
-        seats.push({
-          index, ticketId: s.ticketId, area: s.area, row: s.row, seat: s.seat, price: s.price, faceValue: s.faceValue,
-          restricted: s.restricted, description: s.description, band, rowIndex, indexInRow: i, x, y,
-        });
+        s.index = index;
+        s.band = band;
+        s.rowIndex = rowIndex;
+        s.indexInRow = i;
+        s.x = x;
+        s.y = y;
+        seats.push(s);
+        byTicket.set(s.ticketId, index);
         indices.push(index);
-        width = Math.max(width, x + 1);
-      });
+        if (x + 1 > width) width = x + 1;
+      }
       rows.push(Object.freeze({ index: rowIndex, area: areaName, areaIndex, label, y, seats: Object.freeze(indices) }));
       rowIndices.push(rowIndex);
       y += 1;
@@ -254,13 +289,13 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
   });
 
   return Object.freeze({
-    seats: Object.freeze(seats),
+    seats: Object.freeze(seats as MapSeat[]),
     rows: Object.freeze(rows),
     areas: Object.freeze(areas),
     bands: Object.freeze(prices.map((price, i) => Object.freeze({ price, label: letterLabel(i), seatCount: bandCounts[i] ?? 0 }))),
     width: width + 0.5,
     height: Math.max(y - AREA_GAP_UNITS, 1),
-    byTicket: new Map(seats.map((s) => [s.ticketId, s.index])),
+    byTicket,
   });
 }
 
