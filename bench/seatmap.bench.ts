@@ -42,6 +42,7 @@ const RENDER_TIMEOUT = 60_000;
 interface Sample {
   paint: number;
   click: number;
+  frames: number;
   heap: number;
   bytes: number;
   selected: boolean;
@@ -121,6 +122,7 @@ async function sample(page: Page, url: string, size: number, counter: { bytes: (
   }
   const target = await page.evaluate(() => window.seatBench.target());
   let click = Number.NaN;
+  let frames = Number.NaN;
   let selected = false;
   if (target) {
     await page.mouse.move(target.x, target.y); // hover effects happen before the timed press
@@ -133,10 +135,10 @@ async function sample(page: Page, url: string, size: number, counter: { bytes: (
       cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...mouse, buttons: 0 }),
     ]);
     await cdp.detach();
-    click = await page.evaluate(() => window.clickFrame);
+    ({ ms: click, frames } = await page.evaluate(() => window.clickFrame));
     selected = (await page.evaluate(() => window.seatBench.selected())) > 0;
   }
-  return { paint, click, heap, bytes, selected };
+  return { paint, click, frames, heap, bytes, selected };
 }
 
 const median = (xs: number[]) => {
@@ -202,6 +204,7 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
         ms(paint),
         ratio,
         ms(median(s.map((x) => x.click))),
+        s.length ? `${s.filter((x) => x.frames === 1).length}/${s.length}` : 'n/a',
         s.length ? `${s.filter((x) => x.selected).length}/${s.length}` : 'n/a',
         s.length ? mb(median(s.map((x) => x.heap))) : 'n/a',
         s.length ? kb(median(s.map((x) => x.bytes))) : 'n/a',
@@ -213,13 +216,14 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
     `Medians of ${RUNS} fresh page loads per cell, headless Chromium (${process.env.CHROME_PATH ?? '/usr/bin/chromium'}), viewport 1280×800, --disable-gpu.`,
     `Machine: ${cpus().length} CPUs, 1-minute load average ${loadBefore.toFixed(1)} before and ${(loadavg()[0] ?? 0).toFixed(1)} after the run (other work on the machine inflates every figure).`,
     '"vs best peer": the best peer\'s first paint divided by <seat-picker>\'s (the goal: at least 5x at 5,000 and 20,000 seats).',
+    '"next frame": in how many runs the click was answered in the first frame that began after the press (the goal: a click answered within one frame).',
     '"selected": in how many runs the click actually selected a seat (a click that only zooms or does nothing still counts its frame).',
     'Every library starts from the venue as objects in memory: <seat-picker> through an in-page fake api (FullAvailability), the peers through their options/data.',
   );
   return [
     {
       title: 'Seat map: render and click, side by side',
-      columns: ['seats', 'library', 'first paint ms', 'vs best peer', 'click → frame ms', 'selected', 'JS heap MB', 'gzip KB loaded', 'runs'],
+      columns: ['seats', 'library', 'first paint ms', 'vs best peer', 'click → frame ms', 'next frame', 'selected', 'JS heap MB', 'gzip KB loaded', 'runs'],
       rows,
       notes,
     },

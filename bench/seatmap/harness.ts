@@ -16,7 +16,7 @@ export interface SeatBench {
 declare global {
   interface Window {
     seatBench: SeatBench;
-    clickFrame: Promise<number>;
+    clickFrame: Promise<{ ms: number; frames: number }>;
   }
 }
 
@@ -34,6 +34,8 @@ export function nextPaint(): Promise<void> {
  * layout and paint are included). The runner sends press and release back to
  * back (no pause between them). The listener is on window in the capture
  * phase: it sees the press whatever the library does with it.
+ * `frames`: how many frames began after the press up to and including the one
+ * that shows the answer (1: answered in the very next frame).
  */
 export function armClickTimer(): void {
   const before = window.seatBench.selected();
@@ -42,10 +44,12 @@ export function armClickTimer(): void {
       'pointerdown',
       (event) => {
         const start = event.timeStamp;
+        let frames = 0;
         const check = () => {
+          frames += 1;
           if (window.seatBench.selected() === before) return void requestAnimationFrame(check);
           const channel = new MessageChannel();
-          channel.port1.onmessage = () => resolve(performance.now() - start);
+          channel.port1.onmessage = () => resolve({ ms: performance.now() - start, frames });
           channel.port2.postMessage(null);
         };
         requestAnimationFrame(check);

@@ -205,11 +205,13 @@ export class SeatMapController implements ReactiveController {
     const top = seat.y * p;
     const margin = p;
     const labelSpace = ROW_LABEL_UNITS * p;
+    const { scrollLeft, scrollTop } = viewport;
     if (left - labelSpace < viewport.scrollLeft) viewport.scrollLeft = Math.max(0, left - labelSpace - margin);
     else if (left + p > viewport.scrollLeft + viewport.clientWidth) viewport.scrollLeft = left + p + margin - viewport.clientWidth;
     if (top < viewport.scrollTop) viewport.scrollTop = Math.max(0, top - margin);
     else if (top + p > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + p + margin - viewport.clientHeight;
-    this.syncOverlay();
+    // The seats in view changed only if the view moved (a click on a seat in view leaves it be).
+    if (viewport.scrollLeft !== scrollLeft || viewport.scrollTop !== scrollTop) this.syncOverlay();
     this.updateButton(previous);
     const button = this.ensureButton(index);
     if (options.focus !== false) button.focus({ preventScroll: true });

@@ -113,8 +113,10 @@ export interface SeatMap {
   /** Width and height in units (row labels included). */
   readonly width: number;
   readonly height: number;
-  /** Seat index by TicketId. */
+  /** Seat index by TicketId (made on first use). */
   readonly byTicket: ReadonlyMap<number, number>;
+  /** How many seats have a restricted view (the legend's entry, without a pass over every seat). */
+  readonly restrictedCount: number;
 }
 
 /** Units kept left of the seats for row labels. */
@@ -171,51 +173,65 @@ export function basketSeats(items: readonly BasketItem[]): RawSeat[] {
  * skipped; a ticket listed twice counts once.
  */
 export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly RawSeat[] = []): SeatMap {
-  // One object per seat, made once in its final shape (the layout fields are filled in below):
-  // at 20,000 seats every extra pass or copy shows in the first paint.
+  // This runs once per map, so uncompiled (interpreted): at 20,000 seats every call per seat
+  // shows in the first paint. Hence one object per seat, made once in its final shape (the
+  // layout fields are filled in below), and the per-seat loops kept free of avoidable calls.
   type Draft = { -readonly [K in keyof MapSeat]: MapSeat[K] };
-  const draft = (s: RawSeat): Draft => ({
-    index: 0, ticketId: s.ticketId, area: s.area, row: s.row, seat: s.seat, price: s.price, faceValue: s.faceValue,
-    restricted: s.restricted, description: s.description, band: 0, rowIndex: 0, indexInRow: 0, x: 0, y: 0,
-  });
   const seen = new Set<number>();
   // Areas in first-seen order; within an area, rows by label.
   const areaOrder: string[] = [];
   const byArea = new Map<string, Map<string, Draft[]>>();
   const priceSet = new Set<number>();
-  const place = (s: Draft) => {
-    priceSet.add(s.price);
-    let rows = byArea.get(s.area);
+  const listFor = (area: string, row: string): Draft[] => {
+    let rows = byArea.get(area);
     if (!rows) {
       rows = new Map();
-      byArea.set(s.area, rows);
-      areaOrder.push(s.area);
+      byArea.set(area, rows);
+      areaOrder.push(area);
     }
-    const list = rows.get(s.row);
-    if (list) list.push(s);
-    else rows.set(s.row, [s]);
+    let list = rows.get(row);
+    if (!list) {
+      list = [];
+      rows.set(row, list);
+    }
+    return list;
   };
+  const number = (v: unknown): number => (typeof v === 'number' && v === v && v !== 0 ? v : Number(v) || 0);
+  const add = (list: Draft[], ticketId: number, area: string, row: string, seat: string, price: number, faceValue: number, restricted: boolean, description: string | null) => {
+    list.push({ index: 0, ticketId, area, row, seat, price, faceValue, restricted, description, band: 0, rowIndex: 0, indexInRow: 0, x: Number.NaN, y: Number.NaN });
+    priceSet.add(price);
+  };
+  // Consecutive tickets mostly share their area and row: those skip the clean-up and lookups.
+  let areaRaw: unknown = null;
+  let rowRaw: unknown = null;
+  let list: Draft[] | null = null;
+  let area = '';
+  let row = '';
   for (const t of tickets) {
     const id = t?.TicketId;
-    if (typeof id !== 'number' || !Number.isFinite(id) || seen.has(id)) continue;
-    seen.add(id);
-    place(
-      draft({
-        ticketId: id,
-        area: String(t.AreaName ?? '').trim() || '—',
-        row: String(t.TicketName1 ?? '').trim(),
-        seat: String(t.TicketName2 ?? '').trim(),
-        price: Number(t.SellingPrice) || 0,
-        faceValue: Number(t.FaceValue) || 0,
-        restricted: Boolean(t.RestrictedView),
-        description: t.Description ? String(t.Description) : null,
-      }),
-    );
+    if (typeof id !== 'number' || id - id !== 0) continue; // not a finite number
+    const known = seen.size;
+    if (seen.add(id).size === known) continue; // listed twice: counted once
+    if (list === null || t.AreaName !== areaRaw || t.TicketName1 !== rowRaw) {
+      areaRaw = t.AreaName;
+      rowRaw = t.TicketName1;
+      area = String(areaRaw ?? '').trim() || '—';
+      row = String(rowRaw ?? '').trim();
+      list = listFor(area, row);
+    }
+    const seat = t.TicketName2;
+    const price = number(t.SellingPrice);
+    list.push({
+      index: 0, ticketId: id, area, row, seat: (typeof seat === 'string' ? seat : String(seat ?? '')).trim(), price, faceValue: number(t.FaceValue),
+      restricted: !!t.RestrictedView, description: t.Description ? String(t.Description) : null, band: 0, rowIndex: 0, indexInRow: 0, x: Number.NaN, y: Number.NaN,
+    });
+    priceSet.add(price);
   }
   for (const h of held) {
     if (seen.has(h.ticketId)) continue;
     seen.add(h.ticketId);
-    place(draft({ ...h, area: h.area.trim() || '—' }));
+    const a = h.area.trim() || '—';
+    add(listFor(a, h.row), h.ticketId, a, h.row, h.seat, h.price, h.faceValue, h.restricted, h.description);
   }
 
   const prices = [...priceSet].sort((a, b) => a - b);
@@ -225,48 +241,58 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
   const seats: Draft[] = [];
   const rows: MapRow[] = [];
   const areas: MapArea[] = [];
-  const byTicket = new Map<number, number>();
+  let restrictedCount = 0;
+  let byTicket: Map<number, number> | null = null;
   let y = 0;
   let width = ROW_LABEL_UNITS + 1;
-  areaOrder.forEach((areaName, areaIndex) => {
+  let bandPrice = Number.NaN;
+  let band = 0;
+  for (let areaIndex = 0; areaIndex < areaOrder.length; areaIndex++) {
+    const areaName = areaOrder[areaIndex] as string;
     const areaRows = byArea.get(areaName) as Map<string, Draft[]>;
     // Whole seat numbers: each seat sits at its number. The number is parsed once and kept in
     // the seat's `x` until its position replaces it below (so sorting parses nothing).
     let numeric = true;
     let minNumber = Infinity; // a loop, not Math.min(...all): no argument-count limit on a stadium
-    for (const list of areaRows.values()) {
-      for (const s of list) {
+    for (const seatsOfRow of areaRows.values()) {
+      for (const s of seatsOfRow) {
         if (!wholeNumber.test(s.seat)) {
           numeric = false;
           break;
         }
-        const n = Number(s.seat);
+        const n = +s.seat;
         s.x = n;
         if (n < minNumber) minNumber = n;
       }
       if (!numeric) break;
     }
-    const order = numeric
-      ? (a: Draft, b: Draft) => a.x - b.x || a.ticketId - b.ticketId
-      : (a: Draft, b: Draft) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId;
     const areaTop = y;
     y += AREA_HEADING_UNITS;
     const rowIndices: number[] = [];
     for (const label of [...areaRows.keys()].sort(compareNatural)) {
-      const list = areaRows.get(label) as Draft[];
-      // The service usually lists a row in order already: check before sorting.
-      let sorted = true;
-      for (let i = 1; i < list.length && sorted; i++) sorted = order(list[i - 1] as Draft, list[i] as Draft) <= 0;
-      if (!sorted) list.sort(order);
+      const seatsOfRow = areaRows.get(label) as Draft[];
+      // The service usually lists a row in order already: check (without a call per seat) before sorting.
+      let ordered = true;
+      for (let i = 1; i < seatsOfRow.length && ordered; i++) {
+        const a = seatsOfRow[i - 1] as Draft;
+        const b = seatsOfRow[i] as Draft;
+        ordered = numeric ? a.x < b.x || (a.x === b.x && a.ticketId <= b.ticketId) : (compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId) <= 0;
+      }
+      if (!ordered) {
+        seatsOfRow.sort(numeric ? (a, b) => a.x - b.x || a.ticketId - b.ticketId : (a, b) => compareNatural(a.seat, b.seat) || a.ticketId - b.ticketId);
+      }
       const rowIndex = rows.length;
       const indices: number[] = [];
       let lastX = -Infinity;
-      for (let i = 0; i < list.length; i++) {
-        const s = list[i] as Draft;
-        const col = numeric ? s.x - minNumber : i;
-        const x = Math.max(ROW_LABEL_UNITS + col, lastX + 1); // never overlap (duplicate numbers)
+      for (let i = 0; i < seatsOfRow.length; i++) {
+        const s = seatsOfRow[i] as Draft;
+        let x = ROW_LABEL_UNITS + (numeric ? s.x - minNumber : i);
+        if (x < lastX + 1) x = lastX + 1; // never overlap (duplicate numbers)
         lastX = x;
-        const band = bandOf.get(s.price) ?? 0;
+        if (s.price !== bandPrice) {
+          bandPrice = s.price;
+          band = bandOf.get(bandPrice) ?? 0;
+        }
         bandCounts[band] = (bandCounts[band] ?? 0) + 1;
         const index = seats.length;
         s.index = index;
@@ -275,9 +301,9 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
         s.indexInRow = i;
         s.x = x;
         s.y = y;
-        seats.push(s);
-        byTicket.set(s.ticketId, index);
-        indices.push(index);
+        seats[index] = s;
+        indices[i] = index;
+        if (s.restricted) restrictedCount += 1;
         if (x + 1 > width) width = x + 1;
       }
       rows.push(Object.freeze({ index: rowIndex, area: areaName, areaIndex, label, y, seats: Object.freeze(indices) }));
@@ -286,7 +312,7 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
     }
     areas.push(Object.freeze({ name: areaName, y: areaTop, rows: Object.freeze(rowIndices) }));
     y += AREA_GAP_UNITS;
-  });
+  }
 
   return Object.freeze({
     seats: Object.freeze(seats as MapSeat[]),
@@ -295,7 +321,15 @@ export function buildSeatMap(tickets: readonly FullTicketInfo[], held: readonly 
     bands: Object.freeze(prices.map((price, i) => Object.freeze({ price, label: letterLabel(i), seatCount: bandCounts[i] ?? 0 }))),
     width: width + 0.5,
     height: Math.max(y - AREA_GAP_UNITS, 1),
-    byTicket,
+    // Made on first use: the first paint never needs it (a selection or a basket does).
+    get byTicket(): ReadonlyMap<number, number> {
+      if (!byTicket) {
+        byTicket = new Map();
+        for (const s of seats) byTicket.set(s.ticketId, s.index);
+      }
+      return byTicket;
+    },
+    restrictedCount,
   });
 }
 

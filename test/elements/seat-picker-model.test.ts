@@ -56,6 +56,17 @@ describe('the seat map model', () => {
     expect(map.bands.map((b) => `${b.label}${b.price}`)).to.deep.equal(['A30', 'B45', 'C62.5']);
   });
 
+  it('counts the restricted-view seats (what the legend shows)', () => {
+    expect(map.restrictedCount).to.equal(1);
+    expect(buildSeatMap([ticket(1, 'Stalls', 'A', '1', 30)]).restrictedCount).to.equal(0);
+  });
+
+  it('sorts seats listed out of order, numbered or not', () => {
+    const lettered = buildSeatMap([ticket(1, 'Box', 'A', 'b10', 30), ticket(2, 'Box', 'A', 'b9', 30), ticket(3, 'Box', 'A', 'a1', 30)]);
+    expect(lettered.rows[0]?.seats.map((i) => lettered.seats[i]?.seat)).to.deep.equal(['a1', 'b9', 'b10']);
+    expect(lettered.seats.map((s) => s.x)).to.deep.equal([1.5, 2.5, 3.5]);
+  });
+
   it('finds the seat under a point and the seats in a rectangle', () => {
     const seat = map.seats[map.byTicket.get(3) ?? -1];
     expect(seat).to.exist;

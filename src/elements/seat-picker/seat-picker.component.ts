@@ -336,6 +336,9 @@ export class SeatPicker extends BookingElement {
       this.mapSource = tickets;
       this.mapExtrasKey = extrasKey;
       this.map = tickets ? buildSeatMap(tickets, extras) : null;
+      // Its ticket index is made on first use; make it while the page is idle, not in the first click.
+      const fresh = this.map;
+      if (fresh && typeof requestIdleCallback === 'function') requestIdleCallback(() => void fresh.byTicket.size);
       if (previous && this.map) this.reconcileSelection(previous, this.map);
       if (this.activeSeat >= (this.map?.seats.length ?? 0)) this.activeSeat = -1;
     }
@@ -600,7 +603,7 @@ export class SeatPicker extends BookingElement {
       )}
       <li>${this.swatch({ selected: true })}<span>${msg('Your choice')}</span></li>
       ${this.heldIdx.size ? html`<li>${this.swatch({ held: true })}<span>${msg('In your basket')}</span></li>` : nothing}
-      ${map.seats.some((s) => s.restricted) ? html`<li>${this.swatch({ restricted: true })}<span>${msg('Restricted view')}</span></li>` : nothing}
+      ${map.restrictedCount ? html`<li>${this.swatch({ restricted: true })}<span>${msg('Restricted view')}</span></li>` : nothing}
     </ul>`;
   }
 
