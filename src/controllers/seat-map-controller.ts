@@ -282,7 +282,9 @@ export class SeatMapController implements ReactiveController {
       canvas.width = Math.max(1, Math.round(w * this.dpr));
       canvas.height = Math.max(1, Math.round(h * this.dpr));
       this.sizeSizer();
-      this.paintAll();
+      // The seats first: row and area labels (text: the canvas's first font lookup and shaping,
+      // ~8 ms at first use) are drawn a frame later, with the overlay.
+      this.paintAll({ labels: false });
     } finally {
       this.measured = null;
     }
@@ -293,19 +295,30 @@ export class SeatMapController implements ReactiveController {
   }
 
   private overlayFrame = 0;
+  /** The labels were left out of the last full paint (the first one): draw them after that frame. */
+  private labelsOwed = false;
 
-  /** Build the overlay just after the next frame is painted (rAF, then a task). */
+  /** Build the overlay (and draw labels still owed) just after the next frame is painted (rAF, then a task). */
   private scheduleOverlay(): void {
-    if (hidden()) return this.syncOverlay();
+    if (hidden()) return this.afterFirstFrame();
     if (this.overlayFrame) return;
     this.overlayFrame = requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
         this.overlayFrame = 0;
-        this.syncOverlay();
+        this.afterFirstFrame();
       };
       channel.port2.postMessage(null);
     });
+  }
+
+  private afterFirstFrame(): void {
+    if (this.labelsOwed) {
+      this.labelsOwed = false;
+      const ctx = this.context();
+      if (ctx) this.drawLabels(ctx, this.readPalette());
+    }
+    this.syncOverlay();
   }
 
   private schedule(): void {
@@ -416,7 +429,7 @@ export class SeatMapController implements ReactiveController {
    * look's sprite as a pattern: a few fills instead of one image copy per seat
    * (both to record and to rasterize), then the labels.
    */
-  private paintAll(): void {
+  private paintAll(options: { labels?: boolean } = {}): void {
     const ctx = this.context();
     const v = this.els?.viewport;
     if (!ctx || !v) return;
@@ -424,6 +437,7 @@ export class SeatMapController implements ReactiveController {
     const b = this.box();
     ctx.clearRect(0, 0, b.w, b.h);
     const map = this.map;
+    this.labelsOwed = false;
     if (!map) return;
     const r = this.viewRect();
     const p = this.pitch;
@@ -465,7 +479,8 @@ export class SeatMapController implements ReactiveController {
       ctx.fillStyle = pattern;
       ctx.fill(g.path);
     }
-    this.drawLabels(ctx, pal);
+    if (options.labels === false) this.labelsOwed = true;
+    else this.drawLabels(ctx, pal);
   }
 
   private paintSeat(index: number): void {
@@ -480,7 +495,10 @@ export class SeatMapController implements ReactiveController {
     if (x + p < 0 || y + p < 0 || x > b.w || y > b.h) return;
     ctx.clearRect(x, y, p, p);
     ctx.drawImage(this.sprite(seat), x, y, p, p);
-    if (x < ROW_LABEL_UNITS * p) this.drawLabels(ctx, this.readPalette());
+    if (x < ROW_LABEL_UNITS * p) {
+      this.labelsOwed = false;
+      this.drawLabels(ctx, this.readPalette());
+    }
   }
 
   /** A seat in its cell at (cellX, cellY): colour, and a mark that says the same without colour. */
