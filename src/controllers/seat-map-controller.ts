@@ -302,13 +302,9 @@ export class SeatMapController implements ReactiveController {
   private scheduleOverlay(): void {
     if (hidden()) return this.afterFirstFrame();
     if (this.overlayFrame) return;
-    this.overlayFrame = requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        this.overlayFrame = 0;
-        this.afterFirstFrame();
-      };
-      channel.port2.postMessage(null);
+    this.overlayFrame = afterNextFrame(() => {
+      this.overlayFrame = 0;
+      this.afterFirstFrame();
     });
   }
 
@@ -826,6 +822,24 @@ export class SeatMapController implements ReactiveController {
 /** A hidden page gets no animation frames nor resize reports: work that waits for one is done at once there. */
 function hidden(): boolean {
   return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/**
+ * Run `fn` in a task just after the next frame is produced (rAF, then a message: the frame
+ * is not delayed by it). On a hidden page (no frames) in the next task. Returns the rAF id
+ * (0 when none), for cancelAnimationFrame.
+ */
+export function afterNextFrame(fn: () => void): number {
+  const task = () => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => fn();
+    channel.port2.postMessage(null);
+  };
+  if (hidden() || typeof requestAnimationFrame !== 'function') {
+    task();
+    return 0;
+  }
+  return requestAnimationFrame(task);
 }
 
 export function clampZoom(zoom: number): number {

@@ -16,7 +16,7 @@ import type {
   SeatsSelectionValidationResult,
   TicketAreaInfo,
 } from '../../api/types.ts';
-import { SeatMapController, clampZoom, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
+import { SeatMapController, afterNextFrame, clampZoom, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
 import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
@@ -187,6 +187,13 @@ export class SeatPicker extends BookingElement {
   @state() private activeSeat = -1;
   @state() private reloadCount = 0;
   @state() private adding = false;
+  /**
+   * Until the map's first frame is painted, only the map itself is rendered (with the heading,
+   * the live region and the seat that is the tab stop); the list path, mode switch, legend, zoom,
+   * plan and summary follow in the task after that frame. They cost a third of the first frame.
+   */
+  @state() private mapFirst = true;
+  private rest: Promise<void> | null = null;
 
   private map: SeatMap | null = null;
   private mapSource: readonly FullTicketInfo[] | null = null;
@@ -399,6 +406,24 @@ export class SeatPicker extends BookingElement {
     const canvas = this.canvasRef.value;
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
     this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, zoom: this.zoom, active: this.activeSeat });
+    if (this.mapFirst && !this.rest && viewport) {
+      this.rest = new Promise((resolve) =>
+        afterNextFrame(() => {
+          this.mapFirst = false;
+          resolve();
+        }),
+      );
+    }
+  }
+
+  /** Also waits for the parts rendered after the map's first frame. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let result = await super.getUpdateComplete();
+    if (this.mapFirst && this.rest) {
+      await this.rest;
+      result = await super.getUpdateComplete();
+    }
+    return result;
   }
 
   // ------------------------------------------------------------------ words
@@ -496,7 +521,7 @@ export class SeatPicker extends BookingElement {
       case 'seated':
         // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
         return html`
-          ${this.map && !this.showingBest ? this.renderList(this.map) : nothing} ${this.renderModeSwitch()}
+          ${this.map && !this.showingBest && !this.mapFirst ? this.renderList(this.map) : nothing} ${this.mapFirst ? nothing : this.renderModeSwitch()}
           ${this.showingBest ? this.renderBest() : this.renderSeated()} ${this.renderNotices()}
         `;
     }
@@ -519,16 +544,9 @@ export class SeatPicker extends BookingElement {
     const map = this.map;
     if (!map) return html``;
     const active = map.seats[this.activeSeat];
+    const rest = !this.mapFirst;
     return html`
-      <div class="toolbar">
-        ${this.renderLegend(map)}
-        <div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
-          <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.setZoom(this.zoom / 1.25)}>−</button>
-          <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
-          <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.setZoom(this.zoom * 1.25)}>+</button>
-          <button type="button" data-variant="secondary" @click=${this.handleFit}>${msg('Fit')}</button>
-        </div>
-      </div>
+      ${rest ? this.renderToolbar(map) : nothing}
       <div class="frame" part="map">
         <div class="stage" aria-hidden="true">${msg('Stage')}</div>
         <canvas ${ref(this.canvasRef)} aria-hidden="true"></canvas>
@@ -541,11 +559,25 @@ export class SeatPicker extends BookingElement {
           ></div>
         </div>
       </div>
-      <p class="seat-details" part="seat-details" aria-hidden="true">
-        ${active ? this.seatName(active, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
-      </p>
-      ${this.renderPlan()} ${this.renderSummary()}
+      ${rest
+        ? html`<p class="seat-details" part="seat-details" aria-hidden="true">
+              ${active ? this.seatName(active, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
+            </p>
+            ${this.renderPlan()} ${this.renderSummary()}`
+        : nothing}
     `;
+  }
+
+  private renderToolbar(map: SeatMap): TemplateResult {
+    return html`<div class="toolbar">
+      ${this.renderLegend(map)}
+      <div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
+        <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.setZoom(this.zoom / 1.25)}>−</button>
+        <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
+        <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.setZoom(this.zoom * 1.25)}>+</button>
+        <button type="button" data-variant="secondary" @click=${this.handleFit}>${msg('Fit')}</button>
+      </div>
+    </div>`;
   }
 
   private renderList(map: SeatMap): TemplateResult {
