@@ -35,6 +35,8 @@ export interface SeatMapCallbacks {
   label(seat: MapSeat, held: boolean): string;
   /** Zoom changed by pinch or Ctrl+wheel. */
   zoomed(zoom: number): void;
+  /** The map was painted for the first time since it was attached (its frame is being produced now). */
+  painted?(): void;
 }
 
 export interface SeatMapPalette {
@@ -145,6 +147,7 @@ export class SeatMapController implements ReactiveController {
     this.buttons.clear();
     this.pointers.clear();
     this.els = null;
+    this.announcedPaint = false;
   }
 
   /**
@@ -292,7 +295,13 @@ export class SeatMapController implements ReactiveController {
     // (the active seat's at once, so the tab stop exists from the start).
     if (this.active >= 0 && this.map) this.ensureButton(this.active);
     this.scheduleOverlay();
+    if (this.map && !this.announcedPaint) {
+      this.announcedPaint = true;
+      this.callbacks.painted?.();
+    }
   }
+
+  private announcedPaint = false;
 
   private overlayFrame = 0;
   /** The labels were left out of the last full paint (the first one): draw them after that frame. */
@@ -822,6 +831,17 @@ export class SeatMapController implements ReactiveController {
 /** A hidden page gets no animation frames nor resize reports: work that waits for one is done at once there. */
 function hidden(): boolean {
   return typeof document !== 'undefined' && document.visibilityState === 'hidden';
+}
+
+/** Run `fn` at the start of the next frame (rAF); on a hidden page (no frames) in the next task. */
+export function nextFrame(fn: () => void): void {
+  if (hidden() || typeof requestAnimationFrame !== 'function') {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => fn();
+    channel.port2.postMessage(null);
+  } else {
+    requestAnimationFrame(() => fn());
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ import type {
   SeatsSelectionValidationResult,
   TicketAreaInfo,
 } from '../../api/types.ts';
-import { SeatMapController, afterNextFrame, clampZoom, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
+import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
 import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
@@ -190,7 +190,8 @@ export class SeatPicker extends BookingElement {
   /**
    * Until the map's first frame is painted, only the map itself is rendered (with the heading,
    * the live region and the seat that is the tab stop); the list path, mode switch, legend, zoom,
-   * plan and summary follow in the task after that frame. They cost a third of the first frame.
+   * plan and summary are rendered in the frame after it (from its animation frame callback).
+   * They cost a third of the first frame.
    */
   @state() private mapFirst = true;
   private rest: Promise<void> | null = null;
@@ -217,6 +218,13 @@ export class SeatPicker extends BookingElement {
     label: (seat, held) => this.seatName(seat, held),
     zoomed: (zoom) => {
       this.zoom = zoom;
+    },
+    painted: () => {
+      // Called while the map's first frame is being produced: the rest goes into the frame after it.
+      if (this.mapFirst && !this.rest) this.rest = new Promise((resolve) => nextFrame(() => {
+        this.mapFirst = false;
+        resolve();
+      }));
     },
   });
 
@@ -406,14 +414,6 @@ export class SeatPicker extends BookingElement {
     const canvas = this.canvasRef.value;
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
     this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, zoom: this.zoom, active: this.activeSeat });
-    if (this.mapFirst && !this.rest && viewport) {
-      this.rest = new Promise((resolve) =>
-        afterNextFrame(() => {
-          this.mapFirst = false;
-          resolve();
-        }),
-      );
-    }
   }
 
   /** Also waits for the parts rendered after the map's first frame. */
