@@ -833,15 +833,28 @@ function hidden(): boolean {
   return typeof document !== 'undefined' && document.visibilityState === 'hidden';
 }
 
-/** Run `fn` at the start of the next frame (rAF); on a hidden page (no frames) in the next task. */
+/**
+ * Run `fn` at the start of the next frame (rAF); on a hidden page (no frames) in the next
+ * task, also when the page is hidden before that frame comes.
+ */
 export function nextFrame(fn: () => void): void {
-  if (hidden() || typeof requestAnimationFrame !== 'function') {
+  const soon = () => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => fn();
     channel.port2.postMessage(null);
-  } else {
-    requestAnimationFrame(() => fn());
-  }
+  };
+  if (hidden() || typeof requestAnimationFrame !== 'function') return soon();
+  const onHide = () => {
+    if (!hidden()) return;
+    document.removeEventListener('visibilitychange', onHide);
+    cancelAnimationFrame(id);
+    soon();
+  };
+  const id = requestAnimationFrame(() => {
+    document.removeEventListener('visibilitychange', onHide);
+    fn();
+  });
+  document.addEventListener('visibilitychange', onHide);
 }
 
 /**
