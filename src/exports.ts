@@ -8,6 +8,8 @@ export { BasketTimer } from './elements/basket-timer/basket-timer.component.ts';
 export { EventList } from './elements/event-list/event-list.component.ts';
 export { PerformanceCalendar } from './elements/performance-calendar/performance-calendar.component.ts';
 export { SeatPicker } from './elements/seat-picker/seat-picker.component.ts';
+export { CheckoutForm } from './elements/checkout-form/checkout-form.component.ts';
+export { BookingConfirmation } from './elements/booking-confirmation/booking-confirmation.component.ts';
 export { createApiClient, ApiError, NetworkError, InvalidRequestError, NOT_AVAILABLE_YET, isNotAvailableYet } from './api/client.ts';
 export type { ApiClient, ApiClientOptions } from './api/client.ts';
 export { operations, operationList } from './api/operations.ts';

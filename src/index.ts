@@ -8,5 +8,7 @@ import './elements/basket-timer/basket-timer.ts';
 import './elements/event-list/event-list.ts';
 import './elements/performance-calendar/performance-calendar.ts';
 import './elements/seat-picker/seat-picker.ts';
+import './elements/checkout-form/checkout-form.ts';
+import './elements/booking-confirmation/booking-confirmation.ts';
 
 export * from './exports.ts';

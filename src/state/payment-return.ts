@@ -1,0 +1,173 @@
+/**
+ * The hand-over to the payment gateway and the way back.
+ *
+ * - Return URLs: by default the current page with a marker
+ *   (`?stagedoor=success` / `?stagedoor=failure`), keeping the page's other
+ *   query parameters; the host may configure both (config.successUrl/failureUrl).
+ * - The payment gate's language from the configured locale (Language enum).
+ * - What happens on the return page happens ONCE per basket store, however many
+ *   confirmation elements the page holds and however often they are
+ *   disconnected and reconnected: the awaiting basket id is claimed once, a
+ *   failed payment resumes the basket once, a completed order is announced once.
+ * - Whether a standalone <booking-confirmation> is on the page, so that
+ *   <checkout-form> shows its own embedded confirmation only when none is.
+ *
+ * No rendering; the DOM only through `location` (read, never written).
+ */
+import { Language, type LanguageCode } from '../api/types.ts';
+import type { BasketStore } from './basket-store.ts';
+import type { BookingConfig } from './config.ts';
+import { Store } from './store.ts';
+
+export type ReturnOutcome = 'success' | 'failure';
+
+/** The query parameter carrying the marker. */
+export const RETURN_PARAM = 'stagedoor';
+
+function currentHref(): string {
+  return typeof location === 'undefined' ? 'http://localhost/' : location.href;
+}
+
+/** The outcome marker of a URL (default: the current page), or null. */
+export function returnMarker(href: string = currentHref()): ReturnOutcome | null {
+  try {
+    const value = new URL(href).searchParams.get(RETURN_PARAM);
+    return value === 'success' || value === 'failure' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `href` with the marker set (other query parameters kept, fragment dropped). */
+export function withReturnMarker(outcome: ReturnOutcome, href: string = currentHref()): string {
+  const url = new URL(href);
+  url.searchParams.set(RETURN_PARAM, outcome);
+  url.hash = '';
+  return url.href;
+}
+
+/** The return URLs to send with an order: the configured ones, else this page with a marker. */
+export function returnUrls(
+  config: Pick<BookingConfig, 'successUrl' | 'failureUrl'>,
+  href: string = currentHref(),
+): { success: string; failure: string } {
+  const absolute = (value: string) => new URL(value, href).href;
+  return {
+    success: config.successUrl ? absolute(config.successUrl) : withReturnMarker('success', href),
+    failure: config.failureUrl ? absolute(config.failureUrl) : withReturnMarker('failure', href),
+  };
+}
+
+const LANGUAGE_BY_SUBTAG: Readonly<Record<string, LanguageCode>> = {
+  en: Language.English,
+  de: Language.German,
+  es: Language.Spanish,
+  it: Language.Italian,
+  sv: Language.Swedish,
+  fr: Language.French,
+  nl: Language.Dutch,
+  no: Language.Norwegian,
+  nb: Language.Norwegian,
+  nn: Language.Norwegian,
+  da: Language.Danish,
+};
+
+/** The payment gate's language for a BCP 47 locale; English when the gate has none for it. */
+export function paymentGateLanguage(locale: string): LanguageCode {
+  const primary = locale.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  return LANGUAGE_BY_SUBTAG[primary] ?? Language.English;
+}
+
+// ------------------------------------------------------------------ once per basket store
+
+export interface FailedPaymentResult {
+  /** The basket that went to payment, if this tab sent one. */
+  basketId: string | null;
+  /** Whether the basket is still held and back in the store. */
+  resumed: boolean;
+}
+
+interface ReturnRecord {
+  claimed: boolean;
+  basketId: string | null;
+  failure?: Promise<FailedPaymentResult>;
+  announced: Set<string>;
+}
+
+const records = new WeakMap<BasketStore, ReturnRecord>();
+
+function recordOf(basket: BasketStore): ReturnRecord {
+  let record = records.get(basket);
+  if (!record) {
+    record = { claimed: false, basketId: null, announced: new Set() };
+    records.set(basket, record);
+  }
+  return record;
+}
+
+/**
+ * The basket that went to payment from this tab, read once: later calls (a
+ * second element, a reconnect, after `basket.completed()`) get the same id.
+ */
+export function claimAwaitingBasket(basket: BasketStore): string | null {
+  const record = recordOf(basket);
+  if (!record.claimed) {
+    record.claimed = true;
+    record.basketId = basket.awaitingPayment;
+  }
+  return record.basketId;
+}
+
+/** Bring the basket back after a failed payment, once per store. */
+export function resumeAfterFailureOnce(basket: BasketStore): Promise<FailedPaymentResult> {
+  const record = recordOf(basket);
+  if (!record.failure) {
+    const basketId = claimAwaitingBasket(basket);
+    record.failure = basketId
+      ? basket.resumeAfterFailedPayment().then((resumed) => ({ basketId, resumed }))
+      : Promise.resolve({ basketId: null, resumed: false });
+  }
+  return record.failure;
+}
+
+/** True the first time it is asked for a basket id: announce a completed order once. */
+export function firstAnnouncement(basket: BasketStore, basketId: string): boolean {
+  const record = recordOf(basket);
+  if (record.announced.has(basketId)) return false;
+  record.announced.add(basketId);
+  return true;
+}
+
+/** A basket went to payment again (e.g. on account from this page): its id may be claimed afresh. */
+export function resetClaim(basket: BasketStore): void {
+  const record = recordOf(basket);
+  record.claimed = false;
+  record.basketId = null;
+  record.failure = undefined;
+}
+
+// ------------------------------------------------------------------ standalone confirmations on the page
+
+class PresenceStore extends Store<number> {
+  constructor() {
+    super(0);
+  }
+  add(): void {
+    this.set(this.value + 1);
+  }
+  delete(): void {
+    this.set(Math.max(0, this.value - 1));
+  }
+}
+
+const presence = new WeakMap<BasketStore, PresenceStore>();
+
+/** How many standalone confirmation elements show this basket's returns (observable). */
+export function confirmationPresence(basket: BasketStore): PresenceStore {
+  let store = presence.get(basket);
+  if (!store) {
+    store = new PresenceStore();
+    presence.set(basket, store);
+  }
+  return store;
+}

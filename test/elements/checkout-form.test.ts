@@ -1,0 +1,420 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { SubmitOrderBody, SubmitOrderOnAccountBody, SubmitOrderResult } from '../../src/api/types.ts';
+import '../../src/elements/checkout-form/checkout-form.ts';
+import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
+import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
+import type { BookingConfig } from '../../src/state/config.ts';
+import { apiError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
+import { BASKET_ID, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
+
+interface Mounted {
+  el: CheckoutForm;
+  booking: BookingContextValue;
+  navigated: string[];
+}
+
+async function mount(api: FakeApi, config: Partial<BookingConfig> = {}): Promise<Mounted> {
+  const booking = testBooking(api, config);
+  await booking.basket.add({ Tickets: [1001, 1002] });
+  const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+  const navigated: string[] = [];
+  el.navigate = (url) => navigated.push(url);
+  await waitUntil(() => el.shadowRoot?.querySelector('form [part~="submit-button"]'), 'the checkout form renders');
+  return { el, booking, navigated };
+}
+
+function $<T extends Element = HTMLElement>(el: Element, selector: string): T {
+  const found = el.shadowRoot?.querySelector<T>(selector);
+  if (!found) throw new Error(`not found: ${selector}`);
+  return found;
+}
+const $$ = (el: Element, selector: string) => [...(el.shadowRoot?.querySelectorAll<HTMLElement>(selector) ?? [])];
+const text = (el: Element, selector: string) => $(el, selector).textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+function fill(el: Element, name: string, value: string): void {
+  const control = $<HTMLInputElement | HTMLSelectElement>(el, `[name="${name}"]`);
+  control.value = value;
+  control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true, composed: true }));
+}
+
+async function fillValid(el: CheckoutForm): Promise<void> {
+  fill(el, 'firstName', 'Ada');
+  fill(el, 'lastName', 'Lovelace');
+  fill(el, 'email', 'ada@example.com');
+  fill(el, 'phone', '+44 20 7946 0000');
+  const confirm = $<HTMLInputElement>(el, '[name="notice-1"]');
+  if (!confirm.checked) confirm.click();
+  await el.updateComplete;
+}
+
+async function submit(el: CheckoutForm): Promise<void> {
+  $<HTMLButtonElement>(el, '[part~="submit-button"]').click();
+  await el.updateComplete;
+}
+
+const bodyOf = (api: FakeApi, index = 0): SubmitOrderBody => (api.callsTo('submitOrder')[index] as { body: SubmitOrderBody }).body;
+
+describe('<checkout-form>', () => {
+  afterEach(() => resetSharedBookings());
+
+  it('shows every basket item with venue wall-clock time, prices, restricted view and its e-ticket notice; accessible', async () => {
+    const { el } = await mount(checkoutApi());
+    const items = $$(el, '[part~="item"]');
+    expect(items).to.have.length(2);
+    const first = items[0]?.textContent?.replace(/\s+/g, ' ') ?? '';
+    expect(first).to.contain('The Lantern Keeper');
+    expect(first).to.contain('19:30'); // venue wall clock, whatever the browser's zone
+    expect(first).to.contain('Aldwych Playhouse');
+    expect(first).to.contain('Stalls');
+    expect(first).to.contain('A12, A13');
+    expect(first).to.contain('£45.00'); // face value
+    expect(first).to.contain('£49.50'); // selling price
+    expect(first).to.contain('Restricted view: Pillar on the left');
+    expect(first).to.contain('E-tickets for this show arrive 48 hours');
+    expect(items[1]?.textContent).not.to.contain('E-tickets for this show');
+    expect(items[1]?.textContent).to.contain('14:00');
+    expect(text(el, '[part~="notices"]')).to.contain('Latecomers are admitted');
+    await expect(el).to.be.accessible();
+  });
+
+  it('blocks submit until every required confirmation is ticked, and says why', async () => {
+    const api = checkoutApi();
+    const { el } = await mount(api);
+    fill(el, 'firstName', 'Ada');
+    fill(el, 'lastName', 'Lovelace');
+    fill(el, 'email', 'ada@example.com');
+    await submit(el);
+    await el.updateComplete;
+    expect(api.callsTo('submitOrder')).to.have.length(0);
+    const confirm = $<HTMLInputElement>(el, '[name="notice-1"]');
+    expect(el.shadowRoot?.activeElement).to.equal(confirm);
+    expect(confirm.getAttribute('aria-invalid')).to.equal('true');
+    expect(text(el, '[part~="error-summary"]')).to.contain('tick to confirm');
+    expect($(el, '[part~="error-summary"]').getAttribute('role')).to.equal('alert');
+    await expect(el).to.be.accessible();
+
+    confirm.click();
+    await el.updateComplete;
+    expect(el.shadowRoot?.querySelector('[part~="error-summary"]')).to.equal(null);
+    await submit(el);
+    await waitUntil(() => api.callsTo('submitOrder').length === 1);
+  });
+
+  it('uses native validation: empty required fields are listed and the first invalid one gets focus', async () => {
+    const api = checkoutApi({ getCheckoutOptions: () => checkoutOptions({ CheckoutNotices: [] }) });
+    const { el } = await mount(api);
+    fill(el, 'email', 'not-an-address');
+    await submit(el);
+    await el.updateComplete;
+    expect(api.callsTo('submitOrder')).to.have.length(0);
+    const firstName = $<HTMLInputElement>(el, '#field-firstName');
+    expect(el.shadowRoot?.activeElement).to.equal(firstName);
+    expect(firstName.getAttribute('aria-describedby')).to.contain('field-firstName-error');
+    expect(text(el, '#field-firstName-error')).to.equal('Enter your first name.');
+    expect(text(el, '#field-email-error')).to.contain('name@example.com');
+    expect($$(el, '[part~="error-summary"] li')).to.have.length(3);
+    await expect(el).to.be.accessible();
+    // Fixing a field clears its message at once.
+    fill(el, 'firstName', 'Ada');
+    await el.updateComplete;
+    expect(el.shadowRoot?.querySelector('#field-firstName-error')).to.equal(null);
+    expect($$(el, '[part~="error-summary"] li')).to.have.length(2);
+  });
+
+  it('updates the total when the delivery changes, and sends the chosen one', async () => {
+    const api = checkoutApi();
+    const { el } = await mount(api);
+    // 99 + 25 tickets, box office collection £1 (the first) by default
+    expect(text(el, '[part~="total"]')).to.equal('£125.00');
+    const uk = $$(el, 'input[name="delivery"]').find((r) => (r as HTMLInputElement).value === '2') as HTMLInputElement;
+    uk.click();
+    await el.updateComplete;
+    expect(text(el, '[part~="total"]')).to.equal('£128.50');
+    expect(text(el, '[part~="totals"]')).to.contain('Delivery (Delivery UK)');
+    expect($(el, '[part~="delivery-option"][class~="selected"]').textContent).to.contain('Delivery UK');
+    // refund protection: £2.50 a ticket, three tickets
+    $<HTMLInputElement>(el, '[name="ticketPlan"]').click();
+    await el.updateComplete;
+    expect(text(el, '[part~="total"]')).to.equal('£136.00');
+    await fillValid(el);
+    await submit(el);
+    await waitUntil(() => api.callsTo('submitOrder').length === 1);
+    expect(bodyOf(api).DeliveryType).to.equal(2);
+    expect(bodyOf(api).RequireTicketPlan).to.equal(true);
+  });
+
+  it('asks for a US state only when the United States is chosen, from the System list', async () => {
+    const api = checkoutApi();
+    const { el } = await mount(api);
+    const country = $<HTMLSelectElement>(el, '#field-country');
+    expect([...country.options].map((o) => o.textContent?.trim())).to.deep.equal(['United Kingdom', 'United States', 'Austria']);
+    expect(country.value).to.equal('GB'); // from the locale en-GB
+    expect(el.shadowRoot?.querySelector('#field-state')).to.equal(null);
+    fill(el, 'country', 'US');
+    await el.updateComplete;
+    const states = $<HTMLSelectElement>(el, '#field-state');
+    expect([...states.options].map((o) => o.value)).to.deep.equal(['', 'CA', 'NY']);
+    expect(states.getAttribute('autocomplete')).to.equal('address-level1');
+    await expect(el).to.be.accessible();
+    fill(el, 'country', 'AT');
+    await el.updateComplete;
+    expect(el.shadowRoot?.querySelector('#field-state')).to.equal(null);
+    fill(el, 'country', 'US');
+    await el.updateComplete;
+    await fillValid(el);
+    await submit(el);
+    expect(api.callsTo('submitOrder')).to.have.length(0); // a US address needs its state
+    const stateSelect = $<HTMLSelectElement>(el, '#field-state');
+    expect(el.shadowRoot?.activeElement).to.equal(stateSelect);
+    fill(el, 'state', 'NY');
+    await submit(el);
+    await waitUntil(() => api.callsTo('submitOrder').length === 1);
+    expect(bodyOf(api).Country).to.equal(840);
+    expect(bodyOf(api).StateCode).to.equal('NY');
+  });
+
+  it('maps a 400 invalid phone onto the phone field, and clears it when the phone is edited', async () => {
+    let calls = 0;
+    const api = checkoutApi({
+      submitOrder: () => {
+        calls += 1;
+        if (calls === 1) throw apiError('submitOrder', 400, { Message: 'Invalid phone number', MessageDetail: "The field 'Phone' must have 7 to 15 digits." });
+        return { Success: true, PaymentRedirectUrl: 'https://pay.example/p' };
+      },
+    });
+    const { el } = await mount(api);
+    await fillValid(el);
+    const errorEvent = oneEvent(el, 'booking-error');
+    await submit(el);
+    await waitUntil(() => el.shadowRoot?.querySelector('#field-phone-error'), 'the phone field says so');
+    const phone = $<HTMLInputElement>(el, '#field-phone');
+    expect(phone.validity.customError).to.equal(true);
+    expect(phone.getAttribute('aria-invalid')).to.equal('true');
+    expect(phone.getAttribute('aria-describedby')).to.contain('field-phone-error');
+    expect(text(el, '#field-phone-error')).to.contain('phone number');
+    expect(el.shadowRoot?.activeElement).to.equal(phone);
+    expect(text(el, '[part~="error-summary"]')).to.contain('Phone');
+    expect((await errorEvent).detail.status).to.equal(400);
+    await expect(el).to.be.accessible();
+    fill(el, 'phone', '+44 20 7946 0001');
+    await el.updateComplete;
+    expect(phone.validity.customError).to.equal(false);
+    expect(el.shadowRoot?.querySelector('#field-phone-error')).to.equal(null);
+    await submit(el);
+    await waitUntil(() => calls === 2);
+  });
+
+  it('on 403 says the basket is no longer valid and refreshes it', async () => {
+    const api = checkoutApi({ submitOrder: () => { throw apiError('submitOrder', 403); } });
+    const { el } = await mount(api);
+    const refreshesBefore = api.callsTo('getBasket').length;
+    await fillValid(el);
+    await submit(el);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="message"][part~="error"]'), 'an error is shown');
+    expect(text(el, '[part~="message"][part~="error"]')).to.contain('no longer valid');
+    expect($(el, '[part~="message"][part~="error"]').getAttribute('role')).to.equal('alert');
+    await waitUntil(() => api.callsTo('getBasket').length > refreshesBefore, 'the basket is refreshed');
+    await expect(el).to.be.accessible();
+  });
+
+  it('sends one order however often it is submitted', async () => {
+    let release: (value: SubmitOrderResult) => void = () => undefined;
+    const api = checkoutApi({ submitOrder: () => new Promise<SubmitOrderResult>((resolve) => { release = resolve; }) });
+    const { el, navigated } = await mount(api);
+    await fillValid(el);
+    const button = $<HTMLButtonElement>(el, '[part~="submit-button"]');
+    button.click();
+    button.click();
+    $<HTMLFormElement>(el, 'form').requestSubmit();
+    await el.updateComplete;
+    button.click();
+    expect(button.getAttribute('aria-disabled')).to.equal('true');
+    expect(api.callsTo('submitOrder')).to.have.length(1);
+    release({ Success: true, PaymentRedirectUrl: 'https://pay.example/p' });
+    await waitUntil(() => navigated.length === 1);
+    expect(api.callsTo('submitOrder')).to.have.length(1);
+  });
+
+  it('goes to PaymentRedirectUrl with return URLs to this page, the locale language, the reference; fires the event', async () => {
+    const api = checkoutApi();
+    const { el, booking, navigated } = await mount(api, { locale: 'de-DE', transactionReference: 'host-42', currency: 'EUR' });
+    await fillValid(el);
+    fill(el, 'addressLine1', '12 Example Street');
+    fill(el, 'company', '');
+    const submitted = oneEvent(el, 'booking-checkout-submitted');
+    await submit(el);
+    const event = await submitted;
+    expect(event.detail).to.deep.equal({ basketId: BASKET_ID, paymentRedirectUrl: 'https://pay.example/sandbox/pay/' + BASKET_ID, total: 125, currency: 'EUR' });
+    await waitUntil(() => navigated.length === 1);
+    expect(navigated[0]).to.equal('https://pay.example/sandbox/pay/' + BASKET_ID);
+    const body = bodyOf(api);
+    const success = new URL(body.SuccessReturnUrl);
+    const page = new URL(location.href);
+    expect(success.origin + success.pathname).to.equal(page.origin + page.pathname);
+    expect(success.searchParams.get('stagedoor')).to.equal('success');
+    for (const [key, value] of page.searchParams) if (key !== 'stagedoor') expect(success.searchParams.get(key)).to.equal(value);
+    expect(new URL(body.FailureReturnUrl).searchParams.get('stagedoor')).to.equal('failure');
+    expect(body.PaymentGateLanguage).to.equal(2); // German
+    expect(body.TransactionReference).to.equal('host-42');
+    expect(body).to.include({ BasketId: BASKET_ID, Email: 'ada@example.com', Name: 'Ada', LastName: 'Lovelace', Phone: '+44 20 7946 0000', AddressLine1: '12 Example Street', Country: 826, SendConfirmationEmail: true, RequireTicketPlan: false, DeliveryType: 1 });
+    expect(body).not.to.have.property('CompanyName');
+    expect(body.StateCode).to.equal(undefined);
+    // The basket went to payment: the store starts afresh and keeps the id for the return page.
+    expect(booking.basket.value.basketId).to.equal(null);
+    expect(booking.basket.awaitingPayment).to.equal(BASKET_ID);
+    expect(text(el, '[part~="message"]')).to.contain('payment page');
+    await expect(el).to.be.accessible();
+  });
+
+  it('sends the configured return URLs instead', async () => {
+    const api = checkoutApi();
+    const { el } = await mount(api, { successUrl: '/thanks?x=1', failureUrl: 'https://theatre.example/sorry' });
+    await fillValid(el);
+    $<HTMLInputElement>(el, '[name="confirmationEmail"]').click();
+    await submit(el);
+    await waitUntil(() => api.callsTo('submitOrder').length === 1);
+    expect(bodyOf(api).SuccessReturnUrl).to.equal(new URL('/thanks?x=1', location.href).href);
+    expect(bodyOf(api).FailureReturnUrl).to.equal('https://theatre.example/sorry');
+    expect(bodyOf(api).SendConfirmationEmail).to.equal(false);
+  });
+
+  it('books on account when configured and allowed, and shows the booking reference', async () => {
+    const api = checkoutApi({
+      submitOrderOnAccount: () => ({ Success: true, BookingReference: 'ACC-991' }),
+      getSubmittedBasketSummary: () => ({ ...submittedSummaryRef('ACC-991') }),
+      getETickets: () => ({ Items: [] }),
+    });
+    const { el, navigated } = await mount(api, { onAccount: true });
+    expect(text(el, '[part~="submit-button"]')).to.equal('Book now');
+    await fillValid(el);
+    const submitted = oneEvent(el, 'booking-checkout-submitted');
+    await submit(el);
+    expect((await submitted).detail.paymentRedirectUrl).to.equal(null);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="on-account-reference"]'));
+    expect(text(el, '[part~="on-account-reference"]')).to.equal('ACC-991');
+    const body = (api.callsTo('submitOrderOnAccount')[0] as { body: SubmitOrderOnAccountBody }).body;
+    expect(new URL(body.ReturnUrl).searchParams.get('stagedoor')).to.equal('success');
+    expect(body).not.to.have.property('SuccessReturnUrl');
+    expect(api.callsTo('submitOrder')).to.have.length(0);
+    expect(navigated).to.have.length(0);
+    await expect(el).to.be.accessible();
+  });
+
+  it('falls back to payment, and says so, when the proxy refuses booking on account (403)', async () => {
+    const api = checkoutApi({ submitOrderOnAccount: () => { throw apiError('submitOrderOnAccount', 403); } });
+    const { el, navigated } = await mount(api, { onAccount: true });
+    await fillValid(el);
+    await submit(el);
+    await waitUntil(() => navigated.length === 1);
+    expect(api.callsTo('submitOrder')).to.have.length(1);
+    expect(text(el, '[part~="message"][part~="info"]')).to.contain('not available');
+  });
+
+  it('removes one item, and empties the basket only after a confirmation', async () => {
+    const api = checkoutApi();
+    const { el, booking } = await mount(api);
+    const removed = oneEvent(el, 'booking-basket-change');
+    $<HTMLButtonElement>(el, '[part~="item"]:nth-child(2) [part~="remove-button"]').click();
+    expect((await removed).detail.action).to.equal('remove');
+    expect(api.callsTo('deleteBasketItem')).to.deep.equal([{ basketId: BASKET_ID, basketItemId: 12 }]);
+    await waitUntil(() => $$(el, '[part~="item"]').length === 1);
+    expect(el.shadowRoot?.activeElement?.id).to.equal('basket-heading');
+
+    $<HTMLButtonElement>(el, '[part~="empty-button"]').click();
+    await el.updateComplete;
+    expect(el.shadowRoot?.activeElement).to.equal($(el, '[part~="cancel-empty-button"]'));
+    await expect(el).to.be.accessible();
+    $<HTMLButtonElement>(el, '[part~="cancel-empty-button"]').click();
+    await el.updateComplete;
+    expect(api.callsTo('deleteAllFromBasket')).to.have.length(0);
+    expect(el.shadowRoot?.activeElement).to.equal($(el, '[part~="empty-button"]'));
+
+    $<HTMLButtonElement>(el, '[part~="empty-button"]').click();
+    await el.updateComplete;
+    const cleared = oneEvent(el, 'booking-basket-change');
+    $<HTMLButtonElement>(el, '[part~="confirm-empty-button"]').click();
+    expect((await cleared).detail.action).to.equal('clear');
+    expect(api.callsTo('deleteAllFromBasket')).to.have.length(1);
+    expect(booking.basket.value.basketId).to.equal(null);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="empty"]'));
+    await expect(el).to.be.accessible();
+  });
+
+  it('can be completed with the keyboard alone', async () => {
+    const api = checkoutApi();
+    const { el, navigated } = await mount(api);
+    // From the first notice checkbox onwards, every step by keys.
+    $<HTMLInputElement>(el, '[name="notice-1"]').focus();
+    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: 'Tab' }); // the delivery group (its checked radio)
+    await sendKeys({ press: 'ArrowDown' }); // print at home
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ type: 'Ada' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ type: 'Lovelace' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ type: 'ada@example.com' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ type: '020 7946 0000' });
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => navigated.length === 1, 'Enter submits the form');
+    expect(bodyOf(api)).to.include({ Name: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '020 7946 0000', DeliveryType: 5 });
+  });
+
+  it('shows an error with a retry when the checkout cannot load; accessible', async () => {
+    let fail = true;
+    const api = checkoutApi({
+      getCheckoutOptions: () => {
+        if (fail) throw apiError('getCheckoutOptions', 500);
+        return checkoutOptions();
+      },
+    });
+    const booking = testBooking(api);
+    await booking.basket.add({ Tickets: [1001] });
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="retry-button"]'), 'an error with a retry');
+    expect($(el, '[role="alert"]').textContent).to.contain('could not be loaded');
+    await expect(el).to.be.accessible();
+    fail = false;
+    $<HTMLButtonElement>(el, '[part~="retry-button"]').click();
+    await waitUntil(() => el.shadowRoot?.querySelector('form'), 'the retry loads it');
+  });
+
+  it('says the basket is empty, accessibly, when there is none', async () => {
+    const booking = testBooking(checkoutApi());
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    expect(text(el, '[part~="empty"]')).to.equal('Your basket is empty.');
+    await expect(el).to.be.accessible();
+  });
+
+  it('keeps what was typed across disconnect and reconnect', async () => {
+    const api = checkoutApi();
+    const { el } = await mount(api);
+    fill(el, 'firstName', 'Ada');
+    const parent = el.parentElement;
+    if (!parent) throw new Error('no parent');
+    el.remove();
+    parent.append(el);
+    await el.updateComplete;
+    await waitUntil(() => el.shadowRoot?.querySelector('form'));
+    expect($<HTMLInputElement>(el, '#field-firstName').value).to.equal('Ada');
+    expect($$(el, '[part~="item"]')).to.have.length(2);
+  });
+
+  it('works on its own, with the page configuration, without a provider', async () => {
+    const api = checkoutApi();
+    const booking = testBooking(api, { endpoint: '/standalone-checkout' });
+    await booking.basket.add({ Tickets: [1001] });
+    const el = await fixture<CheckoutForm>(html`<checkout-form endpoint="/standalone-checkout"></checkout-form>`);
+    await waitUntil(() => el.shadowRoot?.querySelector('form'), 'the form renders from the shared booking');
+    expect($$(el, '[part~="item"]')).to.have.length(2);
+  });
+});
+
+function submittedSummaryRef(reference: string) {
+  return {
+    TransactionReference: 1, BasketId: BASKET_ID, DeliveryInformation: null, BasketItems: [], BookingReference: reference,
+    ProtectionInformation: null, DiscountInformation: null,
+  };
+}
