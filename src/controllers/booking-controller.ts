@@ -57,8 +57,10 @@ export class BookingController implements ReactiveController {
   }
 
   hostDisconnected(): void {
+    // Keep `current`: a Task finishing after disconnect re-renders the host, and reading
+    // `booking` then must not fall back to the page's default endpoint and fetch from it.
+    // hostConnected attaches again (to a new provider's booking, if the element moved).
     this.detach();
-    this.current = undefined;
   }
 
   private fallback(): BookingContextValue {

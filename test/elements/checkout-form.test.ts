@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import sinon from 'sinon';
 import type { SubmitOrderBody, SubmitOrderOnAccountBody, SubmitOrderResult } from '../../src/api/types.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
@@ -400,6 +401,20 @@ describe('<checkout-form>', () => {
     await waitUntil(() => el.shadowRoot?.querySelector('form'));
     expect($<HTMLInputElement>(el, '#field-firstName').value).to.equal('Ada');
     expect($$(el, '[part~="item"]')).to.have.length(2);
+  });
+
+  it('once disconnected, a late re-render fetches nothing from the default endpoint', async () => {
+    const { el } = await mount(checkoutApi());
+    el.remove();
+    const fetchSpy = sinon.spy(window, 'fetch');
+    try {
+      el.requestUpdate();
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(fetchSpy.called).to.equal(false);
+    } finally {
+      fetchSpy.restore();
+    }
   });
 
   it('works on its own, with the page configuration, without a provider', async () => {
