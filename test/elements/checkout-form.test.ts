@@ -116,11 +116,19 @@ describe('<checkout-form>', () => {
     expect(text(el, '#field-email-error')).to.contain('name@example.com');
     expect($$(el, '[part~="error-summary"] li')).to.have.length(3);
     await expect(el).to.be.accessible();
+    // The phone is optional, but what is given must look like one.
+    fill(el, 'phone', 'call me');
+    await submit(el);
+    expect(text(el, '#field-phone-error')).to.contain('digits');
+    fill(el, 'phone', '+44 (20) 7946-0000');
+    await el.updateComplete;
+    expect(el.shadowRoot?.querySelector('#field-phone-error')).to.equal(null);
     // Fixing a field clears its message at once.
     fill(el, 'firstName', 'Ada');
     await el.updateComplete;
     expect(el.shadowRoot?.querySelector('#field-firstName-error')).to.equal(null);
     expect($$(el, '[part~="error-summary"] li')).to.have.length(2);
+    expect(api.callsTo('submitOrder')).to.have.length(0);
   });
 
   it('updates the total when the delivery changes, and sends the chosen one', async () => {

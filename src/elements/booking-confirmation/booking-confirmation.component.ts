@@ -404,9 +404,13 @@ export class BookingConfirmation extends BookingElement {
       : [];
     return html`<li part="ticket">
       <span class="seat">${seat}</span>
-      ${ticket.ScheduledOn ? html`<span class="meta">${msg(str`Scheduled on ${formatDateTime(ticket.ScheduledOn, config)}`)}</span>` : nothing}
-      ${ticket.IsRestrictedView ? html`<span class="meta">${msg('Restricted view')}</span>` : nothing}
       <span class="price">${formatMoney(ticket.SellingPrice, config)}</span>
+      ${ticket.ScheduledOn || ticket.IsRestrictedView
+        ? html`<span class="details meta">
+            ${ticket.ScheduledOn ? html`<span>${msg(str`Scheduled on ${formatDateTime(ticket.ScheduledOn, config)}`)}</span>` : nothing}
+            ${ticket.IsRestrictedView ? html`<span>${msg('Restricted view')}</span>` : nothing}
+          </span>`
+        : nothing}
       ${links.length
         ? html`<span part="etickets">
             ${links.map(

@@ -46,9 +46,16 @@ export const bookingConfirmationStyles = css`
     font-size: 1.1em;
   }
   [part~='reference'] strong {
+    display: block;
     font-size: 1.35em;
     letter-spacing: 0.06em;
-    word-break: break-all;
+    overflow-wrap: anywhere;
+  }
+  [part~='message'][role='alert'] {
+    color: inherit;
+  }
+  [part~='message'].failure [part~='heading'] {
+    color: var(--_danger);
   }
   [part~='items'] {
     list-style: none;
@@ -83,11 +90,19 @@ export const bookingConfirmationStyles = css`
   }
   [part~='ticket'] .seat {
     font-weight: 600;
-    min-width: 8rem;
+    flex: 1 1 auto;
   }
   [part~='ticket'] .price {
-    margin-left: auto;
     white-space: nowrap;
+  }
+  [part~='ticket'] .details {
+    flex-basis: 100%;
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0 1rem;
+  }
+  [part~='ticket'] .details:empty {
+    display: none;
   }
   [part~='etickets'] {
     display: flex;

@@ -68,7 +68,8 @@ const TEXT_FIELDS: readonly TextFieldSpec[] = [
   },
   {
     name: 'phone', label: () => msg('Phone'), type: 'tel', autocomplete: 'tel', required: false,
-    pattern: '\\+?[0-9 ()\\-.]{6,24}',
+    // Browsers compile `pattern` with the v flag: ( ) . - are escaped inside the class.
+    pattern: '\\+?[0-9 \\(\\)\\.\\-]{6,24}',
     missing: () => msg('Enter your phone number.'),
     mismatch: () => msg('Enter a phone number using digits, spaces and an optional leading +.'),
   },
@@ -607,13 +608,13 @@ export class CheckoutForm extends BookingElement {
           : null;
     return html`<div part="field${error ? ' invalid' : ''}" class=${spec.wide ? 'wide' : ''}>
       <label part="label" for=${id}>${spec.label()}${spec.required ? nothing : html` <span class="optional">${msg('(optional)')}</span>`}</label>
-      ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : nothing}
       <input part="input" id=${id} name=${spec.name} type=${spec.type} autocomplete=${spec.autocomplete}
         ?required=${spec.required} pattern=${ifDefined(spec.pattern)}
         inputmode=${ifDefined(spec.type === 'tel' ? 'tel' : undefined)}
         .value=${live(this.values[spec.name])}
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby=${ifDefined(this.describedBy(hint ? `${id}-hint` : false, error ? `${id}-error` : false))} />
+      ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : nothing}
       ${error ? html`<p id="${id}-error" part="field-error">${error}</p>` : nothing}
     </div>`;
   }

@@ -79,6 +79,7 @@ export const checkoutFormStyles = css`
     text-align: right;
     white-space: nowrap;
     padding-right: 0;
+    padding-left: 0.75rem;
   }
   [part~='restriction'] {
     display: block;
@@ -217,7 +218,7 @@ export const checkoutFormStyles = css`
   [part~='totals'] {
     display: grid;
     grid-template-columns: 1fr auto;
-    gap: 0.3rem 1rem;
+    gap: 0.3rem 0;
     margin: 0;
   }
   [part~='totals'] dt {
@@ -225,6 +226,7 @@ export const checkoutFormStyles = css`
   }
   [part~='totals'] dd {
     margin: 0;
+    padding-left: 1rem;
     text-align: right;
     white-space: nowrap;
   }
