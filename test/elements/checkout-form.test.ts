@@ -7,7 +7,7 @@ import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-for
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import type { BookingConfig } from '../../src/state/config.ts';
 import { apiError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
-import { BASKET_ID, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
+import { BASKET_ID, basketContent, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
 
 interface Mounted {
   el: CheckoutForm;
@@ -395,6 +395,19 @@ describe('<checkout-form>', () => {
     const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
     expect(text(el, '[part~="empty"]')).to.equal('Your basket is empty.');
     await expect(el).to.be.accessible();
+  });
+
+  it('a first add that failed (409) leaves no endless "loading": the basket is empty', async () => {
+    const api = checkoutApi({
+      getBasket: () => basketContent([]),
+      addTickets: () => { throw apiError('addTickets', 409, { Success: false, FailureReason: 1, FailureReasonText: 'TicketNotAvailable', BookableTicketsCount: null, GetBasketContentResult: null }); },
+    });
+    const booking = testBooking(api);
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    const outcome = await booking.basket.add({ Tickets: [1001] });
+    expect(outcome.ok).to.equal(false);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="empty"]'), 'the empty basket is said');
+    expect(el.shadowRoot?.querySelector('[part~="status"]')).to.equal(null);
   });
 
   it('keeps what was typed across disconnect and reconnect', async () => {

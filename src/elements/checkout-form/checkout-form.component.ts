@@ -297,8 +297,8 @@ export class CheckoutForm extends BookingElement {
       this.presenceOff = confirmationPresence(booking.basket).subscribe(() => this.requestUpdate());
     }
     // A restored basket id with no content yet (and nothing in flight): read it.
-    const { basketId, content, busy, error } = booking.basket.value;
-    if (basketId && !content && !busy && !error && this.requestedBasket !== basketId) {
+    const { basketId, content, busy } = booking.basket.value;
+    if (basketId && !content && !busy && this.requestedBasket !== basketId) {
       this.requestedBasket = basketId;
       void booking.basket.refresh();
     }
@@ -371,7 +371,10 @@ export class CheckoutForm extends BookingElement {
           <button part="retry-button" @click=${this.handleRetryBasket}>${msg('Try again')}</button>
         </div>`;
       }
-      if (basket.basketId) return html`<p part="status" role="status">${msg('Loading your basket…')}</p>`;
+      // A basket id with no content: being read (restored, resumed), or just created by an add still in flight.
+      if (basket.basketId && (basket.busy || this.requestedBasket !== basket.basketId)) {
+        return html`<p part="status" role="status">${msg('Loading your basket…')}</p>`;
+      }
       if (this.returnOutcome === 'success') return nothing;
       return html`<section part="basket" aria-labelledby="basket-heading">
         <h2 id="basket-heading" part="heading" tabindex="-1">${msg('Your basket')}</h2>
