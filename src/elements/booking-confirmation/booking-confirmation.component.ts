@@ -17,6 +17,7 @@ import {
   type ReturnOutcome,
 } from '../../state/payment-return.ts';
 import { BookingElement } from '../booking-element.ts';
+import { orderStyles } from '../order.styles.ts';
 import { bookingConfirmationStyles } from './booking-confirmation.styles.ts';
 
 /** Words for the e-ticket Type strings; anything else is shown as the service sends it. */
@@ -103,7 +104,7 @@ export function safeDownloadUrl(value: string): string | null {
  */
 @localized()
 export class BookingConfirmation extends BookingElement {
-  static override styles = [...BookingElement.styles, bookingConfirmationStyles];
+  static override styles = [...BookingElement.styles, orderStyles, bookingConfirmationStyles];
 
   /**
    * `success` or `failure`. Default: the page URL's `stagedoor` parameter

@@ -3,24 +3,9 @@ import { css } from 'lit';
 export const bookingConfirmationStyles = css`
   :host {
     max-width: var(--booking-confirmation-max-width, 48rem);
-    line-height: 1.45;
   }
   :host(:not([embedded])) {
     margin-block: var(--_gap);
-  }
-  h2,
-  h3 {
-    margin: 0 0 0.5rem;
-    line-height: 1.25;
-  }
-  h2 {
-    font-size: 1.3rem;
-  }
-  h3 {
-    font-size: 1.05rem;
-  }
-  p {
-    margin: 0 0 0.5rem;
   }
   [part~='summary'] {
     display: grid;
@@ -56,22 +41,6 @@ export const bookingConfirmationStyles = css`
   }
   [part~='message'].failure [part~='heading'] {
     color: var(--_danger);
-  }
-  [part~='items'] {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    display: grid;
-    gap: var(--_gap);
-  }
-  [part~='item'] {
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    padding: var(--_gap);
-  }
-  .meta {
-    color: var(--_muted);
   }
   [part~='tickets'] {
     list-style: none;

@@ -26,6 +26,7 @@ import {
   type ReturnOutcome,
 } from '../../state/payment-return.ts';
 import { BookingElement } from '../booking-element.ts';
+import { orderStyles } from '../order.styles.ts';
 import { checkoutFormStyles } from './checkout-form.styles.ts';
 
 /** The customer fields of the form (their `name` attributes). */
@@ -206,7 +207,7 @@ const ticketCount = (content: BasketContent | null) => (content?.Items ?? []).re
  */
 @localized()
 export class CheckoutForm extends BookingElement {
-  static override styles = [...BookingElement.styles, checkoutFormStyles];
+  static override styles = [...BookingElement.styles, orderStyles, checkoutFormStyles];
 
   /**
    * How the browser goes to the payment page. Defaults to `location.assign(url)`;

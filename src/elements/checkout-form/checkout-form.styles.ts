@@ -5,21 +5,6 @@ export const checkoutFormStyles = css`
     --_field-border: var(--booking-field-border, var(--_border));
     --_field-bg: var(--booking-field-background, var(--_surface));
     max-width: var(--booking-checkout-max-width, 48rem);
-    line-height: 1.45;
-  }
-  h2,
-  h3 {
-    margin: 0 0 0.5rem;
-    line-height: 1.25;
-  }
-  h2 {
-    font-size: 1.3rem;
-  }
-  h3 {
-    font-size: 1.05rem;
-  }
-  p {
-    margin: 0 0 0.5rem;
   }
   [part~='basket'],
   [part~='form'] {
@@ -29,18 +14,7 @@ export const checkoutFormStyles = css`
   [part~='basket'] {
     margin-bottom: calc(var(--_gap) * 2);
   }
-  [part~='items'] {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    display: grid;
-    gap: var(--_gap);
-  }
   [part~='item'] {
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    padding: var(--_gap);
     display: grid;
     gap: 0.35rem;
   }
@@ -56,7 +30,6 @@ export const checkoutFormStyles = css`
     flex: 1 1 12rem;
   }
   .meta {
-    color: var(--_muted);
     margin: 0;
   }
   table {
