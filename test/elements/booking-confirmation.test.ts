@@ -123,6 +123,43 @@ describe('<booking-confirmation>', () => {
     await waitUntil(() => el.shadowRoot?.querySelector('[part~="reference"]'), 'checking again shows the booking');
   });
 
+  it('while waiting is accessible; taken off the page it leaves no timer, and asks again when put back', async () => {
+    clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let answers = 0;
+    let available = false;
+    const api = checkoutApi({
+      getSubmittedBasketSummary: () => (++answers, available ? submittedSummary() : NOT_AVAILABLE_YET),
+      getETickets: () => eTickets(),
+    });
+    const booking = await paidBooking(api);
+    const el = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);
+    await settle(el, clock);
+    expect(textOf(el)).to.contain('Checking again in 2 seconds');
+    expect(clock.countTimers()).to.equal(1);
+    const parent = el.parentElement;
+    if (!parent) throw new Error('no parent');
+    el.remove();
+    await settle(el, clock);
+    expect(clock.countTimers()).to.equal(0);
+    await clock.tickAsync(60_000);
+    expect(answers).to.equal(1);
+    clock.restore();
+    clock = undefined;
+    available = true;
+    parent.append(el);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="reference"]'), 'back on the page, it asks again');
+    expect(answers).to.equal(2);
+  });
+
+  it('the waiting state is accessible', async () => {
+    const api = checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, getETickets: () => eTickets() });
+    const booking = await paidBooking(api);
+    const el = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success" retry-delay="60000"></booking-confirmation>`);
+    await waitUntil(() => textOf(el).includes('Checking again in 30 seconds')); // the wait is capped at 30 s
+    await expect(el).to.be.accessible();
+    el.remove(); // ends the wait
+  });
+
   it('e-tickets not available yet: the summary shows, the e-tickets are asked for again', async () => {
     clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let asks = 0;

@@ -129,6 +129,8 @@ export class BookingConfirmation extends BookingElement {
   @state() private resuming = false;
 
   private basketId: string | null = null;
+  /** A wait was cut short by a disconnect. */
+  private interrupted = false;
   private presenceBasket: BasketStore | undefined;
 
   private readonly summaryTask = new Task(this, {
@@ -173,6 +175,11 @@ export class BookingConfirmation extends BookingElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (this.interrupted) {
+      this.interrupted = false;
+      if (this.summaryTask.status === TaskStatus.ERROR) void this.summaryTask.run();
+      else if (this.eticketsTask.status === TaskStatus.ERROR) void this.eticketsTask.run();
+    }
     const basket = this.bookingController.booking.basket;
     if (!this.embedded) {
       this.presenceBasket = basket;
@@ -184,6 +191,13 @@ export class BookingConfirmation extends BookingElement {
     super.disconnectedCallback();
     if (this.presenceBasket) confirmationPresence(this.presenceBasket).delete();
     this.presenceBasket = undefined;
+    // No timer left behind: a wait between two asks ends with the element, and starts again if it comes back.
+    if (this.summaryTask.status === TaskStatus.PENDING || this.eticketsTask.status === TaskStatus.PENDING) {
+      this.interrupted = true;
+      this.summaryTask.abort();
+      this.eticketsTask.abort();
+      this.waiting = null;
+    }
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
