@@ -123,7 +123,7 @@ describe('<booking-confirmation>', () => {
     await waitUntil(() => el.shadowRoot?.querySelector('[part~="reference"]'), 'checking again shows the booking');
   });
 
-  it('while waiting is accessible; taken off the page it leaves no timer, and asks again when put back', async () => {
+  it('taken off the page while waiting, it leaves no timer, and asks again when put back', async () => {
     clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let answers = 0;
     let available = false;
