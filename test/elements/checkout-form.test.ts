@@ -381,7 +381,9 @@ describe('<checkout-form>', () => {
     });
     const booking = testBooking(api);
     await booking.basket.add({ Tickets: [1001] });
+    const reported = oneEvent(document, 'booking-error');
     const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    expect((await reported).detail).to.deep.equal({ source: 'checkout-form', message: 'The checkout could not be loaded.', status: 500 });
     await waitUntil(() => el.shadowRoot?.querySelector('[part~="retry-button"]'), 'an error with a retry');
     expect($(el, '[role="alert"]').textContent).to.contain('could not be loaded');
     await expect(el).to.be.accessible();

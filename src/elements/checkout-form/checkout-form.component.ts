@@ -254,6 +254,7 @@ export class CheckoutForm extends BookingElement {
       const price = plan && Number.isFinite(plan.Price) && plan.Price > 0 ? plan.Price : null;
       return { countries: sorted, states: [...states.USStates].sort((a, b) => a.StateName.localeCompare(b.StateName)), ticketPlanPrice: price };
     },
+    onError: (error) => this.reportLoadError(error),
   });
 
   private readonly checkoutTask = new Task(this, {
@@ -275,6 +276,7 @@ export class CheckoutForm extends BookingElement {
         throw error;
       }
     },
+    onError: (error) => this.reportLoadError(error),
   });
 
   override connectedCallback(): void {
@@ -477,15 +479,22 @@ export class CheckoutForm extends BookingElement {
     });
   }
 
+  private loadErrorMessage(error: unknown): string {
+    return error instanceof ApiError && error.status === 403
+      ? msg('Your basket is no longer valid.')
+      : error instanceof NetworkError
+        ? msg('We could not reach the box office. Check your connection and try again.')
+        : msg('The checkout could not be loaded.');
+  }
+
+  private reportLoadError(error: unknown): void {
+    if (isAbortError(error)) return;
+    void this.emit('booking-error', { source: 'checkout-form', message: this.loadErrorMessage(error), status: error instanceof ApiError ? error.status : null });
+  }
+
   private renderLoadError(error: unknown, retry: () => unknown): TemplateResult {
-    const message =
-      error instanceof ApiError && error.status === 403
-        ? msg('Your basket is no longer valid.')
-        : error instanceof NetworkError
-          ? msg('We could not reach the box office. Check your connection and try again.')
-          : msg('The checkout could not be loaded.');
     return html`<div role="alert" part="message error">
-      <p>${message}</p>
+      <p>${this.loadErrorMessage(error)}</p>
       <button part="retry-button" @click=${retry}>${msg('Try again')}</button>
     </div>`;
   }
