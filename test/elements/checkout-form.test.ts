@@ -276,6 +276,16 @@ describe('<checkout-form>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('never navigates to a payment address that is not http(s)', async () => {
+    const api = checkoutApi({ submitOrder: () => ({ Success: true, PaymentRedirectUrl: 'javascript:alert(1)' }) });
+    const { el, booking, navigated } = await mount(api);
+    await fillValid(el);
+    await submit(el);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="message"][part~="error"]'), 'an error is shown');
+    expect(navigated).to.have.length(0);
+    expect(booking.basket.value.basketId).to.equal(BASKET_ID); // the basket is kept
+  });
+
   it('sends the configured return URLs instead', async () => {
     const api = checkoutApi();
     const { el } = await mount(api, { successUrl: '/thanks?x=1', failureUrl: 'https://theatre.example/sorry' });

@@ -11,6 +11,7 @@ import {
   claimAwaitingBasket,
   confirmationPresence,
   firstAnnouncement,
+  httpUrl,
   resumeAfterFailureOnce,
   returnMarker,
   type FailedPaymentResult,
@@ -51,16 +52,6 @@ interface SummaryView {
 }
 
 const NOT_YET = Symbol('not-yet');
-
-/** A download address from the service, only when it is http(s) (never `javascript:` or `data:`). */
-export function safeDownloadUrl(value: string): string | null {
-  try {
-    const url = new URL(value, typeof location === 'undefined' ? 'http://localhost/' : location.href);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * @summary The page a customer returns to from payment: the booking and its e-tickets, or why payment failed.
@@ -413,7 +404,7 @@ export class BookingConfirmation extends BookingElement {
     const etickets = this.eticketsTask.value;
     const links: ETicketLink[] = etickets instanceof Map
       ? (etickets.get(ticket.TicketId) ?? []).flatMap((link) => {
-          const href = safeDownloadUrl(link.DownloadUrl);
+          const href = httpUrl(link.DownloadUrl);
           return href ? [{ Type: link.Type, DownloadUrl: href }] : [];
         })
       : [];

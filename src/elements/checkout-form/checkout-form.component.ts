@@ -19,6 +19,7 @@ import { formatDateTime, formatMoney } from '../../format.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import {
   confirmationPresence,
+  httpUrl,
   paymentGateLanguage,
   resetClaim,
   returnMarker,
@@ -917,17 +918,18 @@ export class CheckoutForm extends BookingElement {
         PaymentGateLanguage: paymentGateLanguage(config.locale),
       };
       const result = await booking.api.submitOrder({ basketId, body });
-      if (!result.Success || !result.PaymentRedirectUrl) {
+      const paymentUrl = httpUrl(result.PaymentRedirectUrl);
+      if (!result.Success || !paymentUrl) {
         this.fail(msg('The box office did not accept the order. Please try again.'), null);
         return;
       }
       if (refusedOnAccount) this.formMessage = { kind: 'info', text: msg('Booking on account is not available here, so you will pay by card.') };
-      this.redirectUrl = result.PaymentRedirectUrl;
+      this.redirectUrl = paymentUrl;
       this.phase = 'redirecting';
       this.announcement = msg('Taking you to the secure payment page…');
-      await this.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: result.PaymentRedirectUrl, total, currency: config.currency });
+      await this.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: paymentUrl, total, currency: config.currency });
       booking.basket.submitted();
-      this.navigate(result.PaymentRedirectUrl);
+      this.navigate(paymentUrl);
     } catch (error) {
       await this.handleSubmitError(error);
     }
