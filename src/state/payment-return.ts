@@ -78,21 +78,6 @@ export function paymentGateLanguage(locale: string): LanguageCode {
   return LANGUAGE_BY_SUBTAG[primary] ?? Language.English;
 }
 
-/**
- * An address the service sent (payment page, e-ticket download) as an absolute
- * http(s) URL, or null: never `javascript:`, `data:` or anything else a link or
- * a navigation would run.
- */
-export function httpUrl(value: unknown, base: string = currentHref()): string | null {
-  if (typeof value !== 'string' || !value.trim()) return null;
-  try {
-    const url = new URL(value, base);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
 // ------------------------------------------------------------------ once per basket store
 
 export interface FailedPaymentResult {

@@ -11,12 +11,12 @@ import {
   claimAwaitingBasket,
   confirmationPresence,
   firstAnnouncement,
-  httpUrl,
   resumeAfterFailureOnce,
   returnMarker,
   type FailedPaymentResult,
   type ReturnOutcome,
 } from '../../state/payment-return.ts';
+import { safeUrl } from '../../sanitize.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
 import { bookingConfirmationStyles } from './booking-confirmation.styles.ts';
@@ -404,7 +404,7 @@ export class BookingConfirmation extends BookingElement {
     const etickets = this.eticketsTask.value;
     const links: ETicketLink[] = etickets instanceof Map
       ? (etickets.get(ticket.TicketId) ?? []).flatMap((link) => {
-          const href = httpUrl(link.DownloadUrl);
+          const href = safeUrl(link.DownloadUrl);
           return href ? [{ Type: link.Type, DownloadUrl: href }] : [];
         })
       : [];

@@ -19,13 +19,13 @@ import { formatDateTime, formatMoney } from '../../format.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import {
   confirmationPresence,
-  httpUrl,
   paymentGateLanguage,
   resetClaim,
   returnMarker,
   returnUrls,
   type ReturnOutcome,
 } from '../../state/payment-return.ts';
+import { safeUrl } from '../../sanitize.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
 import { checkoutFormStyles } from './checkout-form.styles.ts';
@@ -918,7 +918,7 @@ export class CheckoutForm extends BookingElement {
         PaymentGateLanguage: paymentGateLanguage(config.locale),
       };
       const result = await booking.api.submitOrder({ basketId, body });
-      const paymentUrl = httpUrl(result.PaymentRedirectUrl);
+      const paymentUrl = safeUrl(result.PaymentRedirectUrl);
       if (!result.Success || !paymentUrl) {
         this.fail(msg('The box office did not accept the order. Please try again.'), null);
         return;
