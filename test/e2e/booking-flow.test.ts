@@ -112,7 +112,12 @@ describe('booking flow over npm start', { skip: HAS_SANDBOX ? false : 'src/serve
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.setDefaultTimeout(STEP);
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(demo.url);
+    await page.goto(demo.url, { waitUntil: 'load' });
+    // Say plainly what is missing, rather than time out on a locator.
+    for (const tag of ['event-list', 'performance-calendar', 'seat-picker', 'checkout-form']) {
+      const present = await page.evaluate((name) => Boolean(customElements.get(name) && document.querySelector(name)), tag);
+      assert.ok(present, `the demo page ${demo.url} has a defined <${tag}>`);
+    }
     return page;
   }
 
