@@ -240,6 +240,7 @@ describe('<checkout-form>', () => {
     button.click();
     expect(button.getAttribute('aria-disabled')).to.equal('true');
     expect(api.callsTo('submitOrder')).to.have.length(1);
+    await expect(el).to.be.accessible(); // while sending
     release({ Success: true, PaymentRedirectUrl: 'https://pay.example/p' });
     await waitUntil(() => navigated.length === 1);
     expect(api.callsTo('submitOrder')).to.have.length(1);
@@ -400,6 +401,17 @@ describe('<checkout-form>', () => {
     fail = false;
     $<HTMLButtonElement>(el, '[part~="retry-button"]').click();
     await waitUntil(() => el.shadowRoot?.querySelector('form'), 'the retry loads it');
+  });
+
+  it('says it is loading, accessibly, while the checkout options are on their way', async () => {
+    const api = checkoutApi({ getCheckoutOptions: () => new Promise<never>(() => undefined) });
+    const booking = testBooking(api);
+    await booking.basket.add({ Tickets: [1001] });
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="status"]'));
+    expect(text(el, '[part~="status"]')).to.equal('Loading checkout…');
+    expect($$(el, '[part~="item"]')).to.have.length(2); // the basket shows meanwhile
+    await expect(el).to.be.accessible();
   });
 
   it('says the basket is empty, accessibly, when there is none', async () => {
