@@ -35,7 +35,7 @@ function freePort(): Promise<number> {
 }
 
 /** Start `npm start`'s command on a free port; resolve with the URL it prints. */
-function startDemo(port: number): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+function startDemo(port: number): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'src/server/cli.ts', 'start'], {
       cwd: ROOT,
@@ -53,7 +53,7 @@ function startDemo(port: number): Promise<{ child: ChildProcess; url: string; ou
       const match = /(https?:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
-        resolve({ child, url: match[1], output: () => output });
+        resolve({ child, url: match[1] });
       }
     };
     child.stdout?.on('data', onData);
