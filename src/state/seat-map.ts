@@ -431,3 +431,50 @@ export function neighbour(map: SeatMap, from: number, direction: 'left' | 'right
     }
   }
 }
+
+/**
+ * The best block of `count` seats among the free seats of one area and price
+ * (AvailableTickets gives them all, in no promised order): side by side in
+ * one row, never leaving a single free seat stranded at either end of the
+ * block's run (the service refuses that), front rows first and, within a row,
+ * the block nearest the row's middle. Falls back to any side-by-side block,
+ * then null when no row has `count` seats together.
+ */
+export function bestBlock<T extends { TicketName1: string; TicketName2: string }>(tickets: readonly T[], count: number): T[] | null {
+  if (count < 1) return null;
+  const rows = new Map<string, T[]>();
+  for (const t of tickets) {
+    const row = rows.get(t.TicketName1);
+    if (row) row.push(t);
+    else rows.set(t.TicketName1, [t]);
+  }
+  const seatNumber = (t: T) => Number.parseInt(t.TicketName2.replace(/^\D+/, ''), 10);
+  let fallback: T[] | null = null;
+  for (const rowName of [...rows.keys()].sort(compareNatural)) {
+    const seats = (rows.get(rowName) ?? []).slice().sort((a, b) => compareNatural(a.TicketName2, b.TicketName2));
+    // Runs of consecutive seat numbers.
+    const runs: T[][] = [];
+    for (const seat of seats) {
+      const run = runs.at(-1);
+      const last = run?.at(-1);
+      if (run && last && Number.isFinite(seatNumber(seat)) && seatNumber(seat) === seatNumber(last) + 1) run.push(seat);
+      else runs.push([seat]);
+    }
+    let best: { block: T[]; distance: number } | null = null;
+    const middle = (seatNumber(seats[0] as T) + seatNumber(seats.at(-1) as T)) / 2;
+    for (const run of runs) {
+      for (let start = 0; start + count <= run.length; start++) {
+        const block = run.slice(start, start + count);
+        fallback ??= block;
+        const before = start;
+        const after = run.length - start - count;
+        if (before === 1 || after === 1) continue;
+        const centre = (seatNumber(block[0] as T) + seatNumber(block.at(-1) as T)) / 2;
+        const distance = Number.isFinite(middle) ? Math.abs(centre - middle) : start;
+        if (!best || distance < best.distance) best = { block, distance };
+      }
+    }
+    if (best) return best.block;
+  }
+  return fallback;
+}

@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { buildSeatMap, compareNatural, neighbour, seatAt, seatsIn } from '../../src/state/seat-map.ts';
+import { bestBlock, buildSeatMap, compareNatural, neighbour, seatAt, seatsIn } from '../../src/state/seat-map.ts';
 import { ticket } from './helpers/seat-fixtures.ts';
 
 describe('natural order of rows and seats', () => {
@@ -83,5 +83,34 @@ describe('the seat map model', () => {
     expect(map.seats[neighbour(map, a5, 'down')]?.seat).to.equal('9'); // B9 is the nearest seat of row B to A5
     expect(map.seats[neighbour(map, map.byTicket.get(2) ?? -1, 'down')]?.area).to.equal('Dress Circle');
     expect(neighbour(map, a5, 'home')).to.equal(a2);
+  });
+});
+
+describe('best block of seats (best available)', () => {
+  const t = (row: string, seat: number) => ({ TicketId: row.charCodeAt(0) * 1000 + seat, TicketName1: row, TicketName2: String(seat) });
+  const seatsOf = (block: { TicketName1: string; TicketName2: string }[] | null) => block?.map((s) => `${s.TicketName1}${s.TicketName2}`) ?? null;
+
+  it('keeps the block in one row, side by side, even when the list runs across rows', () => {
+    // The list ends row A with one seat and starts row B: the first two tickets are not together.
+    const tickets = [t('A', 24), t('B', 1), t('B', 2), t('B', 3), t('B', 4)];
+    expect(seatsOf(bestBlock(tickets, 2))).to.deep.equal(['B1', 'B2']);
+  });
+
+  it('never strands a single free seat beside the block when another choice exists', () => {
+    // Row A: 1-3 free. Taking 1-2 or 2-3 leaves one seat alone; row B 5-8 has room.
+    const tickets = [t('A', 1), t('A', 2), t('A', 3), t('B', 5), t('B', 6), t('B', 7), t('B', 8)];
+    const block = seatsOf(bestBlock(tickets, 2));
+    expect(block).to.not.deep.equal(['A1', 'A2']);
+    expect(block).to.not.deep.equal(['A2', 'A3']);
+    expect(block?.[0]?.startsWith('B')).to.equal(true);
+  });
+
+  it('prefers the front row, then the middle of it, in natural order (row B before AA, seat 9 before 10)', () => {
+    const tickets = [t('AA', 1), t('AA', 2), ...[8, 9, 10, 11, 12, 13, 14, 15, 16].map((n) => t('B', n))];
+    expect(seatsOf(bestBlock(tickets, 3))).to.deep.equal(['B11', 'B12', 'B13']);
+  });
+
+  it('gives null when no row holds that many together', () => {
+    expect(bestBlock([t('A', 1), t('A', 3), t('B', 5)], 2)).to.equal(null);
   });
 });

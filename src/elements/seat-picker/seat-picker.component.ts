@@ -19,7 +19,7 @@ import type {
 import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
-import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { basketSeats, bestBlock, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 
@@ -759,10 +759,13 @@ export class SeatPicker extends BookingElement {
       ${this.bestTask.render({
         pending: () => html`<p part="loading" role="status">${msg('Finding the best seats…')}</p>`,
         complete: (result) => {
-          const areas = (result?.TicketAreas ?? []).filter((a) => a.Tickets.length >= count);
-          if (!areas.length) return html`<p part="empty">${msg(str`No area has ${count} seats together left. Try fewer tickets.`)}</p>`;
+          const options = (result?.TicketAreas ?? []).flatMap((area) => {
+            const tickets = bestBlock(area.Tickets, count);
+            return tickets ? [{ area, tickets }] : [];
+          });
+          if (!options.length) return html`<p part="empty">${msg(str`No area has ${count} seats together left. Try fewer tickets.`)}</p>`;
           return html`<ul class="options">
-            ${areas.map((a, i) => this.renderBestOption(a, i, count))}
+            ${options.map((o, i) => this.renderBestOption(o.area, o.tickets, i, count))}
           </ul>`;
         },
         error: () => html`<div part="error" role="alert">
@@ -773,8 +776,7 @@ export class SeatPicker extends BookingElement {
     </div>`;
   }
 
-  private renderBestOption(area: TicketAreaInfo, i: number, count: number): TemplateResult {
-    const tickets = area.Tickets.slice(0, count);
+  private renderBestOption(area: TicketAreaInfo, tickets: readonly TicketAreaInfo['Tickets'][number][], i: number, count: number): TemplateResult {
     const rows = [...new Set(tickets.map((t) => t.TicketName1))].join(', ');
     const seats = tickets.map((t) => t.TicketName2).join(', ');
     const restricted = tickets.some((t) => t.IsRestrictedView);
