@@ -1,0 +1,49 @@
+// Types for scripts/build.mjs (imported by tests and benches).
+export const root: string;
+export function isPackageExternal(id: string): boolean;
+export function registrationFiles(): { tag: string; source: string }[];
+export function expectedSideEffects(): string[];
+export function buildBundle(options?: {
+  outDir?: string;
+  entry?: string;
+  fileName?: string;
+  external?: (id: string) => boolean;
+  emptyOutDir?: boolean;
+  sourcemap?: boolean;
+}): Promise<unknown>;
+export function buildLib(options?: { outDir?: string }): Promise<void>;
+export function buildDeclarations(options?: { outDir?: string }): void;
+export function createManifest(): Promise<CustomElementsManifest>;
+export function manifestText(manifest: CustomElementsManifest): string;
+export function buildManifest(options?: { outFile?: string }): Promise<string>;
+export function buildDemo(options?: { outDir?: string; bundleDir?: string }): void;
+export function checkPackageJson(): void;
+
+/** The parts of the custom-elements manifest schema the tests read. */
+export interface ManifestItem {
+  name: string;
+  description?: string;
+  default?: string;
+  type?: { text: string };
+  fieldName?: string;
+}
+export interface ManifestDeclaration {
+  kind: string;
+  name: string;
+  tagName?: string;
+  customElement?: boolean;
+  summary?: string;
+  description?: string;
+  attributes?: ManifestItem[];
+  members?: (ManifestItem & { kind: string; static?: boolean; privacy?: string; readonly?: boolean })[];
+  events?: ManifestItem[];
+  cssParts?: ManifestItem[];
+  cssProperties?: ManifestItem[];
+  slots?: ManifestItem[];
+  superclass?: { name: string; module?: string; package?: string };
+}
+export interface CustomElementsManifest {
+  schemaVersion: string;
+  modules: { kind: string; path: string; declarations?: ManifestDeclaration[]; exports?: unknown[] }[];
+}
+export function updateReadmeReference(manifest: CustomElementsManifest): Promise<void>;

@@ -1,0 +1,263 @@
+// `npm run build`: everything a host site installs or links, built with Vite's
+// JS API and INLINE configs (vite.config.ts belongs to the dev server):
+//
+//   dist/stagedoor.js          the script-tag bundle: Lit included, every element
+//                              registered. One entry file plus one lazy chunk
+//                              (dist/stagedoor-purify-*.js, DOMPurify) that the
+//                              browser fetches only when an HTML field is shown.
+//   dist/lib/                  the npm package: ES modules (one per source
+//                              module), .d.ts from tsc, lit/@lit/dompurify external.
+//   custom-elements.json       the manifest, from the JSDoc of the element classes.
+//   dist/demo/                 the demo pages for `stagedoor serve`, loading the
+//                              built bundle instead of the TypeScript sources.
+//
+// `node scripts/build.mjs [bundle|lib|manifest|demo ...]` builds only those parts.
+// Tests and benches import the functions below.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const fromRoot = (...p) => join(root, ...p);
+
+/** Packages the npm build leaves to the host's bundler (they are dependencies). */
+export const isPackageExternal = (id) => /^(lit|lit-html|lit-element|@lit\/[^/]+|@lit-labs\/[^/]+|dompurify)(\/|$)/.test(id);
+
+/**
+ * The registration files, read from src/index.ts (the one place that lists
+ * them): `import './elements/<tag>/<tag>.ts'`. Returns `{ tag, source }`.
+ */
+export function registrationFiles() {
+  const index = readFileSync(fromRoot('src/index.ts'), 'utf8');
+  const found = [];
+  for (const m of index.matchAll(/^import\s+'\.\/(elements\/([a-z0-9-]+)\/\2\.ts)';/gm)) {
+    found.push({ tag: m[2], source: `src/${m[1]}` });
+  }
+  return found;
+}
+
+/** What package.json's `sideEffects` must list: the registration modules of dist/lib. */
+export function expectedSideEffects() {
+  return ['./dist/lib/index.js', ...registrationFiles().map(({ source }) => `./${source.replace(/^src\//, 'dist/lib/').replace(/\.ts$/, '.js')}`)];
+}
+
+async function vite() {
+  return import('vite');
+}
+
+/**
+ * The script-tag bundle. `entry` and `external` let the size bench build one
+ * element's own code with Lit left out.
+ */
+export async function buildBundle({
+  outDir = fromRoot('dist'),
+  entry = fromRoot('src/index.ts'),
+  fileName = 'stagedoor.js',
+  external = undefined,
+  emptyOutDir = false,
+  sourcemap = true,
+} = {}) {
+  const { build } = await vite();
+  const base = fileName.replace(/\.js$/, '');
+  return build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir,
+      emptyOutDir,
+      target: 'es2022',
+      minify: true,
+      sourcemap,
+      reportCompressedSize: false,
+      lib: { entry, formats: ['es'], fileName: () => fileName },
+      rolldownOptions: {
+        external,
+        output: { chunkFileNames: `${base}-[name]-[hash].js` },
+      },
+    },
+  });
+}
+
+/** The npm package's JavaScript: one ES module per source module. */
+export async function buildLib({ outDir = fromRoot('dist/lib') } = {}) {
+  const { build } = await vite();
+  const input = {
+    exports: fromRoot('src/exports.ts'),
+    index: fromRoot('src/index.ts'),
+    define: fromRoot('src/define.ts'),
+  };
+  for (const { source } of registrationFiles()) input[source.replace(/^src\//, '').replace(/\.ts$/, '')] = fromRoot(source);
+  rmSync(outDir, { recursive: true, force: true });
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: false,
+      sourcemap: true,
+      reportCompressedSize: false,
+      lib: { entry: input, formats: ['es'] },
+      rolldownOptions: {
+        external: isPackageExternal,
+        output: {
+          preserveModules: true,
+          preserveModulesRoot: fromRoot('src'),
+          entryFileNames: '[name].js',
+          virtualDirname: '_helpers',
+        },
+      },
+    },
+  });
+  buildDeclarations({ outDir });
+}
+
+/**
+ * `.d.ts` for the package, emitted by tsc (TypeScript 7) from tsconfig.lib.json.
+ * tsc keeps the sources' `.ts` import specifiers in declarations; they are
+ * rewritten to `.js` so any consumer resolution (node16, bundler) finds the
+ * `.d.ts` beside each module.
+ */
+export function buildDeclarations({ outDir = fromRoot('dist/lib') } = {}) {
+  const tsc = fromRoot('node_modules/.bin/tsc');
+  const r = spawnSync(tsc, ['-p', fromRoot('tsconfig.lib.json'), '--outDir', outDir], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tsc declaration emit failed:\n${r.stdout}${r.stderr}`);
+  for (const file of walk(outDir).filter((f) => f.endsWith('.d.ts'))) {
+    const text = readFileSync(file, 'utf8');
+    const fixed = text.replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]+)\.ts(['"])/g, '$1$2.js$3');
+    if (fixed !== text) writeFileSync(file, fixed);
+  }
+}
+
+function walk(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+/**
+ * An analyzer plugin: our registration files call `defineElement('tag', Class)`
+ * (the guard against double registration) instead of customElements.define,
+ * so teach the analyzer that this call defines a custom element.
+ */
+async function defineElementPlugin() {
+  const { resolveModuleOrPackageSpecifier } = await import('@custom-elements-manifest/analyzer/src/utils/index.js');
+  return {
+    name: 'stagedoor-define-element',
+    analyzePhase({ ts, node, moduleDoc, context }) {
+      if (node.kind !== ts.SyntaxKind.CallExpression) return;
+      if (node.expression?.kind !== ts.SyntaxKind.Identifier || node.expression.text !== 'defineElement') return;
+      const [tagArg, classArg] = node.arguments;
+      if (!tagArg || !classArg || tagArg.kind !== ts.SyntaxKind.StringLiteral || classArg.kind !== ts.SyntaxKind.Identifier) return;
+      moduleDoc.exports = [
+        ...(moduleDoc.exports ?? []),
+        {
+          kind: 'custom-element-definition',
+          name: tagArg.text,
+          declaration: { name: classArg.text, ...resolveModuleOrPackageSpecifier(moduleDoc, context, classArg.text) },
+        },
+      ];
+    },
+  };
+}
+
+/** The custom-elements manifest, as an object (deterministic: sorted input, no timestamps). */
+export async function createManifest() {
+  const { create, ts } = await import('@custom-elements-manifest/analyzer');
+  const { litPlugin } = await import('@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js');
+  const files = walk(fromRoot('src/elements'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => relative(root, f).split('\\').join('/'))
+    .sort();
+  const modules = files.map((f) => ts.createSourceFile(f, readFileSync(fromRoot(f), 'utf8'), ts.ScriptTarget.ES2022, true));
+  return create({ modules, plugins: [...litPlugin(), await defineElementPlugin()] });
+}
+
+export function manifestText(manifest) {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+export async function buildManifest({ outFile = fromRoot('custom-elements.json') } = {}) {
+  const manifest = await createManifest();
+  const text = manifestText(manifest);
+  writeFileSync(outFile, text);
+  return text;
+}
+
+/** README.md's element reference, regenerated from the manifest (scripts/docs.mjs). */
+export async function updateReadmeReference(manifest) {
+  const { readmeWithReference } = await import('./docs.mjs');
+  const path = fromRoot('README.md');
+  writeFileSync(path, readmeWithReference(readFileSync(path, 'utf8'), manifest));
+}
+
+/**
+ * The demo site for `stagedoor serve`: the pages of demo/, each loading the
+ * built bundle (`/stagedoor.js`) where the dev pages load `/src/index.ts`,
+ * plus the bundle and its lazy chunk beside them.
+ */
+export function buildDemo({ outDir = fromRoot('dist/demo'), bundleDir = fromRoot('dist') } = {}) {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  cpSync(fromRoot('demo'), outDir, { recursive: true });
+  for (const file of walk(outDir).filter((f) => f.endsWith('.html'))) {
+    const html = readFileSync(file, 'utf8');
+    const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, '<script type="module" src="/stagedoor.js"></script>');
+    writeFileSync(file, built);
+  }
+  for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.js(\.map)?$/.test(n))) {
+    cpSync(join(bundleDir, name), join(outDir, name));
+  }
+}
+
+/** Fail the build when package.json's sideEffects would let a bundler drop a registration file. */
+export function checkPackageJson() {
+  const pkg = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8'));
+  const want = expectedSideEffects();
+  const have = pkg.sideEffects;
+  if (JSON.stringify(have) !== JSON.stringify(want)) {
+    throw new Error(`package.json "sideEffects" must list exactly the registration files:\n  ${JSON.stringify(want)}\nhas:\n  ${JSON.stringify(have)}`);
+  }
+}
+
+async function main() {
+  const parts = process.argv.slice(2);
+  const want = (p) => parts.length === 0 || parts.includes(p);
+  const started = Date.now();
+  if (want('bundle')) {
+    for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
+      if (/^stagedoor.*\.js(\.map)?$/.test(name)) rmSync(fromRoot('dist', name));
+    }
+    await buildBundle();
+    console.log('built dist/stagedoor.js');
+  }
+  if (want('lib')) {
+    checkPackageJson();
+    await buildLib();
+    console.log('built dist/lib/ (ES modules and .d.ts)');
+  }
+  if (want('manifest')) {
+    const text = await buildManifest();
+    await updateReadmeReference(JSON.parse(text));
+    console.log('built custom-elements.json and the README element reference');
+  }
+  if (want('demo')) {
+    buildDemo();
+    console.log('built dist/demo/');
+  }
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

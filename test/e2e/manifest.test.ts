@@ -1,0 +1,59 @@
+/**
+ * The custom-elements manifest and the README reference generated from it
+ * cannot go stale: both are regenerated here and compared with the committed
+ * files. The manifest must describe every registered element fully.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { createManifest, manifestText, registrationFiles, root, type CustomElementsManifest } from '../../scripts/build.mjs';
+import { elementsOf, readmeWithReference } from '../../scripts/docs.mjs';
+
+const committedText = readFileSync(join(root, 'custom-elements.json'), 'utf8');
+/** Event names declared in src/events.ts (the only public events). */
+const publicEvents = [...readFileSync(join(root, 'src/events.ts'), 'utf8').matchAll(/^\s*'(booking-[a-z-]+)':\s*\{/gm)].map((m) => m[1]);
+
+describe('custom-elements.json', () => {
+  let fresh: CustomElementsManifest;
+  before(async () => {
+    fresh = await createManifest();
+  });
+
+  it('is what the analyzer makes of the current sources (run `npm run build` after changing JSDoc)', () => {
+    assert.equal(committedText, manifestText(fresh));
+  });
+
+  it('lists every element that src/index.ts registers, under its tag', () => {
+    const tags = elementsOf(fresh).map((e) => e.tagName);
+    for (const { tag } of registrationFiles()) assert.ok(tags.includes(tag), `<${tag}> is missing from the manifest`);
+  });
+
+  it('gives every booking element its attributes, events, parts and custom properties', () => {
+    const elements = elementsOf(fresh).filter((e) => e.tagName !== 'booking-provider');
+    for (const el of elements) {
+      const tag = `<${el.tagName}>`;
+      assert.ok(el.summary, `${tag} has no @summary`);
+      assert.ok(el.attributes?.some((a) => a.name === 'endpoint'), `${tag} lacks the endpoint attribute`);
+      assert.ok(el.events?.length, `${tag} documents no @fires`);
+      assert.ok(el.cssParts?.length, `${tag} documents no @csspart`);
+      assert.ok(el.cssProperties?.length, `${tag} documents no @cssprop`);
+      for (const e of el.events ?? []) assert.ok(publicEvents.includes(e.name), `${tag} fires ${e.name}, which src/events.ts does not declare`);
+      for (const p of el.cssProperties ?? []) assert.match(p.name, /^--booking-/, `${tag}: ${p.name} lacks the --booking- prefix`);
+      for (const item of [...(el.attributes ?? []), ...(el.cssParts ?? []), ...(el.cssProperties ?? []), ...(el.events ?? [])]) {
+        assert.ok(item.description, `${tag}: ${item.name} is undocumented`);
+      }
+    }
+  });
+
+  it('gives the provider its configuration attributes', () => {
+    const provider = elementsOf(fresh).find((e) => e.tagName === 'booking-provider');
+    const names = provider?.attributes?.map((a) => a.name) ?? [];
+    for (const name of ['endpoint', 'currency', 'locale', 'time-zone', 'success-url', 'failure-url']) assert.ok(names.includes(name), `booking-provider lacks ${name}`);
+  });
+
+  it("keeps the README's element reference generated from it (run `npm run build`)", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.equal(readme, readmeWithReference(readme, JSON.parse(committedText) as CustomElementsManifest));
+  });
+});
