@@ -37,9 +37,17 @@ export function registrationFiles() {
   return found;
 }
 
-/** What package.json's `sideEffects` must list: the registration modules of dist/lib. */
+/**
+ * What package.json's `sideEffects` must list: the registration modules, built
+ * (dist/lib) and source (src/, which our own bundle build reads: a source file
+ * left out would be tree-shaken away, element and all).
+ */
 export function expectedSideEffects() {
-  return ['./dist/lib/index.js', ...registrationFiles().map(({ source }) => `./${source.replace(/^src\//, 'dist/lib/').replace(/\.ts$/, '.js')}`)];
+  const sources = ['src/index.ts', ...registrationFiles().map(({ source }) => source)];
+  return [
+    ...sources.map((s) => `./${s.replace(/^src\//, 'dist/lib/').replace(/\.ts$/, '.js')}`),
+    ...sources.map((s) => `./${s}`),
+  ];
 }
 
 async function vite() {
@@ -58,6 +66,8 @@ export async function buildBundle({
   emptyOutDir = false,
   sourcemap = true,
 } = {}) {
+  // A registration file missing from sideEffects would be tree-shaken away, element and all.
+  checkPackageJson();
   const { build } = await vite();
   const base = fileName.replace(/\.js$/, '');
   return build({
@@ -223,7 +233,10 @@ export function checkPackageJson() {
   const want = expectedSideEffects();
   const have = pkg.sideEffects;
   if (JSON.stringify(have) !== JSON.stringify(want)) {
-    throw new Error(`package.json "sideEffects" must list exactly the registration files:\n  ${JSON.stringify(want)}\nhas:\n  ${JSON.stringify(have)}`);
+    throw new Error(
+      `package.json "sideEffects" must list exactly the registration files (src/index.ts imports them), or bundlers drop them:\n` +
+        `  "sideEffects": ${JSON.stringify(want)}\nnow:\n  ${JSON.stringify(have)}`,
+    );
   }
 }
 

@@ -1,0 +1,48 @@
+/**
+ * Headless Chromium for Node tests (playwright-core, Debian's /usr/bin/chromium
+ * or CHROME_PATH), and a page that records everything that should never
+ * happen: uncaught errors, console errors, CSP violations.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--headless=new',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: chromiumArgs });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Uncaught exceptions and console errors, in order. */
+  errors: string[];
+  /** CSP violations the page reported (directive and blocked URL). */
+  violations(): Promise<string[]>;
+}
+
+export async function watchedPage(browser: Browser): Promise<WatchedPage> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'}`));
+  });
+  return {
+    page,
+    errors,
+    violations: () => page.evaluate(() => [...(window as unknown as { __cspViolations: string[] }).__cspViolations]),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * A bare host site for browser tests of the BUILT bundle: plain HTML pages,
+ * the files of a bundle build under `/<mount>/` (as a CDN would serve them),
+ * and optionally a Fetch-API handler (the proxy) under `/api` and another for
+ * anything else (the sandbox's images and payment pages). Served over
+ * @hono/node-server on 127.0.0.1, port chosen by the OS. No dev server, no
+ * TypeScript reaches the browser.
+ */
+import { serve } from '@hono/node-server';
+import { readFileSync, existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, normalize } from 'node:path';
+
+export interface PageServerOptions {
+  /** path → HTML text, e.g. { '/': '<!doctype html>...' } */
+  pages: Record<string, string>;
+  /** URL prefix → directory of built files, e.g. { '/cdn/': 'dist' } */
+  files: Record<string, string>;
+  /** Content-Security-Policy sent with every page (none when absent). */
+  csp?: string;
+  /** Handles `/api/...` (the proxy). */
+  api?: (request: Request) => Response | Promise<Response>;
+  /** Handles every other path (the sandbox's own pages and images). */
+  fallback?: (request: Request) => Response | Promise<Response>;
+}
+
+export interface PageServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css; charset=utf-8' };
+
+export function startPageServer(options: PageServerOptions): Promise<PageServer> {
+  const handler = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const page = options.pages[url.pathname];
+    if (page !== undefined) {
+      const headers: Record<string, string> = { 'Content-Type': 'text/html; charset=utf-8' };
+      if (options.csp) headers['Content-Security-Policy'] = options.csp;
+      return new Response(page, { headers });
+    }
+    for (const [prefix, dir] of Object.entries(options.files)) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      const rel = normalize(decodeURIComponent(url.pathname.slice(prefix.length)));
+      if (rel.startsWith('..')) return new Response('no', { status: 403 });
+      const file = join(dir, rel);
+      if (!existsSync(file)) return new Response('not found', { status: 404 });
+      const ext = file.slice(file.lastIndexOf('.'));
+      return new Response(readFileSync(file), { headers: { 'Content-Type': types[ext] ?? 'application/octet-stream' } });
+    }
+    if (options.api && (url.pathname === '/api' || url.pathname.startsWith('/api/'))) return options.api(request);
+    if (options.fallback) return options.fallback(request);
+    return new Response('not found', { status: 404 });
+  };
+  return new Promise((resolve) => {
+    const server = serve({ fetch: handler, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => {
+      resolve({
+        origin: `http://127.0.0.1:${info.port}`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
