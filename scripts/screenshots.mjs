@@ -36,27 +36,59 @@ async function step(label, fn) {
   }
 }
 
-/** Pick the first bookable performance in a calendar, then two seats, and add them. */
+/**
+ * Pick the first bookable performance in a calendar, then two seats side by
+ * side, and add them. Buttons are activated from the keyboard (focus + Enter),
+ * as a keyboard user would: the sticky page header would cover a pointer click
+ * after scrolling, and the seat map takes Enter on its focused seat.
+ */
 async function chooseSeats(page, scope) {
   const calendar = scope.locator('performance-calendar').first();
   await step('pick a performance', async () => {
-    const day = calendar.locator('[part~="day"][part~="has-performances"]:not([disabled])').first();
-    if (await day.count()) await day.click({ timeout: 5000 });
-    await calendar.locator('[part~="performance"]:not([disabled]):not([part~="sold-out"])').first().click({ timeout: 10000 });
+    // Grid view (wide): open a day first; list view (narrow): performances are listed.
+    // Both views are in the DOM, one hidden by a container query: use what is visible.
+    const day = calendar.locator('[part~="day"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
+    const performance = calendar.locator('[part~="performance"]:not([part~="sold-out"])').filter({ visible: true }).first();
+    await day.or(performance).first().waitFor({ timeout: 15000 });
+    if (!(await performance.count())) await day.press('Enter');
+    await performance.press('Enter', { timeout: 10000 });
   });
   const picker = scope.locator('seat-picker').first();
-  await step('choose two seats', async () => {
-    const seats = picker.locator('[part~="seat"]:not([part~="in-basket"]):not([aria-disabled="true"])');
+  const added = await step('choose two seats side by side', async () => {
+    const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
     await seats.first().waitFor({ timeout: 15000 });
-    const count = await seats.count();
-    const pick = Math.floor(count / 3);
-    await seats.nth(pick).click({ timeout: 5000 });
-    await seats.nth(pick + 1).click({ timeout: 5000 });
+    const add = picker.locator('[part~="add"]').first();
+    // Each context is its own visitor: start somewhere different so two runs do not want the same seats.
+    let k = Math.floor((await seats.count()) / 3) + (shotNumber % 6) * 4;
+    for (let attempt = 0; attempt < 8; attempt++, k += 3) {
+      await seats.nth(k).press('Enter');
+      await seats.nth(k + 1).press('Enter');
+      // The service validates the pair (the single-seat rule); the add button says whether it passed.
+      const ok = await add.isEnabled({ timeout: 5000 }).catch(() => false);
+      if (ok && (await picker.locator('[part~="validation"]').count()) === 0) return;
+      await seats.nth(k).press('Enter');
+      await seats.nth(k + 1).press('Enter');
+    }
+    throw new Error('no valid pair of seats found');
   });
+  if (!added) return;
   await step('add them to the basket', async () => {
-    await picker.getByRole('button', { name: /add/i }).first().click({ timeout: 5000 });
+    await picker.locator('[part~="add"]').first().press('Enter', { timeout: 5000 });
     await page.locator('basket-timer').first().locator('[part~="time"]').first().waitFor({ timeout: 10000 });
   });
+}
+
+let shotNumber = 0;
+
+/** Scroll through the page so lazy images load (a full-page shot does not scroll), then back up. */
+async function loadLazyImages(page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const step = page.viewportSize()?.height ?? 800;
+  for (let y = 0; y < height; y += step) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForLoadState('networkidle');
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 const pages = [
@@ -65,7 +97,7 @@ const pages = [
     path: '/',
     async prepare(page) {
       await step('open a show', async () => {
-        await page.locator('event-list').locator('[part~="card-button"]').first().click({ timeout: 15000 });
+        await page.locator('event-list').locator('[part~="card-button"]').first().press('Enter', { timeout: 15000 });
       });
       await chooseSeats(page, page);
     },
@@ -82,7 +114,7 @@ const pages = [
     path: '/themed.html',
     async prepare(page) {
       await step('open a show', async () => {
-        await page.locator('event-list').locator('[part~="card-button"]').first().click({ timeout: 15000 });
+        await page.locator('event-list').locator('[part~="card-button"]').first().press('Enter', { timeout: 15000 });
       });
       await chooseSeats(page, page);
     },
@@ -94,22 +126,25 @@ const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH 
 try {
   for (const demo of pages) {
     for (const size of sizes) {
+      // A fresh context per page and size: its own sessionStorage, so its own basket.
+      // Light and dark are shots of the same state (one basket, not two).
+      shotNumber += 1;
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: 'light', reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      console.log(`${demo.name} ${size.name}`);
+      await page.goto(base + demo.path, { waitUntil: 'networkidle' });
+      await demo.prepare(page);
+      await loadLazyImages(page);
       for (const scheme of schemes) {
-        // A fresh context per shot: its own sessionStorage, so its own basket.
-        const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: scheme, reducedMotion: 'reduce' });
-        const page = await context.newPage();
-        const errors = [];
-        page.on('pageerror', (e) => errors.push(e.message));
-        console.log(`${demo.name} ${size.name} ${scheme}`);
-        await page.goto(base + demo.path, { waitUntil: 'networkidle' });
-        await demo.prepare(page);
-        await page.waitForLoadState('networkidle');
+        await page.emulateMedia({ colorScheme: scheme });
         await page.evaluate(() => window.scrollTo(0, 0));
         const file = join(outDir, `${demo.name}-${size.name}-${scheme}.png`);
         await page.screenshot({ path: file, fullPage: true });
-        if (errors.length) console.warn(`  page errors: ${errors.join(' | ')}`);
-        await context.close();
       }
+      if (errors.length) console.warn(`  page errors: ${errors.join(' | ')}`);
+      await context.close();
     }
   }
 } finally {
