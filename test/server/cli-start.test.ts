@@ -30,11 +30,12 @@ test('npm start: one process serves the demo page, the proxy at /api and the san
     const page = await fetch(url ?? '');
     const html = await page.text();
     assert.equal(page.status, 200);
-    assert.match(html, /<h1>Stagedoor demo theatre<\/h1>/);
+    assert.match(html, /<title>The Lyric Quarter/);
     assert.match(html, /\/@vite\/client/, 'served through Vite, with reload');
-    const script = await fetch(`${url}main.ts`);
+    assert.match(html, /<script type="module" src="\/src\/index\.ts"><\/script>/, 'the page loads the widget from its sources');
+    const script = await fetch(`${url}src/index.ts`);
     assert.equal(script.status, 200);
-    assert.match(await script.text(), /createApiClient/, 'the TypeScript is served as JavaScript');
+    assert.match(await script.text(), /booking-provider/, 'the TypeScript is served as JavaScript');
 
     const { Events } = await eventsThrough(url ?? '');
     assert.ok(Events.length > 0, 'the sandbox has events');

@@ -24,6 +24,8 @@ export interface WatchedPage {
   page: Page;
   /** Uncaught exceptions and console errors, in order. */
   errors: string[];
+  /** Every URL the page requested, in order. */
+  requests: string[];
   /** CSP violations the page reported (directive and blocked URL). */
   violations(): Promise<string[]>;
 }
@@ -31,6 +33,8 @@ export interface WatchedPage {
 export async function watchedPage(browser: Browser): Promise<WatchedPage> {
   const page = await browser.newPage();
   const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
@@ -43,6 +47,7 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
   return {
     page,
     errors,
+    requests,
     violations: () => page.evaluate(() => [...(window as unknown as { __cspViolations: string[] }).__cspViolations]),
   };
 }
