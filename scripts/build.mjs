@@ -125,6 +125,45 @@ export async function buildLib({ outDir = fromRoot('dist/lib') } = {}) {
     },
   });
   buildDeclarations({ outDir });
+  await buildServer({ outDir });
+}
+
+/** Node/edge modules a host imports from the package: the proxy (`stagedoor/proxy`) and the sandbox (`stagedoor/sandbox`). */
+export const serverEntries = {
+  'server/proxy/index': 'src/server/proxy/index.ts',
+  'server/sandbox/index': 'src/server/sandbox/index.ts',
+};
+
+/**
+ * The proxy and the sandbox for the package, built for servers (Vite's SSR
+ * mode: node: builtins, hono and lru-cache stay imports), one module per
+ * source file, into dist/lib/server/ beside the browser modules, with their
+ * .d.ts (tsconfig.lib-server.json). The proxy uses only Fetch-API globals, so
+ * the same file runs on serverless and edge runtimes.
+ */
+export async function buildServer({ outDir = fromRoot('dist/lib') } = {}) {
+  const { build } = await vite();
+  const input = Object.fromEntries(Object.entries(serverEntries).map(([name, source]) => [name, fromRoot(source)]));
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: true,
+      outDir,
+      emptyOutDir: false,
+      target: 'node20',
+      minify: false,
+      sourcemap: true,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input,
+        external: (id) => /^(node:|hono(\/|$)|@hono\/|lru-cache(\/|$))/.test(id),
+        output: { format: 'es', preserveModules: true, preserveModulesRoot: fromRoot('src'), entryFileNames: '[name].js' },
+      },
+    },
+  });
+  buildDeclarations({ outDir, project: 'tsconfig.lib-server.json' });
 }
 
 /**
@@ -133,9 +172,9 @@ export async function buildLib({ outDir = fromRoot('dist/lib') } = {}) {
  * rewritten to `.js` so any consumer resolution (node16, bundler) finds the
  * `.d.ts` beside each module.
  */
-export function buildDeclarations({ outDir = fromRoot('dist/lib') } = {}) {
+export function buildDeclarations({ outDir = fromRoot('dist/lib'), project = 'tsconfig.lib.json' } = {}) {
   const tsc = fromRoot('node_modules/.bin/tsc');
-  const r = spawnSync(tsc, ['-p', fromRoot('tsconfig.lib.json'), '--outDir', outDir], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(tsc, ['-p', fromRoot(project), '--outDir', outDir], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tsc declaration emit failed:\n${r.stdout}${r.stderr}`);
   for (const file of walk(outDir).filter((f) => f.endsWith('.d.ts'))) {
     const text = readFileSync(file, 'utf8');

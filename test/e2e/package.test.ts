@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { buildLib, expectedSideEffects, registrationFiles, root, type CustomElementsManifest } from '../../scripts/build.mjs';
 import { elementsOf } from '../../scripts/docs.mjs';
@@ -58,6 +59,13 @@ describe('the npm package', () => {
     const elements = elementsOf(manifest);
     const lines = [
       "import { BookingProvider, createApiClient, defineElement } from 'stagedoor';",
+      "import { createProxy } from 'stagedoor/proxy';",
+      "import { createSandbox } from 'stagedoor/sandbox';",
+      // A host mounts the proxy with the sandbox as its upstream.
+      "const sandbox = createSandbox({ seed: 2 });",
+      "const proxy = createProxy({ upstream: (request) => sandbox.fetch(request), apiKey: 'k' });",
+      "const handler: (request: Request) => Response | Promise<Response> = (request) => proxy.fetch(request);",
+      'void handler;',
       "import 'stagedoor/define';",
       ...registrationFiles().map(({ tag }) => `import 'stagedoor/elements/${tag}';`),
       "import type * as Stagedoor from 'stagedoor';",
@@ -98,6 +106,19 @@ describe('the npm package', () => {
     const exportsJs = readFileSync(join(pkgDir, 'dist', 'lib', 'exports.js'), 'utf8');
     assert.doesNotMatch(exportsJs, /customElements\.define|defineElement\(['"]/);
     for (const { tag } of registrationFiles()) assert.ok(!exportsJs.includes(`elements/${tag}/${tag}.js`), `exports.js imports the registration file of <${tag}>`);
+  });
+
+  it('runs the built proxy in front of the built sandbox in Node', async () => {
+    type ProxyModule = { createProxy(options: { upstream: (r: Request) => Promise<Response>; apiKey: string; log: false }): { fetch(r: Request): Promise<Response> } };
+    type SandboxModule = { createSandbox(options: { seed: number }): { fetch(r: Request): Promise<Response> } };
+    const { createProxy } = (await import(pathToFileURL(join(pkgDir, 'dist/lib/server/proxy/index.js')).href)) as ProxyModule;
+    const { createSandbox } = (await import(pathToFileURL(join(pkgDir, 'dist/lib/server/sandbox/index.js')).href)) as SandboxModule;
+    const sandbox = createSandbox({ seed: 1 });
+    const proxy = createProxy({ upstream: (request) => sandbox.fetch(request), apiKey: 'package-test', log: false });
+    const response = await proxy.fetch(new Request('http://host.test/api/rest/v2/Events'));
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { Events: { Name: string }[] };
+    assert.ok(body.Events.length > 0);
   });
 
   for (const resolution of ['bundler', 'node16'] as const) {
