@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createApiClient } from '../../src/api/client.ts';
-import { createProxy } from '../../src/server/proxy/index.ts';
-import { createSandbox } from '../../src/server/sandbox/index.ts';
 import { buildBundle, registrationFiles } from '../../scripts/build.mjs';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
-import { startPageServer, type PageServer } from './helpers/page-server.ts';
+import type { PageServer } from './helpers/page-server.ts';
+import { startSandboxSite } from './helpers/sandbox-site.ts';
 
 /**
  * What the README tells hosts to allow, with everything on the page's origin.
@@ -45,22 +44,8 @@ describe('the script-tag bundle in a bare page', () => {
 
   before(async () => {
     await buildBundle({ outDir: dist, sourcemap: false });
-    // The sandbox builds absolute URLs (images, payment) on the page's origin, known once listening.
-    let origin = '';
-    let sandbox: ReturnType<typeof createSandbox> | undefined;
-    const sandboxFetch = (request: Request): Promise<Response> => {
-      sandbox ??= createSandbox({ publicUrl: origin });
-      return sandbox.fetch(request);
-    };
-    const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'bundle-test-key', prefix: '/api', log: false, rateLimit: false });
-    server = await startPageServer({
-      csp: CSP,
-      files: { '/v1/': dist, '/v2/': dist },
-      api: (request) => proxy.fetch(request),
-      fallback: sandboxFetch,
-      pages,
-    });
-    origin = server.origin;
+    server = await startSandboxSite({ csp: CSP, files: { '/v1/': dist, '/v2/': dist }, pages });
+    const origin = server.origin;
     const api = createApiClient({ endpoint: `${origin}/api` });
     const { Events } = await api.getEvents();
     const seated = Events.filter((e) => e.Name === 'The Lantern Keeper');

@@ -14,13 +14,13 @@ import { join, normalize } from 'node:path';
 export interface PageServerOptions {
   /** path → HTML text, e.g. { '/': '<!doctype html>...' } */
   pages: Record<string, string>;
-  /** URL prefix → directory of built files, e.g. { '/cdn/': 'dist' } */
+  /** URL prefix → directory of built files, e.g. { '/cdn/': 'dist' } (a path ending in / serves its index.html) */
   files: Record<string, string>;
   /** Content-Security-Policy sent with every page (none when absent). */
   csp?: string;
   /** Handles `/api/...` (the proxy). */
   api?: (request: Request) => Response | Promise<Response>;
-  /** Handles every other path (the sandbox's own pages and images). */
+  /** Handles every path no page or file answers (the sandbox's own pages and images). */
   fallback?: (request: Request) => Response | Promise<Response>;
 }
 
@@ -29,7 +29,13 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css; charset=utf-8' };
+const types: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 export function startPageServer(options: PageServerOptions): Promise<PageServer> {
   const handler = async (request: Request): Promise<Response> => {
@@ -40,16 +46,17 @@ export function startPageServer(options: PageServerOptions): Promise<PageServer>
       if (options.csp) headers['Content-Security-Policy'] = options.csp;
       return new Response(page, { headers });
     }
+    if (options.api && (url.pathname === '/api' || url.pathname.startsWith('/api/'))) return options.api(request);
     for (const [prefix, dir] of Object.entries(options.files)) {
       if (!url.pathname.startsWith(prefix)) continue;
-      const rel = normalize(decodeURIComponent(url.pathname.slice(prefix.length)));
+      const path = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
+      const rel = normalize(decodeURIComponent(path.slice(prefix.length)));
       if (rel.startsWith('..')) return new Response('no', { status: 403 });
       const file = join(dir, rel);
-      if (!existsSync(file)) return new Response('not found', { status: 404 });
+      if (!existsSync(file)) continue;
       const ext = file.slice(file.lastIndexOf('.'));
       return new Response(readFileSync(file), { headers: { 'Content-Type': types[ext] ?? 'application/octet-stream' } });
     }
-    if (options.api && (url.pathname === '/api' || url.pathname.startsWith('/api/'))) return options.api(request);
     if (options.fallback) return options.fallback(request);
     return new Response('not found', { status: 404 });
   };
