@@ -7,7 +7,8 @@
 //
 // Writes docs/screenshots/<page>-<width>-<scheme>.png. Each page is brought to
 // an interesting state first, as a visitor would (open a show, pick a date,
-// choose seats, add them), with role locators that pierce shadow DOM; a step
+// choose seats, add them) from the keyboard, with locators that pierce shadow
+// DOM (parts and roles); each shot is a fresh visitor in its scheme. A step
 // that cannot be done is reported and skipped, never faked.
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -57,15 +58,15 @@ async function chooseSeats(page, scope) {
   const added = await step('choose two seats side by side', async () => {
     const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
     await seats.first().waitFor({ timeout: 15000 });
-    const add = picker.locator('[part~="add"]').first();
     // Each context is its own visitor: start somewhere different so two runs do not want the same seats.
-    let k = Math.floor((await seats.count()) / 3) + (shotNumber % 6) * 4;
+    let k = Math.floor((await seats.count()) / 3) + (shotNumber % 12) * 4;
+    const isPairValidation = (r) => r.url().includes('/SeatsSelectionValidation') && JSON.parse(r.request().postData() ?? '{}').TicketIds?.length === 2;
     for (let attempt = 0; attempt < 8; attempt++, k += 3) {
       await seats.nth(k).press('Enter');
+      // The service validates the pair (the single-seat rule): wait for its answer.
+      const validation = page.waitForResponse(isPairValidation, { timeout: 10000 });
       await seats.nth(k + 1).press('Enter');
-      // The service validates the pair (the single-seat rule); the add button says whether it passed.
-      const ok = await add.isEnabled({ timeout: 5000 }).catch(() => false);
-      if (ok && (await picker.locator('[part~="validation"]').count()) === 0) return;
+      if ((await (await validation).json()).SelectionValid) return;
       await seats.nth(k).press('Enter');
       await seats.nth(k + 1).press('Enter');
     }
@@ -126,25 +127,22 @@ const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH 
 try {
   for (const demo of pages) {
     for (const size of sizes) {
-      // A fresh context per page and size: its own sessionStorage, so its own basket.
-      // Light and dark are shots of the same state (one basket, not two).
-      shotNumber += 1;
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: 'light', reducedMotion: 'reduce' });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      console.log(`${demo.name} ${size.name}`);
-      await page.goto(base + demo.path, { waitUntil: 'networkidle' });
-      await demo.prepare(page);
-      await loadLazyImages(page);
       for (const scheme of schemes) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.evaluate(() => window.scrollTo(0, 0));
-        const file = join(outDir, `${demo.name}-${size.name}-${scheme}.png`);
-        await page.screenshot({ path: file, fullPage: true });
+        // A fresh context per shot, loaded in its colour scheme (as a visitor's system
+        // setting would be): its own sessionStorage, so its own basket.
+        shotNumber += 1;
+        const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, colorScheme: scheme, reducedMotion: 'reduce' });
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        console.log(`${demo.name} ${size.name} ${scheme}`);
+        await page.goto(base + demo.path, { waitUntil: 'networkidle' });
+        await demo.prepare(page);
+        await loadLazyImages(page);
+        await page.screenshot({ path: join(outDir, `${demo.name}-${size.name}-${scheme}.png`), fullPage: true });
+        if (errors.length) console.warn(`  page errors: ${errors.join(' | ')}`);
+        await context.close();
       }
-      if (errors.length) console.warn(`  page errors: ${errors.join(' | ')}`);
-      await context.close();
     }
   }
 } finally {
