@@ -52,6 +52,16 @@ describe('custom-elements.json', () => {
     for (const name of ['endpoint', 'currency', 'locale', 'time-zone', 'success-url', 'failure-url']) assert.ok(names.includes(name), `booking-provider lacks ${name}`);
   });
 
+  it('has the README name every public event and every shared custom property', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const events = readme.slice(readme.indexOf('## Events'), readme.indexOf('## Theming'));
+    const documented = [...events.matchAll(/^\| `(booking-[a-z-]+)` \|/gm)].map((m) => m[1]);
+    assert.deepEqual(documented, publicEvents, 'the README events table and src/events.ts differ');
+    const theming = readme.slice(readme.indexOf('## Theming'), readme.indexOf('## Elements'));
+    const shared = new Set(readFileSync(join(root, 'src/elements/shared.styles.ts'), 'utf8').match(/--booking-[a-z-]+/g) ?? []);
+    for (const name of shared) assert.ok(theming.includes(`\`${name}\``), `the README's Theming section does not name ${name}`);
+  });
+
   it("keeps the README's element reference generated from it (run `npm run build`)", () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     assert.equal(readme, readmeWithReference(readme, JSON.parse(committedText) as CustomElementsManifest));
