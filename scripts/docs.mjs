@@ -25,7 +25,11 @@ function table(columns, rows) {
   return [`| ${columns.join(' | ')} |`, `|${columns.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
-/** Every custom element of the manifest, in tag order. */
+/** The order a reader meets the elements in the booking flow; any other tag follows, by name. */
+const FLOW = ['event-list', 'performance-calendar', 'seat-picker', 'basket-timer', 'checkout-form', 'booking-confirmation', 'booking-provider'];
+const rank = (tag) => (FLOW.includes(tag) ? FLOW.indexOf(tag) : FLOW.length);
+
+/** Every custom element of the manifest, in flow order. */
 export function elementsOf(manifest) {
   const found = [];
   for (const mod of manifest.modules ?? []) {
@@ -33,7 +37,7 @@ export function elementsOf(manifest) {
       if (d.customElement && d.tagName) found.push(d);
     }
   }
-  return found.sort((a, b) => a.tagName.localeCompare(b.tagName));
+  return found.sort((a, b) => rank(a.tagName) - rank(b.tagName) || a.tagName.localeCompare(b.tagName));
 }
 
 function publicProperties(el) {
@@ -41,9 +45,10 @@ function publicProperties(el) {
 }
 
 export function elementsReference(manifest) {
-  const out = [];
+  const firstSentence = (text) => cell(text).replace(/^(.*?[.:])\s.*$/, '$1');
+  const out = [elementsOf(manifest).map((el) => `- [\`<${el.tagName}>\`](#${el.tagName}): ${firstSentence(el.summary)}`).join('\n')];
   for (const el of elementsOf(manifest)) {
-    out.push(`### \`<${el.tagName}>\``);
+    out.push(`### <a id="${el.tagName}"></a>\`<${el.tagName}>\``);
     if (el.summary) out.push(cell(el.summary));
     if (el.description) out.push(prose(el.description.trim()));
     const props = publicProperties(el);
