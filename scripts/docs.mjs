@@ -45,7 +45,7 @@ function publicProperties(el) {
 }
 
 export function elementsReference(manifest) {
-  const firstSentence = (text) => cell(text).replace(/^(.*?[.:])\s.*$/, '$1');
+  const firstSentence = (text) => cell(text).replace(/^(.*?\.)\s.*$/, '$1');
   const out = [elementsOf(manifest).map((el) => `- [\`<${el.tagName}>\`](#${el.tagName}): ${firstSentence(el.summary)}`).join('\n')];
   for (const el of elementsOf(manifest)) {
     out.push(`### <a id="${el.tagName}"></a>\`<${el.tagName}>\``);
