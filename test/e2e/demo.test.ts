@@ -63,6 +63,26 @@ describe('the demo site (built)', () => {
     }
   }
 
+  for (const width of widths) {
+    it(`cms.html at ${width} px with a performance chosen and its seat map open: no sideways scroll`, { skip: !widgetTags.includes('seat-picker') && '<seat-picker> is not on this branch yet' }, async () => {
+      const { page, errors } = await watchedPage(browser);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.origin}/cms.html`);
+      const calendar = page.locator('performance-calendar');
+      // Wide containers show a month grid (open a day first), narrow ones a list.
+      const day = calendar.locator('[part~="day"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
+      const performance = calendar.locator('[part~="performance"]:not([part~="sold-out"])').filter({ visible: true }).first();
+      await day.or(performance).first().waitFor();
+      if (!(await performance.count())) await day.press('Enter');
+      await performance.press('Enter');
+      await page.locator('seat-picker').locator('[part~="seat"]').first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the page is ${overflow} px wider than the ${width} px window`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    });
+  }
+
   it('uses every element on the theatre page', () => {
     const html = readFileSync(join(root, 'demo', 'index.html'), 'utf8');
     for (const tag of widgetTags) assert.match(html, new RegExp(`<${tag}[\\s>]`), `<${tag}> is not on the theatre page`);
