@@ -6,7 +6,7 @@
  * Stagedoor code the element pulls in (api client, state, shared styles), which
  * the full bundle carries only once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBundle, registrationFiles, root } from '../scripts/build.mjs';
@@ -31,6 +31,19 @@ export default async function sizes(): Promise<BenchTable[]> {
       if (!own) continue;
       elementRows.push([`<${tag}>`, own.raw, own.gzip, own.brotli, lazy.map((c) => `${c.name} ${c.gzip}`).join(', ') || '-']);
     }
+    // <booking-provider> is the shared core alone (config, api client, basket store, selection,
+    // context): what an element adds beyond it is roughly its row minus that one.
+    const core = elementRows.find((r) => r[0] === '<booking-provider>');
+    for (const row of elementRows) row.splice(4, 0, core && row !== core ? `~${Number(row[2]) - Number(core[2])}` : '-');
+    // The runtime every element shares, for scale: Lit and the @lit packages the elements use.
+    const runtimeDir = join(root, 'node_modules', '.cache', `stagedoor-size-${process.pid}`);
+    mkdirSync(runtimeDir, { recursive: true });
+    const runtimeEntry = join(runtimeDir, 'runtime.js');
+    writeFileSync(runtimeEntry, "export * from 'lit';\nexport * from 'lit/decorators.js';\nexport * from '@lit/context';\nexport * from '@lit/task';\nexport * from '@lit/localize';\n");
+    await buildBundle({ outDir: join(work, 'runtime'), entry: runtimeEntry, fileName: 'runtime.js', sourcemap: false });
+    rmSync(runtimeDir, { recursive: true, force: true });
+    const [runtime] = measureDir(join(work, 'runtime'), 'runtime.js');
+
     const entry = bundle[0];
     return [
       {
@@ -40,13 +53,17 @@ export default async function sizes(): Promise<BenchTable[]> {
         notes: [
           `Budget (package.json stagedoor.sizeBudget.bundleGzip): ${budget.bundleGzip} gzip bytes for the entry file; now ${entry?.gzip ?? '?'} (${entry ? Math.round((100 * entry.gzip) / budget.bundleGzip) : '?'}% of budget).`,
           'Chunks other than the entry load only when needed (the DOMPurify chunk when an HTML field is shown).',
+          `Of the entry, the Lit runtime (lit, its decorators, @lit/context, @lit/task, @lit/localize, minified alone) is ${runtime?.raw ?? '?'} bytes, ${runtime?.gzip ?? '?'} gzip, ${runtime?.brotli ?? '?'} brotli.`,
         ],
       },
       {
         title: "Each element's own code (registration file alone, Lit external, minified)",
-        columns: ['element', 'raw bytes', 'gzip', 'brotli', 'lazy chunks (gzip)'],
+        columns: ['element', 'raw bytes', 'gzip', 'brotli', 'gzip beyond the core', 'lazy chunks (gzip)'],
         rows: elementRows,
-        notes: ['Rows overlap: each includes the shared Stagedoor code (api client, basket store, styles) it imports.'],
+        notes: [
+          'Rows overlap: each includes the shared Stagedoor core (api client, basket store, selection, styles) it imports, which the bundle carries once.',
+          '"gzip beyond the core" is the row minus <booking-provider> (the core alone): an estimate, since gzip sizes do not add exactly.',
+        ],
       },
     ];
   } finally {
