@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createApiClient } from '../../src/api/client.ts';
 import { buildBundle, registrationFiles } from '../../scripts/build.mjs';
+import { chooseSeatPair } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
@@ -100,27 +101,9 @@ describe('the script-tag bundle in a bare page', () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/seats`);
     const picker = p.locator('seat-picker');
-    const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
-    await seats.first().waitFor();
 
-    // Choose two seats side by side that the service accepts (the single-seat rule may refuse a pair).
-    const isPairValidation = (r: import('playwright-core').Response): boolean => {
-      if (!r.url().includes('/SeatsSelectionValidation')) return false;
-      const body = JSON.parse(r.request().postData() ?? '{}') as { TicketIds?: unknown[] };
-      return body.TicketIds?.length === 2;
-    };
-    let chosen = false;
-    for (let k = Math.floor((await seats.count()) / 3); !chosen && k < (await seats.count()) - 1; k += 3) {
-      await seats.nth(k).press('Enter');
-      const validation = p.waitForResponse(isPairValidation);
-      await seats.nth(k + 1).press('Enter');
-      const result = (await (await validation).json()) as { SelectionValid: boolean };
-      if (result.SelectionValid) chosen = true;
-      else {
-        await seats.nth(k).press('Enter');
-        await seats.nth(k + 1).press('Enter');
-      }
-    }
+    // Two seats side by side that the service accepts (the single-seat rule may refuse a pair).
+    const chosen = await chooseSeatPair(p, picker);
     assert.ok(chosen, 'found two seats the service accepts');
 
     const change = p.evaluate(

@@ -22,7 +22,7 @@ export function launchChromium(): Promise<Browser> {
 
 export interface WatchedPage {
   page: Page;
-  /** Uncaught exceptions and console errors, in order. */
+  /** Uncaught exceptions, console errors and answers with an error status, in order. */
   errors: string[];
   /** Every URL the page requested, in order. */
   requests: string[];
@@ -35,9 +35,17 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
   const errors: string[] = [];
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
+  // Name the address of a failed load (the console message alone does not).
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`http ${r.status()}: ${r.url()}`);
+  });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    const where = message.location().url;
+    // The browser's own favicon probe on pages without an icon (the sandbox's payment page) is not ours.
+    if (new URL(where || 'about:blank', 'http://x/').pathname === '/favicon.ico') return;
+    errors.push(`console: ${message.text()}${where ? ` (${where})` : ''}`);
   });
   await page.addInitScript(() => {
     const seen: string[] = [];

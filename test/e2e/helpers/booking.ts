@@ -1,0 +1,42 @@
+/**
+ * What a visitor does with the elements, by keyboard (focus + Enter), through
+ * locators that pierce shadow DOM: pick a performance, choose two seats side
+ * by side that the service accepts, add them.
+ */
+import type { Locator, Page, Response } from 'playwright-core';
+
+/** Open the first bookable performance of a calendar (month grid: open a day first; list: pick directly). */
+export async function choosePerformance(calendar: Locator): Promise<void> {
+  const day = calendar.locator('[part~="day"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
+  const performance = calendar.locator('[part~="performance"]:not([part~="sold-out"])').filter({ visible: true }).first();
+  await day.or(performance).first().waitFor();
+  if (!(await performance.count())) await day.press('Enter');
+  await performance.press('Enter');
+}
+
+const isPairValidation = (r: Response): boolean => {
+  if (!r.url().includes('/SeatsSelectionValidation')) return false;
+  const body = JSON.parse(r.request().postData() ?? '{}') as { TicketIds?: unknown[] };
+  return body.TicketIds?.length === 2;
+};
+
+/**
+ * Choose two neighbouring seats the service accepts (the single-seat rule may
+ * refuse a pair: then both are let go and the next pair is tried), starting a
+ * third of the way into the map. Returns false when no pair passed.
+ */
+export async function chooseSeatPair(page: Page, picker: Locator): Promise<boolean> {
+  const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
+  await seats.first().waitFor();
+  const count = await seats.count();
+  for (let k = Math.floor(count / 3); k < count - 1; k += 3) {
+    await seats.nth(k).press('Enter');
+    const validation = page.waitForResponse(isPairValidation);
+    await seats.nth(k + 1).press('Enter');
+    const result = (await (await validation).json()) as { SelectionValid: boolean };
+    if (result.SelectionValid) return true;
+    await seats.nth(k).press('Enter');
+    await seats.nth(k + 1).press('Enter');
+  }
+  return false;
+}
