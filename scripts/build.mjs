@@ -3,7 +3,7 @@
 //
 //   dist/stagedoor.js          the script-tag bundle: Lit included, every element
 //                              registered. One entry file plus one lazy chunk
-//                              (dist/stagedoor-purify-*.js, DOMPurify) that the
+//                              (dist/stagedoor-purify-<hash>.js, DOMPurify) that the
 //                              browser fetches only when an HTML field is shown.
 //   dist/lib/                  the npm package: ES modules (one per source
 //                              module), .d.ts from tsc, lit/@lit/dompurify external.
@@ -85,7 +85,8 @@ export async function buildBundle({
       lib: { entry, formats: ['es'], fileName: () => fileName },
       rolldownOptions: {
         external,
-        output: { chunkFileNames: `${base}-[name]-[hash].js` },
+        // The lazy chunk is named after its module: stagedoor-purify-<hash>.js for DOMPurify (purify.es.mjs).
+        output: { chunkFileNames: (chunk) => `${base}-${chunk.name.replace(/\.es$/, '')}-[hash].js` },
       },
     },
   });
