@@ -109,6 +109,26 @@ describe('the demo site (built)', () => {
     await page.close();
   });
 
+  for (const name of demoPages) {
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`${name}, ${scheme} scheme: axe finds no violation, shadow roots included`, async () => {
+        const { page, errors } = await watchedPage(browser);
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${server.origin}/${name}`);
+        await page.waitForLoadState('networkidle');
+        await page.addScriptTag({ path: join(root, 'node_modules', 'axe-core', 'axe.min.js') });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+          const result = await axe.run(document);
+          return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' > ')).join(', ')}`);
+        });
+        assert.deepEqual(violations, []);
+        assert.deepEqual(errors, []);
+        await page.close();
+      });
+    }
+  }
+
   it('uses every element on the theatre page', () => {
     const html = readFileSync(join(root, 'demo', 'index.html'), 'utf8');
     for (const tag of widgetTags) assert.match(html, new RegExp(`<${tag}[\\s>]`), `<${tag}> is not on the theatre page`);
