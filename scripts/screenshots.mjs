@@ -5,7 +5,8 @@
 //   npm start &                               # the demo, proxy and sandbox
 //   node scripts/screenshots.mjs [base-url]   # default http://127.0.0.1:8080
 //
-// Writes docs/screenshots/<page>-<width>-<scheme>.png. Each page is brought to
+// Writes docs/screenshots/<page>-<width>-<scheme>.png (the full page) and
+// <page>-<width>-<scheme>-seats.png (the screen around the seat map). Each page is brought to
 // an interesting state first, as a visitor would (open a show, pick a date,
 // choose seats, add them) from the keyboard, with locators that pierce shadow
 // DOM (parts and roles); each shot is a fresh visitor in its scheme. A step
@@ -59,9 +60,10 @@ async function chooseSeats(page, scope) {
     const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
     await seats.first().waitFor({ timeout: 15000 });
     // Each context is its own visitor: start somewhere different so two runs do not want the same seats.
-    let k = Math.floor((await seats.count()) / 3) + (shotNumber % 12) * 4;
+    const count = await seats.count();
+    let k = (Math.floor(count / 3) + (shotNumber % 12) * 4) % Math.max(1, count - 2);
     const isPairValidation = (r) => r.url().includes('/SeatsSelectionValidation') && JSON.parse(r.request().postData() ?? '{}').TicketIds?.length === 2;
-    for (let attempt = 0; attempt < 8; attempt++, k += 3) {
+    for (let attempt = 0; attempt < 8; attempt++, k = (k + 3) % Math.max(1, count - 2)) {
       await seats.nth(k).press('Enter');
       // The service validates the pair (the single-seat rule): wait for its answer.
       const validation = page.waitForResponse(isPairValidation, { timeout: 10000 });
@@ -140,6 +142,11 @@ try {
         await demo.prepare(page);
         await loadLazyImages(page);
         await page.screenshot({ path: join(outDir, `${demo.name}-${size.name}-${scheme}.png`), fullPage: true });
+        // And one screen's worth around the seat map, which a full phone page shrinks to nothing.
+        await step('seat map close-up', async () => {
+          await page.locator('seat-picker').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+          await page.screenshot({ path: join(outDir, `${demo.name}-${size.name}-${scheme}-seats.png`) });
+        });
         if (errors.length) console.warn(`  page errors: ${errors.join(' | ')}`);
         await context.close();
       }
