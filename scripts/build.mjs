@@ -227,7 +227,15 @@ export async function createManifest() {
     .map((f) => relative(root, f).split('\\').join('/'))
     .sort();
   const modules = files.map((f) => ts.createSourceFile(f, readFileSync(fromRoot(f), 'utf8'), ts.ScriptTarget.ES2022, true));
-  return create({ modules, plugins: [...litPlugin(), await defineElementPlugin()] });
+  const manifest = create({ modules, plugins: [...litPlugin(), await defineElementPlugin()] });
+  // The manifest documents the public surface: private members are no one's API, and listing
+  // them would make every internal refactor a manifest change.
+  for (const mod of manifest.modules ?? []) {
+    for (const d of mod.declarations ?? []) {
+      if (d.members) d.members = d.members.filter((m) => m.privacy !== 'private' && !String(m.name).startsWith('#'));
+    }
+  }
+  return manifest;
 }
 
 export function manifestText(manifest) {
