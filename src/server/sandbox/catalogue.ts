@@ -135,7 +135,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string) => s.toLowerCase().replace(/['’]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const image = (label: string, width: number, height: number) => `/sandbox/images/${slug(label)}/${width}x${height}.svg`;
 const ROW_LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'.split(''); // theatres skip I
 
