@@ -17,15 +17,6 @@ export const eventListStyles = css`
     gap: 0.5rem;
     margin-block-end: var(--_gap);
   }
-  select {
-    font: inherit;
-    min-height: 2.75rem;
-    padding: 0.25rem 0.5rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    color: inherit;
-  }
   .cards {
     list-style: none;
     margin: 0;

@@ -38,15 +38,6 @@ export const performanceCalendarStyles = css`
     align-items: center;
     gap: 0.5rem;
   }
-  select {
-    font: inherit;
-    min-height: 2.75rem;
-    padding: 0.25rem 0.5rem;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    color: inherit;
-  }
   .grid {
     width: 100%;
     table-layout: fixed;
