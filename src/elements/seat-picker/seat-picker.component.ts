@@ -520,10 +520,8 @@ export class SeatPicker extends BookingElement {
         return html`${this.renderGeneral(a.areas)}${this.renderNotices()}`;
       case 'seated':
         // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
-        return html`
-          ${this.map && !this.showingBest && !this.mapFirst ? this.renderList(this.map) : nothing} ${this.mapFirst ? nothing : this.renderModeSwitch()}
-          ${this.showingBest ? this.renderBest() : this.renderSeated()} ${this.renderNotices()}
-        `;
+        if (this.showingBest) return html`${this.renderModeSwitch()} ${this.renderBest()} ${this.renderNotices()}`;
+        return html`${this.renderSeated()} ${this.renderNotices()}`;
     }
   }
 
@@ -545,8 +543,16 @@ export class SeatPicker extends BookingElement {
     if (!map) return html``;
     const active = map.seats[this.activeSeat];
     const rest = !this.mapFirst;
+    // Above the map: a region of fixed rows (list path, mode switch, zoom; see the styles). In the
+    // map's first frame its rows are empty, so the map is already where it stays when they arrive.
     return html`
-      ${rest ? this.renderToolbar(map) : nothing}
+      <div class="above">
+        ${rest
+          ? html`${this.renderList(map)} ${this.renderModeSwitch()} ${this.renderZoom()}`
+          : html`<div></div>
+              <div></div>
+              <div></div>`}
+      </div>
       <div class="frame" part="map">
         <div class="stage" aria-hidden="true">${msg('Stage')}</div>
         <canvas ${ref(this.canvasRef)} aria-hidden="true"></canvas>
@@ -563,20 +569,17 @@ export class SeatPicker extends BookingElement {
         ? html`<p class="seat-details" part="seat-details" aria-hidden="true">
               ${active ? this.seatName(active, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
             </p>
-            ${this.renderPlan()} ${this.renderSummary()}`
+            ${this.renderLegend(map)} ${this.renderPlan()} ${this.renderSummary()}`
         : nothing}
     `;
   }
 
-  private renderToolbar(map: SeatMap): TemplateResult {
-    return html`<div class="toolbar">
-      ${this.renderLegend(map)}
-      <div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
-        <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.setZoom(this.zoom / 1.25)}>−</button>
-        <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
-        <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.setZoom(this.zoom * 1.25)}>+</button>
-        <button type="button" data-variant="secondary" @click=${this.handleFit}>${msg('Fit')}</button>
-      </div>
+  private renderZoom(): TemplateResult {
+    return html`<div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
+      <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.setZoom(this.zoom / 1.25)}>−</button>
+      <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
+      <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.setZoom(this.zoom * 1.25)}>+</button>
+      <button type="button" data-variant="secondary" @click=${this.handleFit}>${msg('Fit')}</button>
     </div>`;
   }
 

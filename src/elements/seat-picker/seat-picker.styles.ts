@@ -4,6 +4,8 @@ export const seatPickerStyles = css`
   :host {
     --_map-height: var(--booking-seat-map-height, min(70vh, 32rem));
     min-width: 0;
+    /* The region above the map is sized from the picker's own width, not the viewport's. */
+    container-type: inline-size;
   }
   .stack {
     display: grid;
@@ -87,15 +89,33 @@ export const seatPickerStyles = css`
     flex: none;
   }
 
-  /* ---- the map */
-  .toolbar {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.5rem;
-    align-items: center;
-    justify-content: space-between;
+  /* ---- the map
+   * Above it: list path, mode switch, zoom, in rows of fixed height (per width of the picker).
+   * The map's first frame has the same rows, empty: the map does not move when they fill.
+   * Only the list row grows, when the visitor opens it. */
+  .above {
+    --_row: 2.75rem;
+    --_list-row: calc(var(--_row) + 2px);
+    --_mode-row: calc(var(--_row) + 1.25rem + 2px + 1.2em);
+    display: grid;
+    gap: var(--_gap);
+    grid-template-rows: minmax(var(--_list-row), auto) var(--_mode-row) var(--_row);
+  }
+  /* Too narrow for both choices on one line: they stack. */
+  @container (max-width: 19rem) {
+    .above {
+      --_mode-row: calc(2 * var(--_row) + 1.25rem + 2px + 1.2em);
+    }
+  }
+  .above legend {
+    line-height: 1.2;
+  }
+  details[part~='list'] > summary {
+    line-height: 1.25rem;
+    padding-block: 0.75rem;
   }
   .zoom {
+    justify-self: end;
     display: flex;
     gap: 0.25rem;
     align-items: center;
