@@ -76,7 +76,7 @@ const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => r
 describe('<seat-picker> layout while it loads', () => {
   afterEach(() => resetSharedBookings());
 
-  for (const width of [360, 1000]) {
+  for (const width of [280, 360, 1000]) {
     it(`the map does not move when the parts after its first frame arrive (${width} px wide)`, async () => {
       const api = fakeApi({
         getPerformance: ({ performanceId }) => performance(performanceId),
@@ -109,6 +109,12 @@ describe('<seat-picker> layout while it loads', () => {
       const after = mapBox(root);
       console.log(`seat-picker at ${width} px: map at ${JSON.stringify(first?.box)} in its first frame, ${JSON.stringify(after)} after; CLS ${cls.toFixed(4)}`);
       expect(after).to.deep.equal(first?.box);
+      // The parts fit the rows kept for them (they do not spill over the map).
+      for (const part of ['list', 'mode-switch', 'zoom']) {
+        const node = root.querySelector(`[part~="${part}"]`) as HTMLElement;
+        expect(node.scrollHeight, `${part} fits its row`).to.be.at.most(node.clientHeight + 2);
+        expect(node.getBoundingClientRect().bottom, `${part} is above the map`).to.be.at.most(after?.top ?? 0);
+      }
       expect(cls, 'Cumulative Layout Shift while loading').to.equal(0);
       await expect(el).to.be.accessible();
     });

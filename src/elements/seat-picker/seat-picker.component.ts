@@ -191,7 +191,8 @@ export class SeatPicker extends BookingElement {
    * Until the map's first frame is painted, only the map itself is rendered (with the heading,
    * the live region and the seat that is the tab stop); the list path, mode switch, legend, zoom,
    * plan and summary are rendered in the frame after it (from its animation frame callback).
-   * They cost a third of the first frame.
+   * They cost a third of the first frame. The rows above the map are there, empty, from the
+   * first frame (fixed heights in the styles), so the map does not move when they fill.
    */
   @state() private mapFirst = true;
   private rest: Promise<void> | null = null;

@@ -101,10 +101,13 @@ export const seatPickerStyles = css`
     gap: var(--_gap);
     grid-template-rows: minmax(var(--_list-row), auto) var(--_mode-row) var(--_row);
   }
-  /* Too narrow for both choices on one line: they stack. */
+  /* A narrow picker: the two choices stack (always, so that the row's height is known). */
   @container (max-width: 19rem) {
     .above {
       --_mode-row: calc(2 * var(--_row) + 1.25rem + 2px + 1.2em);
+    }
+    .above .mode-switch {
+      flex-direction: column;
     }
   }
   .above legend {
