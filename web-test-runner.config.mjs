@@ -1,18 +1,9 @@
 // Browser tests: real headless Chromium (Debian's /usr/bin/chromium, or CHROME_PATH).
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 
-const args = [
-  '--no-sandbox',
-  '--headless=new',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /**
  * `executeServerCommand('emulate-time-zone', { timeZone })` sets the browser's own time zone
@@ -40,7 +31,7 @@ export default {
       // requestAnimationFrame never fires (@open-wc's fixture waits on it) and
       // anything that pauses while the page is hidden stops.
       createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
-      launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args },
+      launchOptions: chromiumLaunchOptions(),
     }),
   ],
   testFramework: { config: { timeout: 10000 } },

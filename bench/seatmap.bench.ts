@@ -26,6 +26,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import type { BenchTable } from './index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -153,10 +154,7 @@ const kb = (x: number) => (x / 1024).toFixed(1);
 
 export default async function seatmapBench(): Promise<BenchTable[]> {
   const out = mkdtempSync(join(tmpdir(), 'stagedoor-seatmap-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   const { server, url, bytes, reset } = await (async () => {
     await buildPages(out);
     return serve(out);

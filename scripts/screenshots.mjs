@@ -15,11 +15,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from './chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const base = (process.argv[2] ?? process.env.STAGEDOOR_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const outDir = join(root, 'docs', 'screenshots');
-const args = ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 const sizes = [
   { name: 'desktop', width: 1280, height: 900 },
@@ -125,7 +125,7 @@ const pages = [
 ];
 
 mkdirSync(outDir, { recursive: true });
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args });
+const browser = await chromium.launch(chromiumLaunchOptions());
 try {
   for (const demo of pages) {
     for (const size of sizes) {

@@ -1,7 +1,7 @@
 /**
  * The typed api client: one method per operation of the table in
  * operations.ts, talking JSON to the proxy endpoint (never to the service
- * directly: the browser never holds the Api-Key).
+ * directly: the browser never holds the service's key).
  *
  *   const api = createApiClient({ endpoint: '/api' });
  *   const { Events } = await api.getEvents({ type: 1 }, { signal });
@@ -116,7 +116,7 @@ export interface ApiClientOptions {
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
   clock?: ServerClock;
-  /** Extra request headers (never an Api-Key: the proxy adds that). */
+  /** Extra request headers (never the service's key: the proxy adds that). */
   headers?: Record<string, string>;
 }
 
