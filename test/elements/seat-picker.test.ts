@@ -401,17 +401,32 @@ describe('<seat-picker> seated map', () => {
     const api = fakeApi(
       seatedHandlers({
         getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9 } as EventInfo }),
-        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: '/plans/lyric.png' } as VenueInfo }),
+        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: 'https://plans.example/lyric.png' } as VenueInfo }),
       }),
     );
     const el = await picker(api);
     await mapReady(el);
     await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
     const img = root(el).querySelector('[part="plan"] img') as HTMLImageElement;
-    expect(img.getAttribute('src')).to.equal('/plans/lyric.png');
+    expect(img.getAttribute('src')).to.equal('https://plans.example/lyric.png');
     expect(img.alt).to.equal('Seating plan of The Lyric');
     expect(api.callsTo('getVenue')).to.deep.equal([{ venueId: 9 }]);
     // seatedHandlers' getEvent answers 404 elsewhere: those maps simply have no plan (see the first test).
+  });
+
+  it('never puts a PlanLink that is not http(s) into the page', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9 } as EventInfo }),
+        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: 'javascript:alert(1)' } as VenueInfo }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    await waitUntil(() => api.callsTo('getVenue').length === 1, 'the venue was never asked');
+    await el.updateComplete;
+    expect(root(el).querySelector('[part="plan"] img')).to.equal(null);
+    expect(root(el).innerHTML).not.to.contain('javascript:');
   });
 
   it('a part that is not bookable on its own says so and cannot be added', async () => {

@@ -97,7 +97,8 @@ describe('never cached', () => {
     await api.call('GET', '/api/rest/v2/System/HeartBeat');
     await api.call('GET', '/api/rest/v2/System/HeartBeat');
     assert.equal(upstreamCalls('/rest/v2/System/HeartBeat'), 2);
-    const post = () => api.call('POST', '/api/rest/v2/Performances/9/SeatsSelectionValidation', { body: '{"TicketIds":[1]}' });
+    const post = () =>
+      api.call('POST', '/api/rest/v2/Performances/9/SeatsSelectionValidation', { body: '{"TicketIds":[1]}', headers: { 'Content-Type': 'application/json' } });
     const first = await post();
     await post();
     assert.equal(upstreamCalls('/rest/v2/Performances/9/SeatsSelectionValidation'), 2);

@@ -191,6 +191,22 @@ describe('broken or unreadable answers', () => {
     }
   });
 
+  test('a JSON answer the upstream labels text/html is served as application/json (markup in it never runs on the proxy origin)', async () => {
+    const body = '{"Message":"<img src=x onerror=alert(document.domain)>"}';
+    const upstream = await listen(() => new Response(body, { headers: { 'Content-Type': 'text/html' } }));
+    try {
+      await withProxy({ upstream: upstream.url }, async (api) => {
+        const answer = await api.call('GET', '/api/rest/v2/Events');
+        assert.equal(answer.status, 200);
+        assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+        const again = await api.call('GET', '/api/rest/v2/Events');
+        assert.match(again.headers.get('content-type') ?? '', /^application\/json/, 'the cached copy too');
+      });
+    } finally {
+      await upstream.close();
+    }
+  });
+
   test("an error page that is not JSON keeps its status and gets the service's { Message } shape", async () => {
     const upstream = await listen(() => new Response('<h1>Internal Server Error</h1>', { status: 500, headers: { 'Content-Type': 'text/html' } }));
     try {

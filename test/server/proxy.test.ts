@@ -125,12 +125,36 @@ describe('refusals (JSON { Message }, nothing sent upstream)', () => {
     { what: 'required query missing', method: 'GET', path: '/api/rest/v2/Performances?dateFrom=2026-12-01', status: 400, names: 'dateTo' },
     { what: 'query of the wrong type', method: 'GET', path: '/api/rest/v2/Events?type=musical', status: 400, names: 'type' },
     {
-      what: 'body not JSON',
+      what: 'body sent as a form',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets',
+      status: 415,
+      body: 'Tickets=1',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    },
+    {
+      // A cross-site page's "simple" request (no CORS preflight) carrying JSON as text/plain.
+      what: 'JSON sent as text/plain',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets',
+      status: 415,
+      body: '{"Tickets":[1]}',
+      headers: { 'Content-Type': 'text/plain' },
+    },
+    {
+      // A cross-site page's POST with no body needs no preflight either: the browser's Sec-Fetch-Site refuses it.
+      what: 'a basket created from another site',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets',
+      status: 403,
+      headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    },
+    {
+      what: 'body labelled JSON that is not',
       method: 'POST',
       path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets',
       status: 400,
       body: 'Tickets=1',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     },
     { what: 'body a JSON array', method: 'POST', path: '/api/rest/v2/Performances/7/SeatsSelectionValidation', status: 400, body: '[1,2]' },
     { what: 'body missing', method: 'POST', path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/SubmitOrder', status: 400 },

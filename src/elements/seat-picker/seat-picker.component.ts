@@ -20,6 +20,7 @@ import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from '../../contr
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
 import { basketSeats, bestBlock, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { safeUrl } from '../../sanitize.ts';
 import { BookingElement } from '../booking-element.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 
@@ -278,7 +279,9 @@ export class SeatPicker extends BookingElement {
       const api = this.api;
       const { Event } = await api.getEvent({ eventId }, { signal });
       const { Venue } = await api.getVenue({ venueId: Event.VenueId }, { signal });
-      return Venue.PlanLink ? { planLink: Venue.PlanLink, venue: Venue.Name } : null;
+      // Only an http(s) address from the service reaches an <img src> (the one URL rule, src/sanitize.ts).
+      const planLink = safeUrl(Venue.PlanLink);
+      return planLink ? { planLink, venue: Venue.Name } : null;
     },
   });
 

@@ -16,7 +16,7 @@
  * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
  * its answer unreadable, 504 upstream too slow.
  *
- * Headers: upstream requests carry only Accept, Accept-Language, Content-Type
+ * Headers: upstream requests carry only Accept, Accept-Language (uncached operations only), Content-Type
  * (with a body) and the configured Api-Key, so the browser's Api-Key, Cookie and
  * Authorization never pass. Answers carry only Content-Type, Date, Retry-After,
  * Cache-Control (and Age on a cache hit): Set-Cookie and every other upstream
@@ -321,7 +321,8 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     const body = redact(result.body);
     const json = isJsonType(result.contentType) ? body.trim() !== '' : parsesAsJson(body);
     if (json) {
-      return { ...base, status, body, contentType: result.contentType ?? JSON_TYPE, retryAfter: result.retryAfter };
+      // Always labelled JSON: an upstream's text/html label on a JSON body would let markup run on the proxy's origin.
+      return { ...base, status, body, contentType: JSON_TYPE, retryAfter: result.retryAfter };
     }
     if (status < 300) {
       return message(502, 'The booking service sent an answer that could not be read.', { ...base, error: 'bad-answer' });
@@ -356,6 +357,10 @@ export function createProxy(options: ProxyOptions): ProxyApp {
 
     let body: string | undefined;
     if (op.body) {
+      // Only application/json: a cross-site page can send text/plain or a form without a CORS
+      // preflight (a "simple" request); requiring JSON forces the preflight, which CORS refuses.
+      const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json') return plain(message(415, 'The request body must be sent as application/json.'));
       const read = await readBody(request, bodyLimit);
       if (!read.ok) return plain(read.reply);
       let parsed: unknown;
@@ -384,15 +389,17 @@ export function createProxy(options: ProxyOptions): ProxyApp {
 
     const pathAndQuery = fillPath(op.path, params.path) + buildQuery(op, params.query);
     const headers = new Headers({ Accept: 'application/json', 'Api-Key': apiKey });
+    const ttlMs = op.method === 'GET' ? ttlSeconds[op.kind] * 1000 : 0;
+    // The visitor's language only where the answer is never shared: a cached answer must not
+    // depend on a header that is not part of its key.
     const language = request.headers.get('accept-language');
-    if (language) headers.set('Accept-Language', language);
+    if (language && ttlMs <= 0) headers.set('Accept-Language', language);
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     const forward = async () =>
       replyFrom(
         await callUpstream(upstream, { method: op.method, pathAndQuery, headers, body, retryable: op.idempotent && op.kind !== 'basket' }, timeoutMs),
       );
 
-    const ttlMs = op.method === 'GET' ? ttlSeconds[op.kind] * 1000 : 0;
     let reply: Reply;
     if (!cache || ttlMs <= 0) {
       reply = await forward();
@@ -475,6 +482,12 @@ function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
     const origin = c.req.header('origin');
     if (origin && origins.has(origin)) return allowed(c, next);
     if (origin && c.req.method === 'OPTIONS') {
+      return c.json({ Message: 'Cross-origin requests from this origin are not allowed by this proxy.' }, 403, { 'Cache-Control': 'no-store' });
+    }
+    // A cross-site page can send a "simple" POST or DELETE without a preflight; the browser says
+    // where it came from (Sec-Fetch-Site), so refuse state changes from an origin not allowed.
+    const site = c.req.header('sec-fetch-site');
+    if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && site && site !== 'same-origin' && site !== 'none') {
       return c.json({ Message: 'Cross-origin requests from this origin are not allowed by this proxy.' }, 403, { 'Cache-Control': 'no-store' });
     }
     await next();
