@@ -226,7 +226,14 @@ export class BasketStore extends Store<BasketState> {
         return { ok: true } as const;
       } catch (error) {
         if (isGone(error)) {
-          this.releaseAll();
+          // The item is gone, not necessarily the basket: its hold may have run out upstream
+          // before our refresh. Read the basket to know, and keep what is still held.
+          try {
+            this.accept(await this.api.getBasket({ basketId }), 'refresh');
+          } catch (again) {
+            if (isGone(again)) this.releaseAll();
+            else return { ok: false, error: this.fail('remove', again) } as const;
+          }
           return { ok: true } as const;
         }
         return { ok: false, error: this.fail('remove', error) } as const;
@@ -334,14 +341,20 @@ export class BasketStore extends Store<BasketState> {
     this.storage.removeItem(this.pendingKey);
   }
 
-  /** Payment failed: bring the basket back, if the service still holds it. */
-  async resumeAfterFailedPayment(): Promise<boolean> {
+  /**
+   * Payment failed: bring the basket back, if the service still holds it.
+   * True: back in the store; false: the service no longer holds it; null: it
+   * could not be checked (network, 5xx) — the id is kept and `error` says why,
+   * so a later refresh can still bring it back.
+   */
+  async resumeAfterFailedPayment(): Promise<boolean | null> {
     const basketId = this.awaitingPayment;
     this.storage.removeItem(this.pendingKey);
     if (!basketId) return false;
     this.storage.setItem(this.key, basketId);
     this.patch({ basketId, content: null });
-    await this.refresh();
+    const outcome = await this.refresh();
+    if (!outcome.ok) return null;
     return (this.value.content?.Items.length ?? 0) > 0;
   }
 

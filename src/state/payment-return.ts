@@ -85,6 +85,8 @@ export interface FailedPaymentResult {
   basketId: string | null;
   /** Whether the basket is still held and back in the store. */
   resumed: boolean;
+  /** False when the service could not be asked (network, 5xx): `resumed` then means nothing. */
+  checked: boolean;
 }
 
 interface ReturnRecord {
@@ -124,8 +126,8 @@ export function resumeAfterFailureOnce(basket: BasketStore): Promise<FailedPayme
   if (!record.failure) {
     const basketId = claimAwaitingBasket(basket);
     record.failure = basketId
-      ? basket.resumeAfterFailedPayment().then((resumed) => ({ basketId, resumed }))
-      : Promise.resolve({ basketId: null, resumed: false });
+      ? basket.resumeAfterFailedPayment().then((resumed) => ({ basketId, resumed: resumed === true, checked: resumed !== null }))
+      : Promise.resolve({ basketId: null, resumed: false, checked: true });
   }
   return record.failure;
 }

@@ -345,6 +345,42 @@ describe('basket store', () => {
       expect(store.value).to.include({ basketId: null, content: null, error: null });
     });
 
+    it('removing an item the service already let go (404) keeps every other item still held', async () => {
+      const { store, handlers, service } = setup();
+      await store.add({ Tickets: [1] });
+      await store.add({ Tickets: [2] });
+      const [gone, kept] = store.value.content?.Items ?? [];
+      if (!gone || !kept) throw new Error('no items');
+      const basketId = store.value.basketId ?? '';
+      // Upstream, item 1's hold ran out before our refresh: deleting it is a 404 about the item, not the basket.
+      service.baskets.set(basketId, (service.baskets.get(basketId) ?? []).filter((i) => i.BasketItemId !== gone.BasketItemId));
+      handlers.deleteBasketItem = () => {
+        throw apiError('deleteBasketItem', 404, { Message: `Basket item ${gone.BasketItemId} is not in basket.` });
+      };
+      const outcome = await store.remove(gone.BasketItemId);
+      expect(outcome.ok).to.equal(true);
+      expect(store.value.basketId).to.equal(basketId);
+      expect(itemNames(store.value.content)).to.deep.equal(['Show 2']);
+      expect(store.value.error).to.equal(null);
+    });
+
+    it('removing from a basket the service no longer knows (404 on the re-read too) forgets it without an error', async () => {
+      const { store, handlers, service, storage } = setup();
+      await store.add({ Tickets: [1] });
+      const item = store.value.content?.Items[0];
+      if (!item) throw new Error('no item');
+      service.drop(store.value.basketId ?? '');
+      handlers.deleteBasketItem = () => {
+        throw apiError('deleteBasketItem', 404);
+      };
+      handlers.getBasket = () => {
+        throw apiError('getBasket', 404);
+      };
+      expect((await store.remove(item.BasketItemId)).ok).to.equal(true);
+      expect(store.value).to.include({ basketId: null, content: null, error: null });
+      expect(storage.map.size).to.equal(0);
+    });
+
     it('a remove that fails keeps the item and says so', async () => {
       const { store, handlers } = setup();
       await store.add({ Tickets: [1] });
@@ -527,6 +563,25 @@ describe('basket store', () => {
       expect(itemNames(back.value.content)).to.deep.equal(['Show 1']);
       expect(back.awaitingPayment).to.equal(null);
       expect(s.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(id);
+    });
+
+    it('resumeAfterFailedPayment that cannot reach the service: null (unknown), the id kept for a later refresh', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      const id = s.store.value.basketId;
+      s.store.submitted();
+      const back = s.reload({ restore: false });
+      const getBasket = s.handlers.getBasket;
+      s.handlers.getBasket = () => {
+        throw networkError('getBasket');
+      };
+      expect(await back.resumeAfterFailedPayment()).to.equal(null);
+      expect(back.value.basketId).to.equal(id);
+      expect(back.value.error).to.include({ kind: 'network' });
+      // The network comes back: the basket, still held, returns.
+      s.handlers.getBasket = getBasket;
+      expect((await back.refresh()).ok).to.equal(true);
+      expect(itemNames(back.value.content)).to.deep.equal(['Show 1']);
     });
 
     it('resumeAfterFailedPayment on a basket the service dropped: false, nothing kept, no error', async () => {

@@ -1,6 +1,6 @@
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
-import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
+import { NetworkError, NOT_AVAILABLE_YET } from '../../src/api/client.ts';
 import '../../src/elements/booking-confirmation/booking-confirmation.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';
 import type { BookingConfirmation } from '../../src/elements/booking-confirmation/booking-confirmation.component.ts';
@@ -197,6 +197,27 @@ describe('<booking-confirmation>', () => {
     await waitUntil(() => textOf(el).includes('no longer held'));
     expect(booking.basket.value.basketId).to.equal(null);
     await expect(el).to.be.accessible();
+  });
+
+  it('after a failed payment whose basket cannot be checked, never says the seats were released, and checks again on request', async () => {
+    let offline = true;
+    const fallback = checkoutApi();
+    const api = checkoutApi({
+      getBasket: (args) => {
+        if (offline) throw new NetworkError('getBasket');
+        return fallback.getBasket(args);
+      },
+    });
+    const booking = await paidBooking(api);
+    const el = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="failure"></booking-confirmation>`);
+    await waitUntil(() => textOf(el).includes('could not check your basket'));
+    expect(textOf(el)).not.to.contain('released');
+    expect(booking.basket.value.basketId).to.equal(BASKET_ID);
+    await expect(el).to.be.accessible();
+    offline = false;
+    (el.shadowRoot?.querySelector('[part~="retry-button"]') as HTMLButtonElement).click();
+    await waitUntil(() => textOf(el).includes('still in your basket'));
+    expect(booking.basket.value.content?.Items).to.have.length(2);
   });
 
   it('reads the outcome from the page URL; <checkout-form> embeds it and shows the basket again after a failure', async () => {

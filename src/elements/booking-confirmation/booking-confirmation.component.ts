@@ -238,7 +238,7 @@ export class BookingConfirmation extends BookingElement {
   }
 
   private async handleFailure(basket: BasketStore): Promise<void> {
-    this.failure = { basketId: null, resumed: false };
+    this.failure = { basketId: null, resumed: false, checked: false };
     const pending = resumeAfterFailureOnce(basket);
     this.resuming = true;
     const result = await pending;
@@ -247,6 +247,18 @@ export class BookingConfirmation extends BookingElement {
     if (firstAnnouncement(basket, `failed:${result.basketId ?? ''}`)) {
       await this.emit('booking-payment-failed', { basketId: result.basketId });
     }
+  }
+
+  /** After a failed payment whose basket could not be checked: ask the service again. */
+  private async checkBasketAgain(): Promise<void> {
+    const failure = this.failure;
+    if (!failure?.basketId) return;
+    const basket = this.bookingController.booking.basket;
+    this.resuming = true;
+    const outcome = await basket.refresh();
+    this.resuming = false;
+    const held = (basket.value.content?.Items.length ?? 0) > 0;
+    this.failure = { ...failure, resumed: held, checked: outcome.ok && (held || basket.value.basketId === null) };
   }
 
   private totalOf(summary: SubmittedBasketSummary): number {
@@ -314,11 +326,14 @@ export class BookingConfirmation extends BookingElement {
     let next: TemplateResult | string;
     if (this.resuming || !failure) next = msg('Checking your basket…');
     else if (failure.resumed) next = msg('Your tickets are still in your basket: you can try again.');
+    else if (failure.basketId && !failure.checked) next = msg('We could not check your basket just now. Your seats may still be held.');
     else if (failure.basketId) next = msg('Your basket is no longer held: its tickets have been released. Please choose your seats again.');
     else next = msg('Please try again.');
+    const uncertain = !this.resuming && failure?.basketId && !failure.checked;
     return html`<div part="message failure" class="failure" role="alert">
       <h2 part="heading">${msg('Your payment did not go through')}</h2>
       <p>${next}</p>
+      ${uncertain ? html`<button part="retry-button" @click=${() => void this.checkBasketAgain()}>${msg('Check again')}</button>` : nothing}
     </div>`;
   }
 
