@@ -265,6 +265,34 @@ describe('<seat-picker> seated map', () => {
     expect(button(el, /Add 1 seat/).disabled).to.equal(false);
   });
 
+  it('a double click on Add while the seat check is still pending adds once and says so once', async () => {
+    let answerValidation: (() => void) | undefined;
+    const api = fakeApi(
+      seatedHandlers({
+        addTickets: ({ body }) => added(body.Tickets ?? []),
+        validateSeatsSelection: () =>
+          new Promise((resolve) => {
+            answerValidation = () => resolve({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' });
+          }),
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    let changes = 0;
+    el.addEventListener('booking-basket-change', () => (changes += 1));
+    seat(el, 'Stalls, row B, seat 9').click();
+    await el.updateComplete;
+    await waitUntil(() => answerValidation !== undefined, 'the selection was never validated');
+    const add = button(el, /Add 1 seat/);
+    add.click();
+    add.click();
+    answerValidation?.();
+    await waitUntil(() => text(el).includes('1 ticket added to your basket.'), 'never added');
+    await el.updateComplete;
+    expect(api.callsTo('addTickets')).to.have.length(1);
+    expect(changes).to.equal(1);
+  });
+
   it('adds through the basket store, clears the selection, shows the seats as in the basket and fires booking-basket-change', async () => {
     const api = fakeApi(seatedHandlers({ addTickets: ({ body }) => added(body.Tickets ?? []) }));
     const el = await picker(api);

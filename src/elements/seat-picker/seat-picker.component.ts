@@ -905,7 +905,14 @@ export class SeatPicker extends BookingElement {
 
   private async addSeats(ticketIds: readonly number[]): Promise<void> {
     if (!ticketIds.length || this.adding) return;
-    const validation = await this.validationTask.taskComplete.catch(() => null);
+    // Busy from the first click: a second click while the seat check is still pending adds nothing more.
+    this.adding = true;
+    let validation: Awaited<typeof this.validationTask.taskComplete> | null;
+    try {
+      validation = await this.validationTask.taskComplete.catch(() => null);
+    } finally {
+      this.adding = false;
+    }
     if (validation && !validation.SelectionValid && validation.DisableBooking && this.selected === ticketIds) {
       this.announce(validation.ErrorMessagePlan || msg('These seats cannot be booked together.'));
       return;
