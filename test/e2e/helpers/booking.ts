@@ -27,7 +27,9 @@ const isPairValidation = (r: Response): boolean => {
  */
 export async function chooseSeatPair(page: Page, picker: Locator): Promise<boolean> {
   const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
-  await seats.first().waitFor();
+  // The map paints first with only the focused seat focusable; the other seats' buttons follow a
+  // frame later. Wait for them, or the count below is 1 and no pair is tried.
+  await seats.nth(1).waitFor();
   const count = await seats.count();
   for (let k = Math.floor(count / 3); k < count - 1; k += 3) {
     await seats.nth(k).press('Enter');
