@@ -18,7 +18,7 @@
  * style, script, iframe, form, svg, math, template, no event handlers, no
  * `id`/`class`/`style`/`data-*` attributes.
  *
- * `safeUrl(url)` is the same rule for addresses the service sends in plain
+ * `safeUrl(url)` (src/safe-url.ts, re-exported here) is the same rule for addresses the service sends in plain
  * fields (PlanLink, cast ExternalLinks, image URLs) before they reach an
  * `href` or `src`.
  */
@@ -26,6 +26,9 @@ import { nothing } from 'lit';
 import { AsyncDirective, directive, type PartInfo, PartType } from 'lit/async-directive.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { Config, DOMPurify } from 'dompurify';
+import { compact, WEB_SCHEMES } from './safe-url.ts';
+
+export { safeUrl } from './safe-url.ts';
 
 const ALLOWED_TAGS = [
   'a', 'abbr', 'b', 'blockquote', 'br', 'caption', 'cite', 'dd', 'del', 'dl', 'dt', 'em', 'h2', 'h3', 'h4', 'h5',
@@ -37,7 +40,6 @@ const ALLOWED_ATTR = ['href', 'title', 'alt', 'src', 'width', 'height', 'lang', 
 
 /** Absolute web and mail addresses only: no javascript:, data:, blob:, vbscript:, relative or protocol-relative URLs. */
 const LINK_SCHEMES = /^(?:https?:\/\/|mailto:)/i;
-const WEB_SCHEMES = /^https?:\/\//i;
 
 const CONFIG: Config = {
   ALLOWED_TAGS,
@@ -58,29 +60,6 @@ const CONFIG: Config = {
   FORBID_ATTR: ['style', 'class', 'id', 'name', 'srcset', 'srcdoc', 'formaction', 'xlink:href', 'action'],
 };
 
-/** Trim the whitespace and control characters browsers ignore in URLs, so `java\tscript:` is seen for what it is. */
-function compact(url: string): string {
-  // eslint-disable-next-line no-control-regex
-  return url.replace(/[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g, '');
-}
-
-/**
- * An address from the service, if it is safe to put in `href`/`src`:
- * absolute http(s) (and mailto when `allowMail`), else null.
- */
-export function safeUrl(url: string | null | undefined, options: { allowMail?: boolean } = {}): string | null {
-  if (typeof url !== 'string') return null;
-  const trimmed = url.trim();
-  const tested = compact(trimmed);
-  if (WEB_SCHEMES.test(tested) || (options.allowMail && /^mailto:/i.test(tested))) {
-    try {
-      return new URL(trimmed).href;
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
 
 function configure(purify: DOMPurify): DOMPurify {
   purify.addHook('afterSanitizeAttributes', (node) => {

@@ -16,7 +16,7 @@ import {
   type FailedPaymentResult,
   type ReturnOutcome,
 } from '../../state/payment-return.ts';
-import { safeUrl } from '../../sanitize.ts';
+import { safeUrl } from '../../safe-url.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
 import { bookingConfirmationStyles } from './booking-confirmation.styles.ts';

@@ -25,7 +25,7 @@ import {
   returnUrls,
   type ReturnOutcome,
 } from '../../state/payment-return.ts';
-import { safeUrl } from '../../sanitize.ts';
+import { safeUrl } from '../../safe-url.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
 import { checkoutFormStyles } from './checkout-form.styles.ts';

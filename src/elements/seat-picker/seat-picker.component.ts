@@ -20,7 +20,7 @@ import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from '../../contr
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
 import { basketSeats, bestBlock, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
-import { safeUrl } from '../../sanitize.ts';
+import { safeUrl } from '../../safe-url.ts';
 import { BookingElement } from '../booking-element.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 
