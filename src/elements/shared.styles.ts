@@ -67,6 +67,16 @@ export const sharedStyles = css`
     color: inherit;
     max-width: 100%;
   }
+  /* A load that failed: its message and a retry button on one line when they fit. */
+  .error {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+    padding: 0.75rem;
+    border: 1px solid currentColor;
+    border-radius: var(--_radius);
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;

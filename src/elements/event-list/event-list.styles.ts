@@ -153,15 +153,6 @@ export const eventListStyles = css`
     border: 1px dashed var(--_border);
     border-radius: var(--_radius);
   }
-  .error {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.5rem;
-    align-items: center;
-    padding: 0.75rem;
-    border: 1px solid currentColor;
-    border-radius: var(--_radius);
-  }
   .detail {
     display: flex;
     flex-direction: column;

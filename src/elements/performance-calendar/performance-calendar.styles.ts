@@ -185,13 +185,6 @@ export const performanceCalendarStyles = css`
     margin-block-end: var(--_gap);
   }
   .error {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.5rem;
-    align-items: center;
-    padding: 0.75rem;
-    border: 1px solid currentColor;
-    border-radius: var(--_radius);
     margin-block-end: var(--_gap);
   }
   @container calendar (max-width: 34rem) {
