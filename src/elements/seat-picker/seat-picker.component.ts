@@ -16,7 +16,7 @@ import type {
   SeatsSelectionValidationResult,
   TicketAreaInfo,
 } from '../../api/types.ts';
-import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from '../../controllers/seat-map-controller.ts';
+import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from './seat-map-controller.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
 import { basketSeats, bestBlock, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';

@@ -15,7 +15,7 @@
  *   it never touches the other seats.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { neighbour, seatAt, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../state/seat-map.ts';
+import { neighbour, seatAt, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 
 export interface SeatMapElements {
   /** The scroll container (receives pointer and wheel input). */
