@@ -16,7 +16,9 @@ import type {
   SeatsSelectionValidationResult,
   TicketAreaInfo,
 } from '../../api/types.ts';
-import { SeatMapController, clampZoom, nextFrame, SEAT_PITCH } from './seat-map-controller.ts';
+import { nextFrame } from './frames.ts';
+import { SeatMapController, clampZoom } from './seat-map-controller.ts';
+import { BAND_DEFAULTS, SEAT_PITCH } from './seat-map-painter.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
 import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
 import { basketSeats, bestBlock, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
@@ -653,7 +655,7 @@ export class SeatPicker extends BookingElement {
       : kind.held
         ? 'var(--booking-seat-held, #6b6f76)'
         : kind.band !== undefined
-          ? `var(--booking-seat-band-${(kind.band % 6) + 1}, ${SeatMapController.BAND_DEFAULTS[kind.band % 6]})`
+          ? `var(--booking-seat-band-${(kind.band % 6) + 1}, ${BAND_DEFAULTS[kind.band % 6]})`
           : '#c9ced6';
     const mark = 'var(--booking-seat-mark, #fff)';
     const marks = [

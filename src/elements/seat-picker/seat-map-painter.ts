@@ -1,0 +1,376 @@
+/**
+ * The seat map's canvas painting: the palette (read once from the host's custom
+ * properties, or the system colours in forced-colours mode), one pre-drawn sprite
+ * per look of a seat, seat shapes with the band marks that say without colour what
+ * the colour says, row and area labels, and the full and per-seat repaints.
+ *
+ * It paints what a `PaintView` describes and keeps only its caches: input, focus,
+ * the overlay of buttons and when to paint belong to `SeatMapController`.
+ */
+import { seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+
+export interface SeatMapPalette {
+  bands: string[];
+  mark: string;
+  selected: string;
+  selectedMark: string;
+  held: string;
+  restricted: string;
+  text: string;
+  background: string;
+  focus: string;
+  /** An outline around every seat (forced colours, where fills are all one system colour). */
+  outline: string | null;
+  /** The host's font family, for row and area labels. */
+  font: string;
+}
+
+/** The viewport's size and scroll, in CSS px. */
+export interface ViewBox {
+  w: number;
+  h: number;
+  left: number;
+  top: number;
+}
+
+/** What one paint shows: the data, the scale, and the part of the map in view. */
+export interface PaintView {
+  map: SeatMap | null;
+  selected: ReadonlySet<number>;
+  held: ReadonlySet<number>;
+  zoom: number;
+  dpr: number;
+  box: ViewBox;
+}
+
+/** Seat size and pitch at zoom 1, in CSS px (the seat is at least 24 px: WCAG 2.5.8). */
+export const SEAT_SIZE = 24;
+export const SEAT_PITCH = 28;
+
+/** Price band colours: `--booking-seat-band-1` … `-6` (the legend uses the same properties). */
+export const BAND_DEFAULTS: readonly string[] = ['#0b63a8', '#a34400', '#007a5a', '#a8437f', '#5b4a9e', '#7a6500'];
+
+/** The visible part of the map, in units. */
+export function viewRect(view: PaintView): { left: number; top: number; right: number; bottom: number } {
+  const b = view.box;
+  const p = SEAT_PITCH * view.zoom;
+  return { left: b.left / p, top: b.top / p, right: (b.left + b.w) / p, bottom: (b.top + b.h) / p };
+}
+
+type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
+
+export class SeatMapPainter {
+  private palette: SeatMapPalette | null = null;
+  /** One pre-drawn image per look of a seat (band, selected, held, restricted) at the current zoom. */
+  private sprites = new Map<string, OffscreenCanvas | HTMLCanvasElement>();
+  private spriteScale = '';
+  /** The sprite of a look as a repeating pattern (one fill paints a whole run of seats). */
+  private patterns = new Map<string, CanvasPattern | null>();
+  /** The labels were left out of the last full paint (the first one): draw them after that frame. */
+  private labelsOwed = false;
+
+  /** `host` gives the palette (its computed custom properties and font). */
+  constructor(private readonly host: HTMLElement) {}
+
+  /** Forget the sprites and patterns (a new map). */
+  forgetSprites(): void {
+    this.sprites.clear();
+    this.patterns.clear();
+  }
+
+  /** Whether the labels are still owed since the last full paint; they are not owed after this call. */
+  takeOwedLabels(): boolean {
+    const owed = this.labelsOwed;
+    this.labelsOwed = false;
+    return owed;
+  }
+
+  readPalette(): SeatMapPalette {
+    if (this.palette) return this.palette;
+    const style = getComputedStyle(this.host);
+    const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+    const forced = typeof matchMedia === 'function' && matchMedia('(forced-colors: active)').matches;
+    if (forced) {
+      this.palette = {
+        bands: ['Canvas'], mark: 'CanvasText', selected: 'Highlight', selectedMark: 'HighlightText', held: 'GrayText',
+        restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
+        font: style.fontFamily || 'sans-serif',
+      };
+    } else {
+      this.palette = {
+        bands: BAND_DEFAULTS.map((fallback, i) => read(`--booking-seat-band-${i + 1}`, fallback)),
+        mark: read('--booking-seat-mark', '#ffffff'),
+        selected: read('--booking-seat-selected', read('--_accent', '#7a1f3d')),
+        selectedMark: read('--_accent-contrast', '#ffffff'),
+        held: read('--booking-seat-held', '#6b6f76'),
+        restricted: read('--booking-seat-restricted', '#1d1d1f'),
+        text: read('--booking-text', '#1d1d1f'),
+        background: read('--_surface', '#ffffff'),
+        focus: '#1a73e8',
+        outline: null,
+        font: style.fontFamily || 'sans-serif',
+      };
+    }
+    return this.palette;
+  }
+
+  /** The canvas's context, scaled to CSS px. */
+  context(canvas: HTMLCanvasElement, dpr: number): CanvasRenderingContext2D | null {
+    const ctx = canvas.getContext('2d') ?? null;
+    ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return ctx;
+  }
+
+  private lookKey(view: PaintView, seat: MapSeat): string {
+    const selected = view.selected.has(seat.index);
+    const held = view.held.has(seat.index);
+    return `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}`;
+  }
+
+  private sprite(view: PaintView, seat: MapSeat, key = this.lookKey(view, seat)): OffscreenCanvas | HTMLCanvasElement {
+    const { zoom, dpr } = view;
+    const scale = `${zoom}:${dpr}`;
+    if (scale !== this.spriteScale) {
+      this.sprites.clear();
+      this.patterns.clear();
+      this.spriteScale = scale;
+    }
+    let sprite = this.sprites.get(key);
+    if (!sprite) {
+      const side = Math.max(1, Math.ceil(SEAT_PITCH * zoom * dpr));
+      // An OffscreenCanvas is cheaper to make than a <canvas> element (no DOM node).
+      const canvas: OffscreenCanvas | HTMLCanvasElement = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(side, side) : document.createElement('canvas');
+      canvas.width = canvas.height = side;
+      sprite = canvas;
+      const ctx = canvas.getContext('2d') as Context2D | null;
+      if (ctx) {
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        const selected = view.selected.has(seat.index);
+        this.drawSeatShape(ctx, view, { band: seat.band, selected, held: view.held.has(seat.index), restricted: seat.restricted }, 0, 0, this.readPalette());
+      }
+      this.sprites.set(key, sprite);
+    }
+    return sprite;
+  }
+
+  private pattern(ctx: CanvasRenderingContext2D, view: PaintView, seat: MapSeat, key: string): CanvasPattern | null {
+    const sprite = this.sprite(view, seat, key);
+    let pattern = this.patterns.get(key);
+    if (pattern === undefined) {
+      pattern = ctx.createPattern(sprite, 'repeat');
+      this.patterns.set(key, pattern);
+    }
+    return pattern;
+  }
+
+  /**
+   * Repaint what is in view. Seats side by side with the same look form a run,
+   * and every run of one look (on one grid) goes into one path filled with that
+   * look's sprite as a pattern: a few fills instead of one image copy per seat
+   * (both to record and to rasterize), then the labels (unless `labels: false`:
+   * then they are owed, see `takeOwedLabels`).
+   */
+  paintAll(ctx: CanvasRenderingContext2D, view: PaintView, options: { labels?: boolean } = {}): void {
+    const pal = this.readPalette();
+    const b = view.box;
+    ctx.clearRect(0, 0, b.w, b.h);
+    const map = view.map;
+    this.labelsOwed = false;
+    if (!map) return;
+    const r = viewRect(view);
+    const p = SEAT_PITCH * view.zoom;
+    const sx = b.left;
+    const sy = b.top;
+    const groups = new Map<string, { seat: MapSeat; key: string; path: Path2D; ox: number; oy: number }>();
+    let run: { key: string; y: number; left: number; right: number; group: { path: Path2D } } | null = null;
+    const flush = () => {
+      if (run) run.group.path.rect(run.left * p - sx, run.y * p - sy, (run.right - run.left) * p, p);
+    };
+    for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) {
+      const key = this.lookKey(view, seat);
+      if (run && run.key === key && run.y === seat.y && run.right === seat.x) {
+        run.right = seat.x + 1;
+        continue;
+      }
+      flush();
+      // Seats share a grid when their offsets differ by whole units (x always does; y per area).
+      const gridKey = `${key}|${seat.y % 1}|${seat.x % 1}`;
+      let group = groups.get(gridKey);
+      if (!group) {
+        group = { seat, key, path: new Path2D(), ox: seat.x * p - sx, oy: seat.y * p - sy };
+        groups.set(gridKey, group);
+      }
+      run = { key, y: seat.y, left: seat.x, right: seat.x + 1, group };
+    }
+    flush();
+    const side = Math.max(1, Math.ceil(p * view.dpr));
+    for (const g of groups.values()) {
+      const pattern = this.pattern(ctx, view, g.seat, g.key);
+      if (!pattern) {
+        // No pattern support: one image copy per seat of this look.
+        for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) {
+          if (this.lookKey(view, seat) === g.key) ctx.drawImage(this.sprite(view, seat, g.key), seat.x * p - sx, seat.y * p - sy, p, p);
+        }
+        continue;
+      }
+      pattern.setTransform(new DOMMatrix([p / side, 0, 0, p / side, g.ox, g.oy]));
+      ctx.fillStyle = pattern;
+      ctx.fill(g.path);
+    }
+    if (options.labels === false) this.labelsOwed = true;
+    else this.drawLabels(ctx, view, pal);
+  }
+
+  /** Repaint one seat (when in view), and the labels when it is under them. */
+  paintSeat(ctx: CanvasRenderingContext2D, view: PaintView, seat: MapSeat): void {
+    const p = SEAT_PITCH * view.zoom;
+    const b = view.box;
+    const x = seat.x * p - b.left;
+    const y = seat.y * p - b.top;
+    if (x + p < 0 || y + p < 0 || x > b.w || y > b.h) return;
+    ctx.clearRect(x, y, p, p);
+    ctx.drawImage(this.sprite(view, seat), x, y, p, p);
+    if (x < ROW_LABEL_UNITS * p) {
+      this.labelsOwed = false;
+      this.drawLabels(ctx, view, this.readPalette());
+    }
+  }
+
+  /** A seat in its cell at (cellX, cellY): colour, and a mark that says the same without colour. */
+  private drawSeatShape(
+    ctx: Context2D,
+    view: PaintView,
+    look: { band: number; selected: boolean; held: boolean; restricted: boolean },
+    cellX: number,
+    cellY: number,
+    pal: SeatMapPalette,
+  ): void {
+    const p = SEAT_PITCH * view.zoom;
+    const size = SEAT_SIZE * view.zoom;
+    const inset = (p - size) / 2;
+    const x = cellX + inset;
+    const y = cellY + inset;
+    const radius = Math.min(size * 0.25, 6);
+    ctx.beginPath();
+    ctx.roundRect(x, y, size, size, [radius, radius, radius * 0.4, radius * 0.4]);
+    ctx.fillStyle = look.selected ? pal.selected : look.held ? pal.held : (pal.bands[look.band % pal.bands.length] ?? '#0b63a8');
+    ctx.fill();
+    if (pal.outline) {
+      ctx.strokeStyle = pal.outline;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
+    if (size < 6) return;
+    const cx = x + size / 2;
+    const cy = y + size / 2;
+    const u = size / 24;
+    ctx.lineWidth = Math.max(1.5, 2 * u);
+    ctx.lineCap = 'round';
+    if (look.selected || look.held) {
+      // A check mark; held seats also get a dashed outline (grey alone would be colour only).
+      ctx.strokeStyle = look.selected ? pal.selectedMark : pal.mark;
+      ctx.beginPath();
+      ctx.moveTo(cx - 6 * u, cy);
+      ctx.lineTo(cx - 1.5 * u, cy + 5 * u);
+      ctx.lineTo(cx + 6.5 * u, cy - 5 * u);
+      ctx.stroke();
+      if (look.held) {
+        ctx.setLineDash([2 * u, 2 * u]);
+        ctx.strokeStyle = pal.text;
+        ctx.lineWidth = Math.max(1, u);
+        ctx.strokeRect(x - 1, y - 1, size + 2, size + 2);
+        ctx.setLineDash([]);
+      }
+    } else if (look.band >= 6) {
+      // Colours and marks repeat after six bands: from the seventh on, the band's letter tells them apart.
+      ctx.fillStyle = pal.mark;
+      ctx.font = `700 ${Math.round(11 * u)}px ${pal.font}`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(view.map?.bands[look.band]?.label ?? '', cx, cy + 0.5 * u, size - 4 * u);
+    } else {
+      drawBandMark(ctx, look.band, cx, cy, u, pal.mark);
+    }
+    if (look.restricted) {
+      // A dark corner triangle: restricted view.
+      ctx.fillStyle = pal.restricted;
+      ctx.beginPath();
+      ctx.moveTo(x + size - 10 * u, y);
+      ctx.lineTo(x + size, y);
+      ctx.lineTo(x + size, y + 10 * u);
+      ctx.closePath();
+      ctx.fill();
+    }
+  }
+
+  /** Row labels stay at the left edge while panning; area names above their rows. */
+  drawLabels(ctx: CanvasRenderingContext2D, view: PaintView, pal: SeatMapPalette = this.readPalette()): void {
+    const map = view.map;
+    if (!map) return;
+    const p = SEAT_PITCH * view.zoom;
+    const b = view.box;
+    const r = viewRect(view);
+    const labelWidth = ROW_LABEL_UNITS * p;
+    const fontSize = Math.max(9, Math.min(14, p * 0.45));
+    ctx.font = `600 ${fontSize}px ${pal.font}`;
+    ctx.textBaseline = 'middle';
+    const pinned = b.left > 0;
+    for (const row of map.rows) {
+      if (row.y + 1 < r.top) continue;
+      if (row.y > r.bottom) break;
+      const y = row.y * p - b.top;
+      if (pinned) {
+        ctx.fillStyle = pal.background;
+        ctx.globalAlpha = 0.92;
+        ctx.fillRect(0, y, labelWidth - 2, p);
+        ctx.globalAlpha = 1;
+      }
+      ctx.fillStyle = pal.text;
+      ctx.textAlign = 'right';
+      ctx.fillText(row.label, labelWidth - 6, y + p / 2, labelWidth - 6);
+    }
+    ctx.textAlign = 'left';
+    ctx.font = `700 ${Math.max(10, Math.min(15, p * 0.5))}px ${pal.font}`;
+    for (const area of map.areas) {
+      const y = area.y * p - b.top;
+      if (y > b.h || y + p < 0) continue;
+      ctx.fillStyle = pal.background;
+      ctx.fillRect(0, y, b.w, p * 1.2);
+      ctx.fillStyle = pal.text;
+      ctx.fillText(area.name, 4, y + p * 0.6);
+    }
+  }
+}
+
+/** The mark that names a price band besides its colour: 0 none, 1 diagonal, 2 dot, 3 bar, 4 plus, 5 ring (the legend draws the same). */
+function drawBandMark(ctx: Context2D, band: number, cx: number, cy: number, u: number, colour: string): void {
+  const k = 5.5 * u;
+  ctx.strokeStyle = colour;
+  ctx.fillStyle = colour;
+  ctx.beginPath();
+  switch (band % 6) {
+    case 0:
+      return;
+    case 1:
+      ctx.moveTo(cx - k, cy + k);
+      ctx.lineTo(cx + k, cy - k);
+      break;
+    case 2:
+      ctx.arc(cx, cy, 2.6 * u, 0, Math.PI * 2);
+      ctx.fill();
+      return;
+    case 3:
+      ctx.moveTo(cx - k, cy);
+      ctx.lineTo(cx + k, cy);
+      break;
+    case 4:
+      ctx.moveTo(cx - k, cy);
+      ctx.lineTo(cx + k, cy);
+      ctx.moveTo(cx, cy - k);
+      ctx.lineTo(cx, cy + k);
+      break;
+    default:
+      ctx.arc(cx, cy, k * 0.75, 0, Math.PI * 2);
+  }
+  ctx.stroke();
+}
