@@ -1,89 +1,28 @@
 import { localized, msg, str } from '@lit/localize';
 import { Task, TaskStatus } from '@lit/task';
-import { html, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
-import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
+import { isAbortError, type ApiClient } from '../../api/client.ts';
 import { parseServiceDateTime } from '../../api/time.ts';
-import type {
-  AddTicketsV2Body,
-  AreaPriceGroup,
-  AvailableTicketsResult,
-  BasketContent,
-  BasketItem,
-  FullTicketInfo,
-  PerformanceInfo,
-  SeatsSelectionValidationResult,
-  TicketAreaInfo,
-} from '../../api/types.ts';
-import { nextFrame } from './frames.ts';
-import { SeatMapController, clampZoom } from './seat-map-controller.ts';
-import { BAND_DEFAULTS, SEAT_PITCH } from './seat-map-painter.ts';
+import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, SeatsSelectionValidationResult } from '../../api/types.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
-import type { AddOutcome, BasketFailure } from '../../state/basket-store.ts';
-import { basketSeats, bestBlock, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
-import { safeUrl } from '../../safe-url.ts';
+import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
+import { addToBasket, renderNotice, type AddSteps, type Notice } from './add-to-basket.ts';
+import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
+import { BestAvailable } from './best-available.ts';
+import { nextFrame } from './frames.ts';
+import { GeneralAdmission } from './general-admission.ts';
+import { SeatMapController, clampZoom } from './seat-map-controller.ts';
+import { renderLegend } from './seat-map-legend.ts';
+import { SEAT_PITCH } from './seat-map-painter.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
+import { restriction, seatName, shortName } from './seat-words.ts';
+import type { ChoiceView } from './ticket-count.ts';
 
 /** `auto`: decided from the data (seat map, or general admission). `best-available`: best available only. */
 export type SeatPickerMode = 'auto' | 'best-available';
-
-/** What the performance offers, decided from the data (see `loadAvailability`). */
-export type Availability =
-  | { kind: 'seated'; performanceId: number; tickets: readonly FullTicketInfo[] }
-  | { kind: 'general'; performanceId: number; areas: readonly AreaPriceGroup[] }
-  | { kind: 'best-only'; performanceId: number }
-  | { kind: 'sold-out'; performanceId: number };
-
-interface PerformanceFacts {
-  performance: PerformanceInfo;
-  /** The paired parts and their dates (null when a date could not be read). */
-  paired: { id: number; date: string | null }[];
-}
-
-interface Notice {
-  tone: 'error' | 'warning' | 'success';
-  message: string;
-  /** Shown under the message (the seats that were lost). */
-  detail?: string;
-  action?: { label: string; run: () => void };
-}
-
-/** A refusal ("not for this show"), as opposed to a failure worth retrying. */
-function isRefusal(error: unknown): boolean {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
-}
-
-/**
- * Which mode a performance needs, decided from the data:
- * 1. FullAvailability lists seats → a seated map.
- * 2. Otherwise (refused with a 4xx, or empty) → AreasPrices: groups with
- *    available seats → general admission.
- * 3. Neither → sold out.
- * A network failure or 5xx is never read as "general admission": it is an
- * error with a retry.
- */
-export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<Availability> {
-  let tickets: FullTicketInfo[] | null = null;
-  try {
-    const full = await api.getFullAvailability({ performanceId }, { signal });
-    tickets = Array.isArray(full?.AvailableTickets) ? full.AvailableTickets : [];
-  } catch (error) {
-    if (!isRefusal(error)) throw error;
-  }
-  if (tickets?.length) return { kind: 'seated', performanceId, tickets };
-  try {
-    const prices = await api.getAreasPrices({ performanceId }, { signal });
-    const areas = (Array.isArray(prices?.AreasPrices) ? prices.AreasPrices : []).filter(
-      (a) => Array.isArray(a?.Prices) && a.Prices.some((p) => p.AvailableSeatsCount > 0),
-    );
-    if (areas.length) return { kind: 'general', performanceId, areas };
-  } catch (error) {
-    if (!isRefusal(error) && tickets === null) throw error;
-  }
-  return { kind: 'sold-out', performanceId };
-}
 
 /** Wait, unless aborted first (then reject with the signal's AbortError). */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -180,9 +119,6 @@ export class SeatPicker extends BookingElement {
   @state() private chooser: 'map' | 'best' = 'map';
   @state() private notice: Notice | null = null;
   @state() private announcement = '';
-  @state() private bestCount = 2;
-  @state() private gaChoice: string | null = null;
-  @state() private gaCount = 2;
   @state() private listOpen = false;
   @state() private listArea = 0;
   @state() private listRow = 0;
@@ -219,7 +155,7 @@ export class SeatPicker extends BookingElement {
     activate: (index) => {
       this.activeSeat = index;
     },
-    label: (seat, held) => this.seatName(seat, held),
+    label: (seat, held) => seatName(seat, this.money, held),
     zoomed: (zoom) => {
       this.zoom = zoom;
     },
@@ -254,45 +190,28 @@ export class SeatPicker extends BookingElement {
 
   private readonly performanceTask = new Task(this, {
     args: () => [this.currentPerformanceId] as const,
-    task: async ([id], { signal }): Promise<PerformanceFacts | null> => {
-      if (id === null) return null;
-      const api = this.api; // taken now: the element may be disconnected by the time a later await returns
-      const { Performance } = await api.getPerformance({ performanceId: id }, { signal });
-      const ids = (Performance.PairedPerformances ?? []).filter((p) => typeof p === 'number' && p !== id);
-      const paired = await Promise.all(
-        ids.map(async (pid) => {
-          try {
-            return { id: pid, date: (await api.getPerformance({ performanceId: pid }, { signal })).Performance.PerformanceDate };
-          } catch (error) {
-            if (isAbortError(error)) throw error;
-            return { id: pid, date: null };
-          }
-        }),
-      );
-      return { performance: Performance, paired };
-    },
+    task: async ([id], { signal }) => (id === null ? null : loadPerformanceFacts(this.api, id, signal)),
   });
 
   /** The venue's seating plan image: Performance → Event → Venue PlanLink. Skipped quietly when any step fails. */
   private readonly planTask = new Task(this, {
     args: () => [this.performanceTask.value?.performance.EventId ?? null, this.availabilityTask.value?.kind === 'seated'] as const,
-    task: async ([eventId, seated], { signal }) => {
-      if (eventId === null || !seated) return null;
-      const api = this.api;
-      const { Event } = await api.getEvent({ eventId }, { signal });
-      const { Venue } = await api.getVenue({ venueId: Event.VenueId }, { signal });
-      // Only an http(s) address from the service reaches an <img src> (the one URL rule, src/sanitize.ts).
-      const planLink = safeUrl(Venue.PlanLink);
-      return planLink ? { planLink, venue: Venue.Name } : null;
-    },
+    task: async ([eventId, seated], { signal }) => (eventId === null || !seated ? null : loadSeatingPlan(this.api, eventId, signal)),
   });
 
-  private readonly bestTask = new Task(this, {
-    args: () => [this.currentPerformanceId, this.bestCount, this.showingBest] as const,
-    task: async ([id, count, on], { signal }): Promise<AvailableTicketsResult | null> => {
-      if (id === null || !on) return null;
-      return this.api.getAvailableTickets({ performanceId: id, requiredTicketsCount: count }, { signal });
+  private readonly best = new BestAvailable(this, {
+    performanceId: () => this.currentPerformanceId,
+    showing: () => this.showingBest,
+    api: () => this.api,
+    add: (body, count, then) => this.add(body, count, then),
+  });
+
+  private readonly general = new GeneralAdmission(this, {
+    performanceId: () => this.currentPerformanceId,
+    reload: () => {
+      this.reloadCount += 1;
     },
+    add: (body, count, then) => this.add(body, count, then),
   });
 
   /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
@@ -340,7 +259,7 @@ export class SeatPicker extends BookingElement {
       this.listArea = 0;
       this.listRow = 0;
       const wanted = this.bookingController.selection.ticketCount;
-      if (wanted && wanted > 0) this.bestCount = this.gaCount = Math.min(wanted, this.maxSeats);
+      if (wanted && wanted > 0) this.best.count = this.general.count = Math.min(wanted, this.maxSeats);
     }
     this.deriveMap();
   }
@@ -399,7 +318,7 @@ export class SeatPicker extends BookingElement {
     const lost = this.selected.filter((tid) => !next.byTicket.has(tid));
     if (lost.length) this.selected = this.selected.filter((tid) => next.byTicket.has(tid));
     if (this.pendingLoss === null) return;
-    const names = lost.map((tid) => previous.seats[previous.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s)).map((s) => this.shortName(s));
+    const names = lost.map((tid) => previous.seats[previous.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s)).map((s) => shortName(s));
     this.notice = lost.length
       ? {
           tone: 'error',
@@ -438,7 +357,7 @@ export class SeatPicker extends BookingElement {
   private moneyConfig: unknown = null;
 
   /** Money in the configured currency (cached per amount: hundreds of seat names share a few prices). */
-  private money(amount: number): string {
+  private readonly money = (amount: number): string => {
     const config = this.bookingController.booking.config;
     if (config !== this.moneyConfig) {
       this.moneyConfig = config;
@@ -450,28 +369,10 @@ export class SeatPicker extends BookingElement {
       this.moneyCache.set(amount, text);
     }
     return text;
-  }
+  };
 
   private date(value: string): string {
     return formatDateTime(value, this.bookingController.booking.config, { dateStyle: 'full', timeStyle: 'short' });
-  }
-
-  private restriction(seat: Pick<MapSeat, 'restricted' | 'description'>): string {
-    if (!seat.restricted) return '';
-    return seat.description ? msg(str`restricted view (${seat.description})`) : msg('restricted view');
-  }
-
-  /** "Dress Circle, row C, seat 14, £62.50, restricted view (pillar)". */
-  private seatName(seat: MapSeat, held = false): string {
-    const parts = [msg(str`${seat.area}, row ${seat.row}, seat ${seat.seat}, ${this.money(seat.price)}`)];
-    const r = this.restriction(seat);
-    if (r) parts.push(r);
-    if (held) parts.push(msg('in your basket'));
-    return parts.join(', ');
-  }
-
-  private shortName(seat: MapSeat): string {
-    return msg(str`${seat.area} row ${seat.row} seat ${seat.seat}`);
   }
 
   private announce(text: string): void {
@@ -521,12 +422,12 @@ export class SeatPicker extends BookingElement {
       case 'sold-out':
         return html`<p part="empty">${msg('No seats are left for this performance.')}</p>`;
       case 'best-only':
-        return html`${this.renderBest()}${this.renderNotices()}`;
+        return html`${this.best.render(this.choiceView)}${this.renderNotices()}`;
       case 'general':
-        return html`${this.renderGeneral(a.areas)}${this.renderNotices()}`;
+        return html`${this.general.render(a.areas, this.choiceView)}${this.renderNotices()}`;
       case 'seated':
         // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
-        if (this.showingBest) return html`${this.renderModeSwitch()} ${this.renderBest()} ${this.renderNotices()}`;
+        if (this.showingBest) return html`${this.renderModeSwitch()} ${this.best.render(this.choiceView)} ${this.renderNotices()}`;
         return html`${this.renderSeated()} ${this.renderNotices()}`;
     }
   }
@@ -573,9 +474,9 @@ export class SeatPicker extends BookingElement {
       </div>
       ${rest
         ? html`<p class="seat-details" part="seat-details" aria-hidden="true">
-              ${active ? this.seatName(active, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
+              ${active ? seatName(active, this.money, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
             </p>
-            ${this.renderLegend(map)} ${this.renderPlan()} ${this.renderSummary()}`
+            ${renderLegend(map, this.heldIdx.size > 0, this.money)} ${this.renderPlan()} ${this.renderSummary()}`
         : nothing}
     `;
   }
@@ -621,7 +522,7 @@ export class SeatPicker extends BookingElement {
                   const seat = map.seats[i];
                   if (!seat) return nothing;
                   const held = this.heldIdx.has(i);
-                  const extra = [this.money(seat.price), this.restriction(seat), held ? msg('in your basket') : ''].filter(Boolean).join(', ');
+                  const extra = [this.money(seat.price), restriction(seat), held ? msg('in your basket') : ''].filter(Boolean).join(', ');
                   return html`<label
                     ><input type="checkbox" .checked=${this.selectedIdx.has(i)} ?disabled=${held} @change=${() => this.toggleSeat(i, 'list')} />${msg(
                       str`Seat ${seat.seat}`,
@@ -633,51 +534,6 @@ export class SeatPicker extends BookingElement {
           </div>`
         : nothing}
     </details>`;
-  }
-
-  private renderLegend(map: SeatMap): TemplateResult {
-    return html`<ul part="legend" aria-label=${msg('Key to the map')}>
-      ${map.bands.map(
-        (band, i) => html`<li>
-          ${this.swatch({ band: i, letter: band.label })}<span>${msg(str`${band.label}: ${this.money(band.price)}`)}</span>
-        </li>`,
-      )}
-      <li>${this.swatch({ selected: true })}<span>${msg('Your choice')}</span></li>
-      ${this.heldIdx.size ? html`<li>${this.swatch({ held: true })}<span>${msg('In your basket')}</span></li>` : nothing}
-      ${map.restrictedCount ? html`<li>${this.swatch({ restricted: true })}<span>${msg('Restricted view')}</span></li>` : nothing}
-    </ul>`;
-  }
-
-  /** A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a letter beside it. */
-  private swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
-    const fill = kind.selected
-      ? 'var(--booking-seat-selected, var(--booking-accent, #7a1f3d))'
-      : kind.held
-        ? 'var(--booking-seat-held, #6b6f76)'
-        : kind.band !== undefined
-          ? `var(--booking-seat-band-${(kind.band % 6) + 1}, ${BAND_DEFAULTS[kind.band % 6]})`
-          : '#c9ced6';
-    const mark = 'var(--booking-seat-mark, #fff)';
-    const marks = [
-      svg``,
-      svg`<line x1="6" y1="18" x2="18" y2="6" />`,
-      svg`<circle cx="12" cy="12" r="2.6" fill=${mark} />`,
-      svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
-      svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
-      svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
-    ];
-    const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
-    return html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <rect x="1" y="1" width="22" height="22" rx="5" fill=${fill} />
-      <g stroke=${mark} stroke-width="2" stroke-linecap="round">
-        ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
-      </g>
-      ${kind.band !== undefined && kind.band >= 6
-        ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" fill=${mark}>${kind.letter ?? ''}</text>`
-        : nothing}
-      ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
-      ${kind.restricted ? svg`<path d="M13 1h10v10z" fill="var(--booking-seat-restricted, #1d1d1f)" />` : nothing}
-    </svg>`;
   }
 
   private renderPlan(): TemplateResult | typeof nothing {
@@ -698,7 +554,7 @@ export class SeatPicker extends BookingElement {
       <h3 id="summary-title">${msg('Your choice')}</h3>
       ${seats.length
         ? html`<ul class="chosen">
-            ${seats.map((s) => html`<li>${this.shortName(s)} · ${this.money(s.price)}${s.restricted ? html` · ${this.restriction(s)}` : nothing}</li>`)}
+            ${seats.map((s) => html`<li>${shortName(s)} · ${this.money(s.price)}${s.restricted ? html` · ${restriction(s)}` : nothing}</li>`)}
           </ul>`
         : html`<p class="muted">${msg(str`No seats chosen yet. You can choose up to ${this.maxSeats}.`)}</p>`}
       <p class="total" part="total">${msg(str`Total: ${this.money(this.total)}`)}</p>
@@ -739,103 +595,19 @@ export class SeatPicker extends BookingElement {
   }
 
   private renderNotices(): TemplateResult | typeof nothing {
-    const n = this.notice;
-    if (!n) return nothing;
-    return html`<div part="notice result" data-tone=${n.tone} role=${n.tone === 'success' ? 'status' : 'alert'}>
-      <p>${n.message}</p>
-      ${n.detail ? html`<p>${n.detail}</p>` : nothing}
-      <div class="row-of">
-        ${n.action ? html`<button type="button" @click=${n.action.run}>${n.action.label}</button>` : nothing}
-        <button type="button" data-variant="secondary" @click=${() => (this.notice = null)}>${msg('Dismiss')}</button>
-      </div>
-    </div>`;
+    return renderNotice(this.notice, () => (this.notice = null));
   }
 
-  private countOptions(max: number, current: number): TemplateResult[] {
-    return Array.from({ length: Math.max(1, max) }, (_, i) => i + 1).map((n) => html`<option value=${n} ?selected=${n === current}>${n}</option>`);
-  }
-
-  private renderBest(): TemplateResult {
-    const count = this.bestCount;
-    return html`<div part="best" class="stack">
-      <label class="row-of"
-        >${msg('How many tickets?')}
-        <select @change=${(e: Event) => (this.bestCount = Number((e.target as HTMLSelectElement).value))}>
-          ${this.countOptions(this.maxSeats, count)}
-        </select>
-      </label>
-      ${this.renderPaired()}
-      ${this.bestTask.render({
-        pending: () => html`<p part="loading" role="status">${msg('Finding the best seats…')}</p>`,
-        complete: (result) => {
-          const options = (result?.TicketAreas ?? []).flatMap((area) => {
-            const tickets = bestBlock(area.Tickets, count);
-            return tickets ? [{ area, tickets }] : [];
-          });
-          if (!options.length) return html`<p part="empty">${msg(str`No area has ${count} seats together left. Try fewer tickets.`)}</p>`;
-          return html`<ul class="options">
-            ${options.map((o, i) => this.renderBestOption(o.area, o.tickets, i, count))}
-          </ul>`;
-        },
-        error: () => html`<div part="error" role="alert">
-          <p>${msg('The best seats could not be found.')}</p>
-          <button type="button" @click=${() => void this.bestTask.run()}>${msg('Try again')}</button>
-        </div>`,
-      })}
-    </div>`;
-  }
-
-  private renderBestOption(area: TicketAreaInfo, tickets: readonly TicketAreaInfo['Tickets'][number][], i: number, count: number): TemplateResult {
-    const rows = [...new Set(tickets.map((t) => t.TicketName1))].join(', ');
-    const seats = tickets.map((t) => t.TicketName2).join(', ');
-    const restricted = tickets.some((t) => t.IsRestrictedView);
-    const id = `best-${i}`;
-    return html`<li class="option" part="option">
-      <span id=${id}
-        ><strong>${area.AreaName}</strong> · ${msg(str`row ${rows}, seats ${seats}`)} · ${msg(str`${this.money(area.SellingPrice)} each`)}${restricted
-          ? html` · ${msg('restricted view')}`
-          : nothing}</span
-      >
-      <button type="button" part="add" aria-describedby=${id} ?disabled=${this.adding || this.notBookable} @click=${() => void this.addBest(tickets.map((t) => t.TicketId))}>
-        ${msg(str`Add ${count} for ${this.money(area.SellingPrice * count)}`)}
-      </button>
-    </li>`;
-  }
-
-  private renderGeneral(areas: readonly AreaPriceGroup[]): TemplateResult {
-    const choices = areas.flatMap((a) => a.Prices.filter((p) => p.AvailableSeatsCount > 0).map((p) => ({ area: a, price: p, key: `${a.AreaId}:${p.Price}` })));
-    const chosen = choices.find((c) => c.key === this.gaChoice) ?? choices[0];
-    const max = Math.min(this.maxSeats, chosen?.price.AvailableSeatsCount ?? this.maxSeats);
-    const count = Math.min(this.gaCount, max);
-    return html`<div part="general" class="stack">
-      <p class="muted">${msg('Unreserved seating: choose an area and a price, and how many tickets.')}</p>
-      <fieldset>
-        <legend>${msg('Area and price')}</legend>
-        ${choices.map(
-          (c) => html`<label class="radio" part="option"
-            ><input type="radio" name="ga" .checked=${c === chosen} @change=${() => (this.gaChoice = c.key)} />${c.area.AreaName} · ${this.money(c.price.Price)}
-            <span class="muted">${msg(str`(${c.price.AvailableSeatsCount} left)`)}</span></label
-          >`,
-        )}
-      </fieldset>
-      <label class="row-of"
-        >${msg('How many tickets?')}
-        <select @change=${(e: Event) => (this.gaCount = Number((e.target as HTMLSelectElement).value))}>
-          ${this.countOptions(max, count)}
-        </select>
-      </label>
-      <p class="total" part="total">${msg(str`Total: ${this.money((chosen?.price.Price ?? 0) * count)}`)}</p>
-      ${this.renderPaired()}
-      <button
-        type="button"
-        part="add"
-        ?disabled=${!chosen || this.adding || this.notBookable}
-        aria-describedby=${this.pairedNoteId}
-        @click=${() => chosen && void this.addGeneral(chosen.area.AreaId, chosen.price.Price, count)}
-      >
-        ${this.adding ? msg('Adding…') : count === 1 ? msg('Add 1 ticket to basket') : msg(str`Add ${count} tickets to basket`)}
-      </button>
-    </div>`;
+  /** What best available and general admission render with. */
+  private get choiceView(): ChoiceView {
+    return {
+      maxSeats: this.maxSeats,
+      adding: this.adding,
+      notBookable: this.notBookable,
+      paired: this.renderPaired(),
+      pairedNoteId: this.pairedNoteId,
+      money: this.money,
+    };
   }
 
   // ------------------------------------------------------------------ selection
@@ -845,7 +617,7 @@ export class SeatPicker extends BookingElement {
     const seat = map?.seats[index];
     if (!map || !seat) return;
     if (this.heldIdx.has(index)) {
-      this.announce(msg(str`${this.shortName(seat)} is already in your basket.`));
+      this.announce(msg(str`${shortName(seat)} is already in your basket.`));
       if (source === 'list') this.requestUpdate();
       return;
     }
@@ -855,7 +627,7 @@ export class SeatPicker extends BookingElement {
     if (this.selected.includes(id)) {
       next = this.selected.filter((t) => t !== id);
       this.selected = next;
-      this.announce(`${msg(str`${this.shortName(seat)} removed.`)} ${this.countSentence()}`);
+      this.announce(`${msg(str`${shortName(seat)} removed.`)} ${this.countSentence()}`);
     } else if (this.selected.length >= this.maxSeats) {
       this.announce(msg(str`You can choose up to ${this.maxSeats} seats. Remove one to choose another.`));
       if (source === 'list') this.requestUpdate(); // put the checkbox back
@@ -863,7 +635,7 @@ export class SeatPicker extends BookingElement {
     } else {
       next = [...this.selected, id];
       this.selected = next;
-      this.announce(`${msg(str`${this.shortName(seat)} chosen, ${this.money(seat.price)}.`)} ${this.countSentence()}`);
+      this.announce(`${msg(str`${shortName(seat)} chosen, ${this.money(seat.price)}.`)} ${this.countSentence()}`);
     }
   }
 
@@ -935,81 +707,23 @@ export class SeatPicker extends BookingElement {
     });
   }
 
-  private async addBest(ticketIds: number[]): Promise<void> {
-    await this.add({ Tickets: ticketIds }, ticketIds.length, {
-      unavailable: () => void this.bestTask.run(),
-      exceeded: (n) => {
-        this.bestCount = n;
+  /** One add through the shared basket store (see add-to-basket.ts). */
+  private add(body: AddTicketsV2Body, count: number, then: AddSteps): Promise<void> {
+    return addToBasket(
+      {
+        basket: this.bookingController.booking.basket,
+        setAdding: (adding) => {
+          this.adding = adding;
+        },
+        setNotice: (notice) => {
+          this.notice = notice;
+        },
+        announce: (text) => this.announce(text),
+        emit: (type, detail) => void this.emit(type, detail),
       },
-      retry: () => void this.addBest(ticketIds),
-      done: () => void this.bestTask.run(),
-    });
-  }
-
-  private async addGeneral(areaId: number, price: number, count: number): Promise<void> {
-    const id = this.currentPerformanceId;
-    if (id === null) return;
-    await this.add({ BestSeats: { PerformanceId: id, AreaId: areaId, SeatsCount: count, Price: price } }, count, {
-      unavailable: () => {
-        this.reloadCount += 1;
-      },
-      exceeded: (n) => {
-        this.gaCount = n;
-        void this.addGeneral(areaId, price, n);
-      },
-      retry: () => void this.addGeneral(areaId, price, count),
-      done: () => {
-        this.reloadCount += 1;
-      },
-    });
-  }
-
-  /** One add through the shared basket store, and what the visitor is told about its outcome. */
-  private async add(
-    body: AddTicketsV2Body,
-    count: number,
-    then: { unavailable: (f: BasketFailure) => void; exceeded: (n: number) => void; retry: () => void; done: () => void },
-  ): Promise<void> {
-    const basket = this.bookingController.booking.basket;
-    this.adding = true;
-    this.notice = null;
-    let outcome: AddOutcome;
-    try {
-      outcome = await basket.add(body);
-    } finally {
-      this.adding = false;
-    }
-    if (outcome.ok) {
-      then.done();
-      const message = count === 1 ? msg('1 ticket added to your basket.') : msg(str`${count} tickets added to your basket.`);
-      this.notice = { tone: 'success', message };
-      this.announce(message);
-      void this.emit('booking-basket-change', { action: 'add', basketId: basket.value.basketId, basket: outcome.content });
-      return;
-    }
-    const failure = outcome.error;
-    const exceeded = failure.kind === 'bookable-exceeded' || failure.reason === 'BookableTicketsExceeded';
-    const n = failure.bookableTicketsCount;
-    if (exceeded && n !== null && n > 0 && n < count) {
-      this.notice = {
-        tone: 'warning',
-        message: failure.message,
-        action: { label: n === 1 ? msg('Continue with 1 ticket') : msg(str`Continue with ${n} tickets`), run: () => then.exceeded(n) },
-      };
-    } else if (failure.kind === 'unavailable' || failure.reason === 'TicketNotAvailable') {
-      this.notice = { tone: 'error', message: failure.message };
-      then.unavailable(failure);
-    } else if (failure.retryable) {
-      this.notice = {
-        tone: 'error',
-        message: failure.message,
-        detail: msg('Your choice is kept.'),
-        action: { label: msg('Try again'), run: () => then.retry() },
-      };
-    } else {
-      this.notice = { tone: 'error', message: failure.message };
-    }
-    this.announce(failure.message);
-    void this.emit('booking-error', { source: 'seat-picker', message: failure.message, status: failure.status });
+      body,
+      count,
+      then,
+    );
   }
 }

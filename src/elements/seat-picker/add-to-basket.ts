@@ -1,0 +1,97 @@
+/**
+ * One add to the shared basket from <seat-picker> (seats, best available or
+ * general admission), and what the visitor is told about its outcome.
+ */
+import { msg, str } from '@lit/localize';
+import { html, nothing, type TemplateResult } from 'lit';
+import type { AddTicketsV2Body } from '../../api/types.ts';
+import type { BookingEventDetails, BookingEventName } from '../../events.ts';
+import type { AddOutcome, BasketFailure, BasketStore } from '../../state/basket-store.ts';
+
+/** A message about the last add, or about seats lost while choosing. */
+export interface Notice {
+  tone: 'error' | 'warning' | 'success';
+  message: string;
+  /** Shown under the message (the seats that were lost). */
+  detail?: string;
+  action?: { label: string; run: () => void };
+}
+
+/** What each way of choosing does next, by outcome. */
+export interface AddSteps {
+  /** The seats were taken (409 or TicketNotAvailable): refresh what is shown. */
+  unavailable: (f: BasketFailure) => void;
+  /** Fewer may be booked: the visitor chose to continue with `n`. */
+  exceeded: (n: number) => void;
+  /** A failure worth retrying: the visitor chose to try again. */
+  retry: () => void;
+  /** Added. */
+  done: () => void;
+}
+
+/** What adding needs from the element. */
+export interface AddHost {
+  readonly basket: BasketStore;
+  setAdding(adding: boolean): void;
+  setNotice(notice: Notice | null): void;
+  announce(text: string): void;
+  emit<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): void;
+}
+
+/** One add through the shared basket store, and what the visitor is told about its outcome. */
+export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: number, then: AddSteps): Promise<void> {
+  const basket = host.basket;
+  host.setAdding(true);
+  host.setNotice(null);
+  let outcome: AddOutcome;
+  try {
+    outcome = await basket.add(body);
+  } finally {
+    host.setAdding(false);
+  }
+  if (outcome.ok) {
+    then.done();
+    const message = count === 1 ? msg('1 ticket added to your basket.') : msg(str`${count} tickets added to your basket.`);
+    host.setNotice({ tone: 'success', message });
+    host.announce(message);
+    host.emit('booking-basket-change', { action: 'add', basketId: basket.value.basketId, basket: outcome.content });
+    return;
+  }
+  const failure = outcome.error;
+  const exceeded = failure.kind === 'bookable-exceeded' || failure.reason === 'BookableTicketsExceeded';
+  const n = failure.bookableTicketsCount;
+  if (exceeded && n !== null && n > 0 && n < count) {
+    host.setNotice({
+      tone: 'warning',
+      message: failure.message,
+      action: { label: n === 1 ? msg('Continue with 1 ticket') : msg(str`Continue with ${n} tickets`), run: () => then.exceeded(n) },
+    });
+  } else if (failure.kind === 'unavailable' || failure.reason === 'TicketNotAvailable') {
+    host.setNotice({ tone: 'error', message: failure.message });
+    then.unavailable(failure);
+  } else if (failure.retryable) {
+    host.setNotice({
+      tone: 'error',
+      message: failure.message,
+      detail: msg('Your choice is kept.'),
+      action: { label: msg('Try again'), run: () => then.retry() },
+    });
+  } else {
+    host.setNotice({ tone: 'error', message: failure.message });
+  }
+  host.announce(failure.message);
+  host.emit('booking-error', { source: 'seat-picker', message: failure.message, status: failure.status });
+}
+
+/** The notice with its action and a dismiss button (a status when good news, else an alert). */
+export function renderNotice(n: Notice | null, dismiss: () => void): TemplateResult | typeof nothing {
+  if (!n) return nothing;
+  return html`<div part="notice result" data-tone=${n.tone} role=${n.tone === 'success' ? 'status' : 'alert'}>
+    <p>${n.message}</p>
+    ${n.detail ? html`<p>${n.detail}</p>` : nothing}
+    <div class="row-of">
+      ${n.action ? html`<button type="button" @click=${n.action.run}>${n.action.label}</button>` : nothing}
+      <button type="button" data-variant="secondary" @click=${dismiss}>${msg('Dismiss')}</button>
+    </div>
+  </div>`;
+}

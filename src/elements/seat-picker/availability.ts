@@ -1,0 +1,82 @@
+/**
+ * What <seat-picker> loads about a performance: which way it is sold (seat map,
+ * general admission, best available only, sold out), the performance with its
+ * paired parts, and the venue's seating plan.
+ */
+import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
+import type { AreaPriceGroup, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
+import { safeUrl } from '../../safe-url.ts';
+
+/** What the performance offers, decided from the data (see `loadAvailability`). */
+export type Availability =
+  | { kind: 'seated'; performanceId: number; tickets: readonly FullTicketInfo[] }
+  | { kind: 'general'; performanceId: number; areas: readonly AreaPriceGroup[] }
+  | { kind: 'best-only'; performanceId: number }
+  | { kind: 'sold-out'; performanceId: number };
+
+export interface PerformanceFacts {
+  performance: PerformanceInfo;
+  /** The paired parts and their dates (null when a date could not be read). */
+  paired: { id: number; date: string | null }[];
+}
+
+/** A refusal ("not for this show"), as opposed to a failure worth retrying. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+}
+
+/**
+ * Which mode a performance needs, decided from the data:
+ * 1. FullAvailability lists seats → a seated map.
+ * 2. Otherwise (refused with a 4xx, or empty) → AreasPrices: groups with
+ *    available seats → general admission.
+ * 3. Neither → sold out.
+ * A network failure or 5xx is never read as "general admission": it is an
+ * error with a retry.
+ */
+export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<Availability> {
+  let tickets: FullTicketInfo[] | null = null;
+  try {
+    const full = await api.getFullAvailability({ performanceId }, { signal });
+    tickets = Array.isArray(full?.AvailableTickets) ? full.AvailableTickets : [];
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+  }
+  if (tickets?.length) return { kind: 'seated', performanceId, tickets };
+  try {
+    const prices = await api.getAreasPrices({ performanceId }, { signal });
+    const areas = (Array.isArray(prices?.AreasPrices) ? prices.AreasPrices : []).filter(
+      (a) => Array.isArray(a?.Prices) && a.Prices.some((p) => p.AvailableSeatsCount > 0),
+    );
+    if (areas.length) return { kind: 'general', performanceId, areas };
+  } catch (error) {
+    if (!isRefusal(error) && tickets === null) throw error;
+  }
+  return { kind: 'sold-out', performanceId };
+}
+
+/** The performance, and the dates of its paired parts (a part whose date cannot be read still counts). */
+export async function loadPerformanceFacts(api: ApiClient, id: number, signal: AbortSignal): Promise<PerformanceFacts> {
+  const { Performance } = await api.getPerformance({ performanceId: id }, { signal });
+  const ids = (Performance.PairedPerformances ?? []).filter((p) => typeof p === 'number' && p !== id);
+  const paired = await Promise.all(
+    ids.map(async (pid) => {
+      try {
+        return { id: pid, date: (await api.getPerformance({ performanceId: pid }, { signal })).Performance.PerformanceDate };
+      } catch (error) {
+        if (isAbortError(error)) throw error;
+        return { id: pid, date: null };
+      }
+    }),
+  );
+  return { performance: Performance, paired };
+}
+
+/** The venue's seating plan image: Event → Venue PlanLink (null when the venue has none that is safe to show). */
+export async function loadSeatingPlan(api: ApiClient, eventId: number, signal: AbortSignal): Promise<{ planLink: string; venue: string } | null> {
+  const { Event } = await api.getEvent({ eventId }, { signal });
+  const { Venue } = await api.getVenue({ venueId: Event.VenueId }, { signal });
+  // Only an http(s) address from the service reaches an <img src> (the one URL rule, src/sanitize.ts).
+  const planLink = safeUrl(Venue.PlanLink);
+  return planLink ? { planLink, venue: Venue.Name } : null;
+}

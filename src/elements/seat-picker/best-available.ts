@@ -1,0 +1,92 @@
+/**
+ * Best available for N tickets (AvailableTickets): the count, the service's best
+ * block in each area, and adding one of them.
+ */
+import { msg, str } from '@lit/localize';
+import { Task } from '@lit/task';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { ApiClient } from '../../api/client.ts';
+import type { AddTicketsV2Body, AvailableTicketsResult, TicketAreaInfo } from '../../api/types.ts';
+import { bestBlock } from '../../state/seat-map.ts';
+import type { AddSteps } from './add-to-basket.ts';
+import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
+
+export interface BestAvailableOptions {
+  /** The performance shown, or null. */
+  performanceId: () => number | null;
+  /** Whether best available is what the visitor sees now (it loads only then). */
+  showing: () => boolean;
+  api: () => ApiClient;
+  add: (body: AddTicketsV2Body, count: number, then: AddSteps) => Promise<void>;
+}
+
+export class BestAvailable extends ChoiceByCount {
+  readonly task: Task<readonly [number | null, number, boolean], AvailableTicketsResult | null>;
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly options: BestAvailableOptions,
+  ) {
+    super(host);
+    this.task = new Task(host, {
+      args: () => [options.performanceId(), this.count, options.showing()] as const,
+      task: async ([id, count, on], { signal }): Promise<AvailableTicketsResult | null> => {
+        if (id === null || !on) return null;
+        return options.api().getAvailableTickets({ performanceId: id, requiredTicketsCount: count }, { signal });
+      },
+    });
+  }
+
+  render(view: ChoiceView): TemplateResult {
+    const count = this.count;
+    return html`<div part="best" class="stack">
+      ${renderTicketCount(view.maxSeats, count, (n) => (this.count = n))}
+      ${view.paired}
+      ${this.task.render({
+        pending: () => html`<p part="loading" role="status">${msg('Finding the best seats…')}</p>`,
+        complete: (result) => {
+          const options = (result?.TicketAreas ?? []).flatMap((area) => {
+            const tickets = bestBlock(area.Tickets, count);
+            return tickets ? [{ area, tickets }] : [];
+          });
+          if (!options.length) return html`<p part="empty">${msg(str`No area has ${count} seats together left. Try fewer tickets.`)}</p>`;
+          return html`<ul class="options">
+            ${options.map((o, i) => this.renderOption(o.area, o.tickets, i, count, view))}
+          </ul>`;
+        },
+        error: () => html`<div part="error" role="alert">
+          <p>${msg('The best seats could not be found.')}</p>
+          <button type="button" @click=${() => void this.task.run()}>${msg('Try again')}</button>
+        </div>`,
+      })}
+    </div>`;
+  }
+
+  private renderOption(area: TicketAreaInfo, tickets: readonly TicketAreaInfo['Tickets'][number][], i: number, count: number, view: ChoiceView): TemplateResult {
+    const rows = [...new Set(tickets.map((t) => t.TicketName1))].join(', ');
+    const seats = tickets.map((t) => t.TicketName2).join(', ');
+    const restricted = tickets.some((t) => t.IsRestrictedView);
+    const id = `best-${i}`;
+    return html`<li class="option" part="option">
+      <span id=${id}
+        ><strong>${area.AreaName}</strong> · ${msg(str`row ${rows}, seats ${seats}`)} · ${msg(str`${view.money(area.SellingPrice)} each`)}${restricted
+          ? html` · ${msg('restricted view')}`
+          : nothing}</span
+      >
+      <button type="button" part="add" aria-describedby=${id} ?disabled=${view.adding || view.notBookable} @click=${() => void this.add(tickets.map((t) => t.TicketId))}>
+        ${msg(str`Add ${count} for ${view.money(area.SellingPrice * count)}`)}
+      </button>
+    </li>`;
+  }
+
+  private async add(ticketIds: number[]): Promise<void> {
+    await this.options.add({ Tickets: ticketIds }, ticketIds.length, {
+      unavailable: () => void this.task.run(),
+      exceeded: (n) => {
+        this.count = n;
+      },
+      retry: () => void this.add(ticketIds),
+      done: () => void this.task.run(),
+    });
+  }
+}

@@ -1,0 +1,52 @@
+/** The key to the seat map: each price band, your choice, in your basket, restricted view, drawn like the canvas draws them. */
+import { msg, str } from '@lit/localize';
+import { html, nothing, svg, type TemplateResult } from 'lit';
+import type { SeatMap } from '../../state/seat-map.ts';
+import { BAND_DEFAULTS } from './seat-map-painter.ts';
+import type { MoneyText } from './seat-words.ts';
+
+/** The legend of `map`; `held`: some seats of it are in the basket. */
+export function renderLegend(map: SeatMap, held: boolean, money: MoneyText): TemplateResult {
+  return html`<ul part="legend" aria-label=${msg('Key to the map')}>
+    ${map.bands.map(
+      (band, i) => html`<li>
+        ${swatch({ band: i, letter: band.label })}<span>${msg(str`${band.label}: ${money(band.price)}`)}</span>
+      </li>`,
+    )}
+    <li>${swatch({ selected: true })}<span>${msg('Your choice')}</span></li>
+    ${held ? html`<li>${swatch({ held: true })}<span>${msg('In your basket')}</span></li>` : nothing}
+    ${map.restrictedCount ? html`<li>${swatch({ restricted: true })}<span>${msg('Restricted view')}</span></li>` : nothing}
+  </ul>`;
+}
+
+/** A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a letter beside it. */
+function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
+  const fill = kind.selected
+    ? 'var(--booking-seat-selected, var(--booking-accent, #7a1f3d))'
+    : kind.held
+      ? 'var(--booking-seat-held, #6b6f76)'
+      : kind.band !== undefined
+        ? `var(--booking-seat-band-${(kind.band % 6) + 1}, ${BAND_DEFAULTS[kind.band % 6]})`
+        : '#c9ced6';
+  const mark = 'var(--booking-seat-mark, #fff)';
+  const marks = [
+    svg``,
+    svg`<line x1="6" y1="18" x2="18" y2="6" />`,
+    svg`<circle cx="12" cy="12" r="2.6" fill=${mark} />`,
+    svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
+    svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
+    svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
+  ];
+  const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
+  return html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <rect x="1" y="1" width="22" height="22" rx="5" fill=${fill} />
+    <g stroke=${mark} stroke-width="2" stroke-linecap="round">
+      ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
+    </g>
+    ${kind.band !== undefined && kind.band >= 6
+      ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" fill=${mark}>${kind.letter ?? ''}</text>`
+      : nothing}
+    ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
+    ${kind.restricted ? svg`<path d="M13 1h10v10z" fill="var(--booking-seat-restricted, #1d1d1f)" />` : nothing}
+  </svg>`;
+}
