@@ -2,147 +2,40 @@ import { msg, str, localized } from '@lit/localize';
 import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
-import { ApiError, NetworkError, isAbortError } from '../../api/client.ts';
-import type {
-  BasketContent,
-  BasketItem,
-  BasketTicket,
-  CheckoutOptions,
-  Country,
-  DeliveryType,
-  SubmitOrderBody,
-  USState,
-} from '../../api/types.ts';
-import { formatDateTime, formatMoney } from '../../format.ts';
+import { ApiError, isAbortError } from '../../api/client.ts';
+import type { BasketContent, BasketItem } from '../../api/types.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
-import {
-  confirmationPresence,
-  paymentGateLanguage,
-  resetClaim,
-  returnMarker,
-  returnUrls,
-  type ReturnOutcome,
-} from '../../state/payment-return.ts';
-import { safeUrl } from '../../safe-url.ts';
+import { confirmationPresence, resetClaim, returnMarker, returnUrls, type ReturnOutcome } from '../../state/payment-return.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
+import { renderBasket } from './checkout-basket.ts';
+import { loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
+import {
+  renderCustomer,
+  renderDelivery,
+  renderErrorSummary,
+  renderExtras,
+  renderNotices,
+  renderTotals,
+  type FormState,
+} from './checkout-details.ts';
+import {
+  collectProblems,
+  defaultCountry,
+  fieldOfServiceError,
+  formControls,
+  labelOf,
+  messageOf,
+  EMPTY_VALUES,
+  type CheckoutFieldName,
+  type FormControl,
+  type Problem,
+  type Values,
+} from './checkout-fields.ts';
+import { fieldRefusal, orderFields, sendFailure, sendOrder } from './checkout-submit.ts';
 import { checkoutFormStyles } from './checkout-form.styles.ts';
 
-/** The customer fields of the form (their `name` attributes). */
-export type CheckoutFieldName =
-  | 'firstName'
-  | 'lastName'
-  | 'email'
-  | 'phone'
-  | 'addressLine1'
-  | 'addressLine2'
-  | 'company'
-  | 'city'
-  | 'zip'
-  | 'country'
-  | 'state';
-
-type TextFieldName = Exclude<CheckoutFieldName, 'country' | 'state'>;
-
-interface TextFieldSpec {
-  name: TextFieldName;
-  label: () => string;
-  type: 'text' | 'email' | 'tel';
-  autocomplete: string;
-  required: boolean;
-  wide?: boolean;
-  pattern?: string;
-  /** Shown when the field is required and empty. */
-  missing: () => string;
-  /** Shown when the value does not match its type or pattern. */
-  mismatch?: () => string;
-}
-
-const TEXT_FIELDS: readonly TextFieldSpec[] = [
-  { name: 'firstName', label: () => msg('First name'), type: 'text', autocomplete: 'given-name', required: true, missing: () => msg('Enter your first name.') },
-  { name: 'lastName', label: () => msg('Last name'), type: 'text', autocomplete: 'family-name', required: true, missing: () => msg('Enter your last name.') },
-  {
-    name: 'email', label: () => msg('E-mail address'), type: 'email', autocomplete: 'email', required: true,
-    missing: () => msg('Enter your e-mail address.'),
-    mismatch: () => msg('Enter an e-mail address like name@example.com.'),
-  },
-  {
-    name: 'phone', label: () => msg('Phone'), type: 'tel', autocomplete: 'tel', required: false,
-    // Browsers compile `pattern` with the v flag: ( ) . - are escaped inside the class.
-    pattern: '\\+?[0-9 \\(\\)\\.\\-]{6,24}',
-    missing: () => msg('Enter your phone number.'),
-    mismatch: () => msg('Enter a phone number using digits, spaces and an optional leading +.'),
-  },
-  { name: 'addressLine1', label: () => msg('Address line 1'), type: 'text', autocomplete: 'address-line1', required: false, wide: true, missing: () => msg('Enter the first line of your address.') },
-  { name: 'addressLine2', label: () => msg('Address line 2'), type: 'text', autocomplete: 'address-line2', required: false, wide: true, missing: () => msg('Enter the second line of your address.') },
-  { name: 'company', label: () => msg('Company'), type: 'text', autocomplete: 'organization', required: false, missing: () => msg('Enter your company.') },
-  { name: 'city', label: () => msg('Town or city'), type: 'text', autocomplete: 'address-level2', required: false, missing: () => msg('Enter your town or city.') },
-  { name: 'zip', label: () => msg('Postcode'), type: 'text', autocomplete: 'postal-code', required: false, missing: () => msg('Enter your postcode.') },
-];
-
-/** SubmitOrder body fields, as the service names them in its 400 messages, to the form field that holds them. */
-const SERVICE_FIELDS: Readonly<Record<string, CheckoutFieldName>> = {
-  Email: 'email',
-  Name: 'firstName',
-  LastName: 'lastName',
-  Phone: 'phone',
-  Mobile: 'phone',
-  AddressLine1: 'addressLine1',
-  AddressLine2: 'addressLine2',
-  CompanyName: 'company',
-  City: 'city',
-  Zip: 'zip',
-  Country: 'country',
-  StateCode: 'state',
-};
-
-/** The form field a 400 from SubmitOrder is about, when its message says. */
-export function fieldOfServiceError(error: ApiError): CheckoutFieldName | null {
-  const detail = typeof error.body === 'object' && error.body !== null ? (error.body as { MessageDetail?: unknown }).MessageDetail : undefined;
-  const text = [error.serviceMessage ?? '', typeof detail === 'string' ? detail : ''].join(' ');
-  if (/phone|mobile/i.test(text)) return 'phone';
-  for (const match of text.matchAll(/'(\w+)'/g)) {
-    const field = SERVICE_FIELDS[match[1] ?? ''];
-    if (field) return field;
-  }
-  return null;
-}
-
-type Values = Record<CheckoutFieldName, string>;
-const EMPTY_VALUES: Values = {
-  firstName: '', lastName: '', email: '', phone: '', addressLine1: '', addressLine2: '', company: '', city: '', zip: '', country: '', state: '',
-};
-
-interface Problem {
-  /** The control's id (inside the shadow root). */
-  id: string;
-  /** The control's name. */
-  name: string;
-  label: string;
-  message: string;
-}
-
 type Phase = 'form' | 'submitting' | 'redirecting' | 'booked-on-account';
-
-interface SystemLists {
-  countries: Country[];
-  states: USState[];
-  ticketPlanPrice: number | null;
-}
-
-interface CheckoutData {
-  options: CheckoutOptions;
-  deliveries: DeliveryType[];
-}
-
-/** The object without its undefined members: optional order fields the visitor left empty are not sent at all. */
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-const ticketCount = (content: BasketContent | null) => (content?.Items ?? []).reduce((n, item) => n + item.Tickets.length, 0);
 
 /**
  * @summary The basket and the checkout: items, delivery, customer details, refund protection, and the hand-over to payment.
@@ -241,20 +134,7 @@ export class CheckoutForm extends BookingElement {
 
   private readonly systemTask = new Task(this, {
     args: () => [this.bookingController.booking.api] as const,
-    task: async ([api], { signal }): Promise<SystemLists> => {
-      const [countries, states, plan] = await Promise.all([
-        api.getCountries(undefined, { signal }),
-        api.getUSStates(undefined, { signal }),
-        // Refund protection is optional: the checkout goes on without it.
-        api.getTicketPlanPrice(undefined, { signal }).catch((error: unknown) => {
-          if (isAbortError(error)) throw error;
-          return null;
-        }),
-      ]);
-      const sorted = [...countries.Countries].sort((a, b) => a.Ordering - b.Ordering || a.CountryName.localeCompare(b.CountryName));
-      const price = plan && Number.isFinite(plan.Price) && plan.Price > 0 ? plan.Price : null;
-      return { countries: sorted, states: [...states.USStates].sort((a, b) => a.StateName.localeCompare(b.StateName)), ticketPlanPrice: price };
-    },
+    task: async ([api], { signal }): Promise<SystemLists> => loadSystemLists(api, signal),
     onError: (error) => this.reportLoadError(error),
   });
 
@@ -267,11 +147,7 @@ export class CheckoutForm extends BookingElement {
     task: async ([api, basketId], { signal }): Promise<CheckoutData | null> => {
       if (!basketId) return null;
       try {
-        const [options, deliveries] = await Promise.all([
-          api.getCheckoutOptions({ basketId }, { signal }),
-          api.getAvailableDeliveries({ basketId }, { signal }),
-        ]);
-        return { options, deliveries: deliveries.DeliveryTypes };
+        return await loadCheckout(api, basketId, signal);
       } catch (error) {
         if (error instanceof ApiError && error.status === 403) void this.bookingController.booking.basket.refresh();
         throw error;
@@ -308,7 +184,7 @@ export class CheckoutForm extends BookingElement {
     }
     const lists = this.systemTask.value;
     if (lists && !this.values.country) {
-      const country = this.defaultCountry(lists.countries);
+      const country = defaultCountry(lists.countries, booking.config.locale);
       if (country) this.values = { ...this.values, country: country.ISO3166 };
     }
     const checkout = this.checkoutTask.value;
@@ -389,78 +265,16 @@ export class CheckoutForm extends BookingElement {
   }
 
   private renderBasket(content: BasketContent): TemplateResult {
-    const basket = this.bookingController.basket;
-    const config = this.bookingController.booking.config;
-    const busy = basket.busy === 'remove' || basket.busy === 'clear';
-    const storeError = basket.error && (basket.error.action === 'remove' || basket.error.action === 'clear') ? basket.error : null;
-    return html`<section part="basket" aria-labelledby="basket-heading">
-      <h2 id="basket-heading" part="heading" tabindex="-1">${msg('Your basket')}</h2>
-      ${storeError ? html`<p role="alert" part="message error">${storeError.message}</p>` : nothing}
-      <ul part="items">
-        ${content.Items.map((item) => this.renderItem(item, busy))}
-      </ul>
-      <p class="actions">
-        <span>${msg(str`Subtotal: ${formatMoney(this.subtotal(content), config)}`)}</span>
-      </p>
-      ${this.confirmingEmpty
-        ? html`<div part="empty-confirm" role="group" aria-labelledby="empty-question">
-            <p id="empty-question">${msg('Remove every ticket from your basket? The seats will be released.')}</p>
-            <div class="actions">
-              <button part="confirm-empty-button" ?disabled=${busy} @click=${this.handleConfirmEmpty}>${msg('Yes, empty my basket')}</button>
-              <button part="cancel-empty-button" data-variant="secondary" @click=${this.handleCancelEmpty}>${msg('Keep my tickets')}</button>
-            </div>
-          </div>`
-        : html`<div class="actions">
-            <button part="empty-button" data-variant="secondary" ?disabled=${busy} @click=${this.handleAskEmpty}>${msg('Empty basket')}</button>
-          </div>`}
-    </section>`;
-  }
-
-  private renderItem(item: BasketItem, busy: boolean): TemplateResult {
-    const config = this.bookingController.booking.config;
-    const when = formatDateTime(item.PerformanceDate, config, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
-    const notices = this.checkoutTask.value?.options.ETicketNotices.filter((n) => n.EventId === item.EventId) ?? [];
-    const titleId = `item-${item.BasketItemId}-title`;
-    return html`<li part="item" aria-labelledby=${titleId}>
-      <div class="item-head">
-        <h3 id=${titleId} part="item-title">${item.EventName}</h3>
-        <button part="remove-button" data-variant="secondary" ?disabled=${busy}
-          aria-label=${msg(str`Remove ${item.EventName}, ${when}`)}
-          @click=${() => this.handleRemove(item)}>${msg('Remove')}</button>
-      </div>
-      <p part="item-meta" class="meta">${when} · ${item.VenueName}${item.VenueCity ? `, ${item.VenueCity}` : ''}</p>
-      <p part="item-meta" class="meta">${item.AreaName}${item.Seats.length ? html` · ${msg(str`Seats ${item.Seats.join(', ')}`)}` : nothing}</p>
-      <table part="tickets">
-        <caption class="visually-hidden">${msg(str`Tickets for ${item.EventName}`)}</caption>
-        <thead>
-          <tr>
-            <th scope="col">${msg('Seat')}</th>
-            <th scope="col" class="num">${msg('Face value')}</th>
-            <th scope="col" class="num">${msg('Price')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${item.Tickets.map((ticket) => this.renderTicket(ticket))}
-        </tbody>
-      </table>
-      ${notices.map((n) => html`<p part="eticket-notice">${n.Message}</p>`)}
-      <p part="item-subtotal">${msg(str`Item total: ${formatMoney(item.PriceSubTotal, config)}`)}</p>
-    </li>`;
-  }
-
-  private renderTicket(ticket: BasketTicket): TemplateResult {
-    const config = this.bookingController.booking.config;
-    const seat = [ticket.TicketName1, ticket.TicketName2].filter(Boolean).join(' ');
-    return html`<tr>
-      <td>
-        ${seat}
-        ${ticket.IsRestrictedView
-          ? html`<span part="restriction">${msg('Restricted view')}${ticket.RestrictionDescription ? `: ${ticket.RestrictionDescription}` : ''}</span>`
-          : nothing}
-      </td>
-      <td class="num">${formatMoney(ticket.FaceValue, config)}</td>
-      <td class="num">${formatMoney(ticket.SellingPrice, config)}</td>
-    </tr>`;
+    return renderBasket(content, {
+      basket: this.bookingController.basket,
+      config: this.bookingController.booking.config,
+      eTicketNotices: this.checkoutTask.value?.options.ETicketNotices,
+      confirmingEmpty: this.confirmingEmpty,
+      onRemove: this.handleRemove,
+      onAskEmpty: this.handleAskEmpty,
+      onConfirmEmpty: this.handleConfirmEmpty,
+      onCancelEmpty: this.handleCancelEmpty,
+    });
   }
 
   private renderCheckout(content: BasketContent): TemplateResult {
@@ -480,22 +294,14 @@ export class CheckoutForm extends BookingElement {
     });
   }
 
-  private loadErrorMessage(error: unknown): string {
-    return error instanceof ApiError && error.status === 403
-      ? msg('Your basket is no longer valid.')
-      : error instanceof NetworkError
-        ? msg('We could not reach the box office. Check your connection and try again.')
-        : msg('The checkout could not be loaded.');
-  }
-
   private reportLoadError(error: unknown): void {
     if (isAbortError(error)) return;
-    void this.emit('booking-error', { source: 'checkout-form', message: this.loadErrorMessage(error), status: error instanceof ApiError ? error.status : null });
+    void this.emit('booking-error', { source: 'checkout-form', message: loadErrorMessage(error), status: error instanceof ApiError ? error.status : null });
   }
 
   private renderLoadError(error: unknown, retry: () => unknown): TemplateResult {
     return html`<div role="alert" part="message error">
-      <p>${this.loadErrorMessage(error)}</p>
+      <p>${loadErrorMessage(error)}</p>
       <button part="retry-button" @click=${retry}>${msg('Try again')}</button>
     </div>`;
   }
@@ -504,259 +310,45 @@ export class CheckoutForm extends BookingElement {
     const config = this.bookingController.booking.config;
     const sending = this.phase !== 'form';
     const onAccount = config.onAccount;
+    const form = this.formState;
     return html`<form part="form" novalidate @submit=${this.handleSubmit} @input=${this.handleInput} @change=${this.handleInput}
       aria-labelledby="checkout-heading" aria-busy=${sending ? 'true' : 'false'}>
       <h2 id="checkout-heading" part="heading">${msg('Checkout')}</h2>
       ${this.formMessage ? this.renderFormMessage() : nothing}
-      ${this.renderErrorSummary()}
-      ${this.renderNotices(checkout.options)}
-      ${this.renderDelivery(checkout.deliveries)}
-      ${this.renderCustomer(checkout.options, lists)}
-      ${this.renderExtras(content, lists)}
-      ${this.renderTotals(content, checkout.deliveries, lists)}
+      ${renderErrorSummary(this.problems, this.focusControl)}
+      ${renderNotices(checkout.options, form)}
+      ${renderDelivery(checkout.deliveries, form)}
+      ${renderCustomer(checkout.options, lists, form)}
+      ${renderExtras(content, lists, form)}
+      ${renderTotals(content, checkout.deliveries, lists, form)}
       <button type="submit" part="submit-button" aria-disabled=${sending ? 'true' : 'false'}>
         ${sending ? msg('Sending your order…') : onAccount ? msg('Book now') : msg('Continue to payment')}
       </button>
     </form>`;
   }
 
-  private renderErrorSummary(): TemplateResult | typeof nothing {
-    if (!this.problems.length) return nothing;
-    const count = this.problems.length;
-    return html`<div part="error-summary" role="alert" aria-labelledby="error-summary-heading">
-      <h3 id="error-summary-heading">${count === 1 ? msg('There is a problem') : msg(str`There are ${count} problems`)}</h3>
-      <ul>
-        ${this.problems.map(
-          (p) => html`<li><a href="#${p.id}" @click=${(e: Event) => this.focusControl(e, p.id)}>${p.label}: ${p.message}</a></li>`,
-        )}
-      </ul>
-    </div>`;
+  /** What the form's sections show. */
+  private get formState(): FormState {
+    return {
+      config: this.bookingController.booking.config,
+      values: this.values,
+      deliveryTypeId: this.deliveryTypeId,
+      requireTicketPlan: this.requireTicketPlan,
+      sendConfirmationEmail: this.sendConfirmationEmail,
+      confirmed: this.confirmed,
+      attempted: this.attempted,
+      fieldErrors: this.fieldErrors,
+    };
   }
 
-  private renderNotices(options: CheckoutOptions): TemplateResult | typeof nothing {
-    const notices = options.CheckoutNotices;
-    if (!notices.length) return nothing;
-    return html`<fieldset part="notices">
-      <legend>${msg('Before you book')}</legend>
-      ${notices.map((notice, index) => {
-        if (!notice.RequiresCustomerConfirmation) return html`<p part="notice">${notice.Message}</p>`;
-        const id = `notice-${index}`;
-        const error = this.attempted ? this.fieldErrors[id] : undefined;
-        return html`<div part="notice required field${error ? ' invalid' : ''}">
-          <label class="check" for=${id}>
-            <input type="checkbox" id=${id} name=${id} required .checked=${live(this.confirmed.has(index))}
-              aria-invalid=${error ? 'true' : 'false'} aria-describedby=${ifDefined(error ? `${id}-error` : undefined)} />
-            <span>${notice.Message}</span>
-          </label>
-          ${error ? html`<p id="${id}-error" part="field-error">${error}</p>` : nothing}
-        </div>`;
-      })}
-    </fieldset>`;
-  }
-
-  private renderDelivery(deliveries: DeliveryType[]): TemplateResult {
-    const config = this.bookingController.booking.config;
-    const error = this.attempted ? this.fieldErrors.delivery : undefined;
-    if (!deliveries.length) {
-      return html`<fieldset part="delivery">
-        <legend>${msg('Delivery')}</legend>
-        <p role="alert" part="message error">${msg('No delivery method is available for this basket.')}</p>
-      </fieldset>`;
-    }
-    return html`<fieldset part="delivery" aria-describedby=${ifDefined(error ? 'delivery-error' : undefined)}>
-      <legend>${msg('Delivery')}</legend>
-      ${deliveries.map((d) => {
-        const selected = d.DeliveryTypeId === this.deliveryTypeId;
-        return html`<label part="delivery-option${selected ? ' selected' : ''}" class=${selected ? 'selected' : ''}>
-          <input type="radio" name="delivery" required value=${String(d.DeliveryTypeId)} .checked=${live(selected)} />
-          <span>${d.DeliveryTypeName}</span>
-          <span class="price">${d.DeliveryTypePrice > 0 ? formatMoney(d.DeliveryTypePrice, config) : msg('Free')}</span>
-        </label>`;
-      })}
-      ${error ? html`<p id="delivery-error" part="field-error">${error}</p>` : nothing}
-    </fieldset>`;
-  }
-
-  private renderCustomer(options: CheckoutOptions, lists: SystemLists): TemplateResult {
-    const isUS = this.values.country === 'US';
-    return html`<fieldset part="customer">
-      <legend>${msg('Your details')}</legend>
-      <div class="fields">
-        ${TEXT_FIELDS.map((spec) => this.renderTextField(spec, options))}
-        ${this.renderSelect(
-          'country',
-          msg('Country'),
-          'country',
-          lists.countries.map((c) => ({ value: c.ISO3166, label: c.CountryName })),
-          true,
-        )}
-        ${isUS
-          ? this.renderSelect(
-              'state',
-              msg('State'),
-              'address-level1',
-              lists.states.map((s) => ({ value: s.StateCode, label: s.StateName })),
-              true,
-              msg('Choose a state'),
-            )
-          : nothing}
-      </div>
-    </fieldset>`;
-  }
-
-  private describedBy(...ids: (string | false | undefined)[]): string | undefined {
-    const list = ids.filter((id): id is string => Boolean(id));
-    return list.length ? list.join(' ') : undefined;
-  }
-
-  private renderTextField(spec: TextFieldSpec, options: CheckoutOptions): TemplateResult {
-    const id = `field-${spec.name}`;
-    const error = this.attempted ? this.fieldErrors[spec.name] : undefined;
-    const hint =
-      spec.name === 'email'
-        ? options.CustomerEmailIsMandatory
-          ? msg('Your tickets and booking details are sent to this address.')
-          : msg('We send your booking details to this address.')
-        : spec.name === 'phone'
-          ? msg('In case the box office needs to reach you about this booking.')
-          : null;
-    return html`<div part="field${error ? ' invalid' : ''}" class=${spec.wide ? 'wide' : ''}>
-      <label part="label" for=${id}>${spec.label()}${spec.required ? nothing : html` <span class="optional">${msg('(optional)')}</span>`}</label>
-      <input part="input" id=${id} name=${spec.name} type=${spec.type} autocomplete=${spec.autocomplete}
-        ?required=${spec.required} pattern=${ifDefined(spec.pattern)}
-        inputmode=${ifDefined(spec.type === 'tel' ? 'tel' : undefined)}
-        .value=${live(this.values[spec.name])}
-        aria-invalid=${error ? 'true' : 'false'}
-        aria-describedby=${ifDefined(this.describedBy(hint ? `${id}-hint` : false, error ? `${id}-error` : false))} />
-      ${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : nothing}
-      ${error ? html`<p id="${id}-error" part="field-error">${error}</p>` : nothing}
-    </div>`;
-  }
-
-  private renderSelect(
-    name: 'country' | 'state',
-    label: string,
-    autocomplete: string,
-    options: { value: string; label: string }[],
-    required: boolean,
-    placeholder?: string,
-  ): TemplateResult {
-    const id = `field-${name}`;
-    const error = this.attempted ? this.fieldErrors[name] : undefined;
-    const value = this.values[name];
-    return html`<div part="field${error ? ' invalid' : ''}">
-      <label part="label" for=${id}>${label}</label>
-      <select part="input" id=${id} name=${name} autocomplete=${autocomplete} ?required=${required}
-        aria-invalid=${error ? 'true' : 'false'} aria-describedby=${ifDefined(error ? `${id}-error` : undefined)}>
-        ${placeholder ? html`<option value="" ?selected=${value === ''}>${placeholder}</option>` : nothing}
-        ${options.map((o) => html`<option value=${o.value} ?selected=${o.value === value}>${o.label}</option>`)}
-      </select>
-      ${error ? html`<p id="${id}-error" part="field-error">${error}</p>` : nothing}
-    </div>`;
-  }
-
-  private renderExtras(content: BasketContent, lists: SystemLists): TemplateResult {
-    const config = this.bookingController.booking.config;
-    const count = ticketCount(content);
-    const price = lists.ticketPlanPrice;
-    return html`<fieldset part="extras">
-      <legend>${msg('Options')}</legend>
-      ${price !== null
-        ? html`<label class="check">
-            <input type="checkbox" name="ticketPlan" .checked=${live(this.requireTicketPlan)} aria-describedby="ticket-plan-hint" />
-            <span>
-              ${msg(str`Add refund protection: ${formatMoney(price, config)} per ticket`)}
-              <span class="hint" id="ticket-plan-hint">${msg(str`${formatMoney(price * count, config)} for ${count} tickets`)}</span>
-            </span>
-          </label>`
-        : nothing}
-      <label class="check">
-        <input type="checkbox" name="confirmationEmail" .checked=${live(this.sendConfirmationEmail)} />
-        <span>${msg('Send me a confirmation e-mail')}</span>
-      </label>
-    </fieldset>`;
-  }
-
-  private renderTotals(content: BasketContent, deliveries: DeliveryType[], lists: SystemLists): TemplateResult {
-    const config = this.bookingController.booking.config;
-    const delivery = deliveries.find((d) => d.DeliveryTypeId === this.deliveryTypeId) ?? null;
-    const protection = this.protectionPrice(content, lists);
-    return html`<dl part="totals">
-      <dt>${msg('Tickets')}</dt>
-      <dd>${formatMoney(this.subtotal(content), config)}</dd>
-      <dt>${delivery ? msg(str`Delivery (${delivery.DeliveryTypeName})`) : msg('Delivery')}</dt>
-      <dd>${formatMoney(delivery?.DeliveryTypePrice ?? 0, config)}</dd>
-      ${protection > 0
-        ? html`<dt>${msg('Refund protection')}</dt>
-            <dd>${formatMoney(protection, config)}</dd>`
-        : nothing}
-      <dt class="grand">${msg('Total')}</dt>
-      <dd class="grand" part="total" aria-live="polite" aria-atomic="true">${formatMoney(this.total(content, deliveries, lists), config)}</dd>
-    </dl>`;
-  }
-
-  // ------------------------------------------------------------------ derived
-
-  private subtotal(content: BasketContent): number {
-    return content.Items.reduce((sum, item) => sum + item.PriceSubTotal, 0);
-  }
-
-  private protectionPrice(content: BasketContent, lists: SystemLists): number {
-    if (!this.requireTicketPlan || lists.ticketPlanPrice === null) return 0;
-    return Math.round(lists.ticketPlanPrice * ticketCount(content) * 100) / 100;
-  }
-
-  private total(content: BasketContent, deliveries: DeliveryType[], lists: SystemLists): number {
-    const delivery = deliveries.find((d) => d.DeliveryTypeId === this.deliveryTypeId)?.DeliveryTypePrice ?? 0;
-    return Math.round((this.subtotal(content) + delivery + this.protectionPrice(content, lists)) * 100) / 100;
-  }
-
-  private defaultCountry(countries: Country[]): Country | undefined {
-    const region = /[-_]([A-Za-z]{2})(?:$|[-_])/.exec(this.bookingController.booking.config.locale)?.[1]?.toUpperCase();
-    return countries.find((c) => c.ISO3166.toUpperCase() === region) ?? countries[0];
+  private total(content: BasketContent, checkout: CheckoutData, lists: SystemLists): number {
+    return orderTotal(content, checkout.deliveries, lists, { deliveryTypeId: this.deliveryTypeId, requireTicketPlan: this.requireTicketPlan });
   }
 
   // ------------------------------------------------------------------ validation
 
-  private controls(): (HTMLInputElement | HTMLSelectElement)[] {
-    if (!this.form) return [];
-    return [...this.form.elements].filter(
-      (el): el is HTMLInputElement | HTMLSelectElement => el instanceof HTMLInputElement || el instanceof HTMLSelectElement,
-    );
-  }
-
-  private labelOf(name: string): string {
-    if (name === 'delivery') return msg('Delivery');
-    if (name.startsWith('notice-')) return msg('Confirmation');
-    if (name === 'country') return msg('Country');
-    if (name === 'state') return msg('State');
-    return TEXT_FIELDS.find((f) => f.name === name)?.label() ?? name;
-  }
-
-  /** The message for an invalid control, in the widget's words. */
-  private messageOf(control: HTMLInputElement | HTMLSelectElement): string {
-    const v = control.validity;
-    if (v.customError) return control.validationMessage;
-    if (control.name === 'delivery') return msg('Choose a delivery method.');
-    if (control.name.startsWith('notice-')) return msg('Please tick to confirm you have read this.');
-    if (control.name === 'country') return msg('Choose your country.');
-    if (control.name === 'state') return msg('Choose your state.');
-    const spec = TEXT_FIELDS.find((f) => f.name === control.name);
-    if (v.valueMissing) return spec?.missing() ?? msg('This field is required.');
-    if ((v.typeMismatch || v.patternMismatch) && spec?.mismatch) return spec.mismatch();
-    return control.validationMessage || msg('Please check this field.');
-  }
-
-  /** Every invalid control, in the form's order (one entry per radio group). */
-  private collectProblems(): Problem[] {
-    const problems: Problem[] = [];
-    const seen = new Set<string>();
-    for (const control of this.controls()) {
-      if (!control.willValidate || control.checkValidity() || seen.has(control.name)) continue;
-      seen.add(control.name);
-      problems.push({ id: control.id || control.name, name: control.name, label: this.labelOf(control.name), message: this.messageOf(control) });
-    }
-    return problems;
+  private controls(): FormControl[] {
+    return formControls(this.form);
   }
 
   private async showProblems(problems: Problem[]): Promise<void> {
@@ -774,10 +366,10 @@ export class CheckoutForm extends BookingElement {
     return this.controls().find((c) => c.name === id && (c.type !== 'radio' || (c as HTMLInputElement).checked)) ?? this.controls().find((c) => c.name === id) ?? null;
   }
 
-  private focusControl(event: Event, id: string): void {
+  private readonly focusControl = (event: Event, id: string): void => {
     event.preventDefault();
     this.controlById(id)?.focus();
-  }
+  };
 
   // ------------------------------------------------------------------ handlers
 
@@ -809,10 +401,10 @@ export class CheckoutForm extends BookingElement {
   }
 
   /** After a submit attempt, keep one field's message current as the visitor fixes it. */
-  private revalidate(control: HTMLInputElement | HTMLSelectElement): void {
+  private revalidate(control: FormControl): void {
     const { [control.name]: _old, ...rest } = this.fieldErrors;
     const valid = control.checkValidity();
-    this.fieldErrors = valid ? rest : { ...rest, [control.name]: this.messageOf(control) };
+    this.fieldErrors = valid ? rest : { ...rest, [control.name]: messageOf(control) };
     if (valid) this.problems = this.problems.filter((p) => p.name !== control.name);
   }
 
@@ -820,28 +412,28 @@ export class CheckoutForm extends BookingElement {
     void this.bookingController.booking.basket.refresh();
   }
 
-  private async handleRemove(item: BasketItem): Promise<void> {
+  private readonly handleRemove = async (item: BasketItem): Promise<void> => {
     const store = this.bookingController.booking.basket;
     const outcome = await store.remove(item.BasketItemId);
     if (!outcome.ok) return;
     this.announcement = msg(str`${item.EventName} was removed from your basket.`);
     await this.emit('booking-basket-change', { action: 'remove', basketId: store.value.basketId, basket: store.value.content });
     this.renderRoot.querySelector<HTMLElement>('#basket-heading')?.focus();
-  }
+  };
 
-  private async handleAskEmpty(): Promise<void> {
+  private readonly handleAskEmpty = async (): Promise<void> => {
     this.confirmingEmpty = true;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[part~="cancel-empty-button"]')?.focus();
-  }
+  };
 
-  private async handleCancelEmpty(): Promise<void> {
+  private readonly handleCancelEmpty = async (): Promise<void> => {
     this.confirmingEmpty = false;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[part~="empty-button"]')?.focus();
-  }
+  };
 
-  private async handleConfirmEmpty(): Promise<void> {
+  private readonly handleConfirmEmpty = async (): Promise<void> => {
     const store = this.bookingController.booking.basket;
     const basketId = store.value.basketId;
     const outcome = await store.clear();
@@ -850,7 +442,7 @@ export class CheckoutForm extends BookingElement {
     this.announcement = msg('Your basket is now empty.');
     await this.emit('booking-basket-change', { action: 'clear', basketId, basket: null });
     this.renderRoot.querySelector<HTMLElement>('#basket-heading')?.focus();
-  }
+  };
 
   private async handleSubmit(event: Event): Promise<void> {
     event.preventDefault();
@@ -861,7 +453,7 @@ export class CheckoutForm extends BookingElement {
     const checkout = this.checkoutTask.value;
     const lists = this.systemTask.value;
     if (!basketId || !content || !checkout || !lists) return;
-    const problems = this.collectProblems();
+    const problems = collectProblems(this.controls());
     if (problems.length) {
       this.announcement = '';
       await this.showProblems(problems);
@@ -872,58 +464,22 @@ export class CheckoutForm extends BookingElement {
     this.fieldErrors = {};
     this.formMessage = null;
     this.announcement = msg('Sending your order…');
-    const total = this.total(content, checkout.deliveries, lists);
+    const total = this.total(content, checkout, lists);
     const config = booking.config;
     const urls = returnUrls(config);
-    const country = lists.countries.find((c) => c.ISO3166 === this.values.country);
-    const optional = (value: string) => (value.trim() ? value.trim() : undefined);
-    const common = withoutUndefined({
-      BasketId: basketId,
-      Email: this.values.email.trim(),
-      Name: this.values.firstName.trim(),
-      LastName: this.values.lastName.trim(),
-      AddressLine1: optional(this.values.addressLine1),
-      AddressLine2: optional(this.values.addressLine2),
-      CompanyName: optional(this.values.company),
-      City: optional(this.values.city),
-      Country: country?.CountryId,
-      Zip: optional(this.values.zip),
-      Phone: optional(this.values.phone),
-      StateCode: country?.ISO3166 === 'US' ? optional(this.values.state) : undefined,
-      DeliveryType: this.deliveryTypeId ?? 0,
-      RequireTicketPlan: lists.ticketPlanPrice !== null && this.requireTicketPlan,
-      SendConfirmationEmail: this.sendConfirmationEmail,
-      TransactionReference: config.transactionReference ?? undefined,
-    });
+    const fields = orderFields(basketId, lists, this.formState);
     try {
-      let refusedOnAccount = false;
-      if (config.onAccount) {
-        try {
-          const result = await booking.api.submitOrderOnAccount({ basketId, body: { ...common, ReturnUrl: urls.success } });
-          if (result.Success && result.BookingReference) {
-            await this.bookedOnAccount(basketId, result.BookingReference, total);
-            return;
-          }
-          refusedOnAccount = true;
-        } catch (error) {
-          // 403 from on-account: this proxy or account does not allow it. Pay instead (a 403 there too means the basket is invalid).
-          if (!(error instanceof ApiError && error.status === 403)) throw error;
-          refusedOnAccount = true;
-        }
+      const outcome = await sendOrder(booking.api, config, basketId, fields, urls);
+      if (outcome.kind === 'booked') {
+        await this.bookedOnAccount(basketId, outcome.reference, total);
+        return;
       }
-      const body: SubmitOrderBody = {
-        ...common,
-        SuccessReturnUrl: urls.success,
-        FailureReturnUrl: urls.failure,
-        PaymentGateLanguage: paymentGateLanguage(config.locale),
-      };
-      const result = await booking.api.submitOrder({ basketId, body });
-      const paymentUrl = safeUrl(result.PaymentRedirectUrl);
-      if (!result.Success || !paymentUrl) {
+      if (outcome.kind === 'not-accepted') {
         this.fail(msg('The box office did not accept the order. Please try again.'), null);
         return;
       }
-      if (refusedOnAccount) this.formMessage = { kind: 'info', text: msg('Booking on account is not available here, so you will pay by card.') };
+      const paymentUrl = outcome.url;
+      if (outcome.refusedOnAccount) this.formMessage = { kind: 'info', text: msg('Booking on account is not available here, so you will pay by card.') };
       this.redirectUrl = paymentUrl;
       this.phase = 'redirecting';
       this.announcement = msg('Taking you to the secure payment page…');
@@ -959,30 +515,17 @@ export class CheckoutForm extends BookingElement {
       const field = fieldOfServiceError(error);
       const control = field ? this.controls().find((c) => c.name === field) : undefined;
       if (field && control) {
-        const text =
-          field === 'phone'
-            ? msg('The box office did not accept this phone number. Check it, or leave it out.')
-            : msg('The box office did not accept this. Please check it.');
+        const text = fieldRefusal(field);
         control.setCustomValidity(text);
         this.phase = 'form';
         this.announcement = '';
         void this.emit('booking-error', { source: 'checkout-form', message: text, status: 400 });
-        await this.showProblems([{ id: control.id || field, name: field, label: this.labelOf(field), message: text }]);
+        await this.showProblems([{ id: control.id || field, name: field, label: labelOf(field), message: text }]);
         return;
       }
-      this.fail(error.serviceMessage ?? msg('The box office did not accept the order. Please check your details.'), 400);
-      return;
     }
-    if (error instanceof ApiError && error.status === 403) {
-      this.fail(msg('Your basket is no longer valid: its tickets may have been released. It has been refreshed.'), 403);
-      void this.bookingController.booking.basket.refresh();
-      return;
-    }
-    if (error instanceof NetworkError) {
-      this.fail(msg('We could not reach the box office. Your details are kept: please try again.'), null);
-      return;
-    }
-    const status = error instanceof ApiError ? error.status : null;
-    this.fail(msg('The order could not be sent. Your details are kept: please try again.'), status);
+    const failure = sendFailure(error);
+    this.fail(failure.text, failure.status);
+    if (failure.refresh) void this.bookingController.booking.basket.refresh();
   }
 }
