@@ -18,6 +18,8 @@ export function manifestText(manifest: CustomElementsManifest): string;
 export function buildManifest(options?: { outFile?: string }): Promise<string>;
 export function buildDemo(options?: { outDir?: string; bundleDir?: string }): void;
 export function checkPackageJson(): void;
+export function updateReactTypes(manifest: CustomElementsManifest): void;
+export function buildWordPressPlugin(options?: { outDir?: string; manifestFile?: string }): Promise<{ zip: string; files: string[] }>;
 
 /** The parts of the custom-elements manifest schema the tests read. */
 export interface ManifestItem {

@@ -10,13 +10,18 @@
 //   custom-elements.json       the manifest, from the JSDoc of the element classes.
 //   dist/demo/                 the demo pages for `stagedoor serve`, loading the
 //                              built bundle instead of the TypeScript sources.
+//   dist/stagedoor-wordpress.zip  the WordPress plugin (wordpress/stagedoor/ with
+//                              the whole bundle in assets/ and elements.json),
+//                              ready for Plugins → Add New → Upload Plugin.
+//   src/react.ts               (with the manifest) the JSX typing for React hosts.
 //
-// `node scripts/build.mjs [bundle|lib|manifest|demo ...]` builds only those parts.
+// `node scripts/build.mjs [manifest|bundle|lib|wordpress|demo ...]` builds only those parts.
 // Tests and benches import the functions below.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reactTypes, wordpressElements } from './hosts.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fromRoot = (...p) => join(root, ...p);
@@ -99,6 +104,7 @@ export async function buildLib({ outDir = fromRoot('dist/lib') } = {}) {
     exports: fromRoot('src/exports.ts'),
     index: fromRoot('src/index.ts'),
     define: fromRoot('src/define.ts'),
+    react: fromRoot('src/react.ts'),
   };
   for (const { source } of registrationFiles()) input[source.replace(/^src\//, '').replace(/\.ts$/, '')] = fromRoot(source);
   rmSync(outDir, { recursive: true, force: true });
@@ -256,6 +262,50 @@ export async function updateReadmeReference(manifest) {
   writeFileSync(path, readmeWithReference(readFileSync(path, 'utf8'), manifest));
 }
 
+/** src/react.ts, the JSX typing of our tags for React hosts, regenerated from the manifest. */
+export function updateReactTypes(manifest) {
+  writeFileSync(fromRoot('src/react.ts'), reactTypes(manifest));
+}
+
+/** The version the WordPress plugin's header and constant must both carry: package.json's. */
+function checkPluginVersion(pluginFile) {
+  const want = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')).version;
+  const text = readFileSync(pluginFile, 'utf8');
+  const header = /^\s*\*\s*Version:\s*(\S+)/m.exec(text)?.[1];
+  const constant = /const VERSION = '([^']+)';/.exec(text)?.[1];
+  if (header !== want || constant !== want) {
+    throw new Error(`${relative(root, pluginFile)}: "Version: ${header}" and VERSION '${constant}' must both be package.json's version ${want}.`);
+  }
+}
+
+/**
+ * The WordPress plugin as a site owner installs it: a zip holding one folder,
+ * stagedoor/, with the plugin's PHP and editor script (wordpress/stagedoor/),
+ * elements.json (what its shortcodes and blocks accept, from the manifest) and
+ * assets/: the WHOLE output of a bundle build made into that empty folder (the
+ * entry and every chunk it loads, whatever their names; source maps left out).
+ * Returns the zip's path and the names inside it.
+ */
+export async function buildWordPressPlugin({ outDir = fromRoot('dist'), manifestFile = fromRoot('custom-elements.json') } = {}) {
+  const source = fromRoot('wordpress/stagedoor');
+  checkPluginVersion(join(source, 'stagedoor.php'));
+  const stage = join(outDir, 'wordpress', 'stagedoor');
+  rmSync(join(outDir, 'wordpress'), { recursive: true, force: true });
+  cpSync(source, stage, { recursive: true });
+  await buildBundle({ outDir: join(stage, 'assets'), emptyOutDir: true, sourcemap: false });
+  if (!existsSync(join(stage, 'assets', 'stagedoor.js'))) throw new Error('The bundle build made no assets/stagedoor.js for the WordPress plugin.');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  writeFileSync(join(stage, 'elements.json'), `${JSON.stringify(wordpressElements(manifest), null, 2)}\n`);
+  const { zipSync } = await import('fflate');
+  // A fixed date: the same sources make the same zip.
+  const mtime = new Date('2024-01-01T00:00:00Z');
+  const entries = {};
+  for (const file of walk(stage).sort()) entries[`stagedoor/${relative(stage, file).split(sep).join('/')}`] = [readFileSync(file), { mtime }];
+  const zip = join(outDir, 'stagedoor-wordpress.zip');
+  writeFileSync(zip, zipSync(entries, { level: 9 }));
+  return { zip, files: Object.keys(entries) };
+}
+
 /**
  * The demo site for `stagedoor serve`: the pages of demo/, each loading the
  * built bundle (`/stagedoor.js`) where the dev pages load `/src/index.ts`,
@@ -292,6 +342,13 @@ async function main() {
   const parts = process.argv.slice(2);
   const want = (p) => parts.length === 0 || parts.includes(p);
   const started = Date.now();
+  // The manifest first: the React typing (src/react.ts, part of the package) and the plugin's elements.json come from it.
+  if (want('manifest')) {
+    const text = await buildManifest();
+    await updateReadmeReference(JSON.parse(text));
+    updateReactTypes(JSON.parse(text));
+    console.log('built custom-elements.json, the README element reference and src/react.ts');
+  }
   if (want('bundle')) {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
       if (/^stagedoor.*\.js(\.map)?$/.test(name)) rmSync(fromRoot('dist', name));
@@ -304,10 +361,9 @@ async function main() {
     await buildLib();
     console.log('built dist/lib/ (ES modules and .d.ts)');
   }
-  if (want('manifest')) {
-    const text = await buildManifest();
-    await updateReadmeReference(JSON.parse(text));
-    console.log('built custom-elements.json and the README element reference');
+  if (want('wordpress')) {
+    const { zip } = await buildWordPressPlugin();
+    console.log(`built ${relative(root, zip)} (the WordPress plugin)`);
   }
   if (want('demo')) {
     buildDemo();

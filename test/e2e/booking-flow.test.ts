@@ -8,30 +8,19 @@
  * product's fixed names.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
+import { fillCheckout } from './helpers/booking.ts';
+import { freePort } from './helpers/free-port.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FLOW_TAGS = ['event-list', 'performance-calendar', 'seat-picker', 'checkout-form'];
 const START_TIMEOUT = 90_000;
 const STEP = 30_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Start `npm start`'s command on a free port; resolve with the URL it prints. */
 function startDemo(port: number): Promise<{ child: ChildProcess; url: string }> {
@@ -170,12 +159,7 @@ describe('booking flow over npm start', () => {
     assert.equal(await form.getByRole('button', { name: /^Remove / }).count(), 1, 'one basket item');
     const item = form.getByRole('listitem', { name: show });
     assert.equal(await item.getByRole('row').count(), 3, 'a header row and two tickets');
-    const notices = form.getByRole('group', { name: 'Before you book' }).getByRole('checkbox');
-    for (let i = 0; i < (await notices.count()); i += 1) await notices.nth(i).check();
-    await form.getByRole('textbox', { name: 'First name' }).fill('Ada');
-    await form.getByRole('textbox', { name: 'Last name' }).fill('Lovelace');
-    await form.getByRole('textbox', { name: 'E-mail address' }).fill('ada@example.com');
-    await form.getByRole('textbox', { name: /^Phone/ }).fill('+44 20 7946 0000');
+    await fillCheckout(form);
     await form.getByRole('button', { name: 'Continue to payment' }).click();
     await page.waitForURL(/\/sandbox\/pay\//);
   }

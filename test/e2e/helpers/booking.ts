@@ -1,7 +1,7 @@
 /**
  * What a visitor does with the elements, by keyboard (focus + Enter), through
  * locators that pierce shadow DOM: pick a performance, choose two seats side
- * by side that the service accepts, add them.
+ * by side that the service accepts, add them, fill in the checkout.
  */
 import type { Locator, Page, Response } from 'playwright-core';
 
@@ -41,4 +41,14 @@ export async function chooseSeatPair(page: Page, picker: Locator): Promise<boole
     await seats.nth(k + 1).press('Enter');
   }
   return false;
+}
+
+/** In <checkout-form>: tick the notices that need it and fill in the customer (the order is then ready to go to payment). */
+export async function fillCheckout(form: Locator): Promise<void> {
+  const notices = form.getByRole('group', { name: 'Before you book' }).getByRole('checkbox');
+  for (let i = 0; i < (await notices.count()); i += 1) await notices.nth(i).check();
+  await form.getByRole('textbox', { name: 'First name' }).fill('Ada');
+  await form.getByRole('textbox', { name: 'Last name' }).fill('Lovelace');
+  await form.getByRole('textbox', { name: 'E-mail address' }).fill('ada@example.com');
+  await form.getByRole('textbox', { name: /^Phone/ }).fill('+44 20 7946 0000');
 }

@@ -3,7 +3,7 @@
  * or CHROME_PATH), and a page that records everything that should never
  * happen: uncaught errors, console errors, CSP violations.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs';
 
 export { chromiumArgs } from '../../../scripts/chromium.mjs';
@@ -22,7 +22,8 @@ export interface WatchedPage {
   violations(): Promise<string[]>;
 }
 
-export async function watchedPage(browser: Browser): Promise<WatchedPage> {
+/** A new page in `browser` (its own context) or in an existing `context` (sharing its cookies and routes). */
+export async function watchedPage(browser: Browser | BrowserContext): Promise<WatchedPage> {
   const page = await browser.newPage();
   const errors: string[] = [];
   const requests: string[] = [];

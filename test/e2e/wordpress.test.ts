@@ -1,0 +1,360 @@
+/**
+ * The WordPress plugin in a real WordPress (Debian's 6.1 on PHP 8.2 and
+ * MariaDB, started by helpers/wordpress.ts in a throwaway directory), used
+ * the way a site owner, an editor and a visitor use it, in headless Chromium:
+ *
+ * 1. `npm run build`'s zip: the plugin folder with the WHOLE bundle build.
+ * 2. WordPress's own installer, then the log-in page.
+ * 3. Plugins → Add New → Upload Plugin with the zip, then "Activate Plugin".
+ * 4. Settings → Stagedoor: a bad endpoint is refused with a reason (and a
+ *    hostile one stays text); then the sandbox-backed proxy (another origin,
+ *    allowed by CORS), EUR, and a thank-you page as the return address.
+ * 5. An editor scatters the elements: the basket timer as a shortcode in the
+ *    theme's footer widget area (Twenty Twenty-One, a classic theme), the
+ *    seat picker as a shortcode typed into the content, the checkout form and
+ *    the booking confirmation as blocks inserted in the block editor.
+ * 6. A visitor books two seats through it, goes to the payment page, pays,
+ *    and lands on the thank-you page with the booking reference.
+ * 7. Hostile attributes (shortcodes and block JSON) come out as inert, checked
+ *    attributes; editors see what was dropped, visitors do not.
+ * 8. The plugin caused no PHP notice, warning or error.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildBundle, buildWordPressPlugin, root } from '../../scripts/build.mjs';
+import { createApiClient } from '../../src/api/client.ts';
+import { chooseSeatPair, fillCheckout } from './helpers/booking.ts';
+import { launchChromium, watchedPage } from './helpers/browser.ts';
+import type { PageServer } from './helpers/page-server.ts';
+import { startSandboxSite } from './helpers/sandbox-site.ts';
+import { startWordPress, type WordPressSite } from './helpers/wordpress.ts';
+
+const ADMIN = { user: 'stage-manager', password: 'Curtain-Up-2024!', email: 'stage@example.org' };
+const STEP = 30_000;
+const SHOW = 'The Lantern Keeper';
+
+/** What the WordPress pages of this test may ask the outside world for: nothing. */
+function isExternal(url: string, allowed: string[]): boolean {
+  if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return false;
+  return !allowed.some((origin) => url.startsWith(`${origin}/`) || url === origin);
+}
+
+describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'stagedoor-wp-build-'));
+  let plugin: { zip: string; files: string[] };
+  let wp: WordPressSite;
+  let service: PageServer;
+  let browser: Browser;
+  let admin: BrowserContext;
+  let performanceId = 0;
+  /** Requests to anywhere but WordPress and the proxy, refused and remembered. */
+  const external: string[] = [];
+  const pages: { booking?: string; thanks?: string } = {};
+
+  before(async () => {
+    [plugin, wp] = await Promise.all([buildWordPressPlugin({ outDir: work }), startWordPress({ themes: ['twentytwentyone'] })]);
+    service = await startSandboxSite({ pages: {}, files: {}, allowedOrigins: [wp.origin] });
+    const api = createApiClient({ endpoint: `${service.origin}/api` });
+    const { Events } = await api.getEvents();
+    const event = Events.find((e) => e.Name === SHOW);
+    assert.ok(event, `the sandbox has ${SHOW}`);
+    const { Performances } = await api.getEventPerformances({ eventId: event.EventId });
+    const performance = Performances.find((p) => p.DirectlyBookablePerformance && p.TotalAvailableTickesCount > 20);
+    assert.ok(performance, 'a bookable performance');
+    performanceId = performance.PerformanceId;
+    browser = await launchChromium();
+    admin = await contextFor(browser);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await wp?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function contextFor(b: Browser): Promise<BrowserContext> {
+    const context = await b.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(STEP);
+    // A closed network: what would leave the machine is refused at once and noted.
+    await context.route(
+      (url) => isExternal(url.href, [wp.origin, service.origin]),
+      (route) => {
+        external.push(route.request().url());
+        return route.abort();
+      },
+    );
+    return context;
+  }
+
+  /** Run a step in a fresh admin tab; on failure keep a screenshot of what the site owner saw. */
+  async function asAdmin(name: string, step: (page: Page) => Promise<void>): Promise<void> {
+    const page = await admin.newPage();
+    try {
+      await step(page);
+    } catch (error) {
+      await page.screenshot({ path: join(root, '.test-results', `wordpress-${name}.png`), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await page.close();
+    }
+  }
+
+  /** The block editor, ready to type in (its first-run guide closed). */
+  async function openBlockEditor(page: Page, title: string): Promise<void> {
+    await page.goto(`${wp.origin}/wp-admin/post-new.php?post_type=page`);
+    const titleField = page.getByRole('textbox', { name: 'Add title' });
+    // A new user first meets the editor's welcome guide (rendered with the editor, hiding it from the accessibility tree).
+    const guide = page.getByRole('dialog', { name: /welcome/i });
+    await titleField.or(guide).first().waitFor();
+    if (await guide.isVisible()) await guide.getByRole('button', { name: 'Close dialog' }).click();
+    await titleField.fill(title);
+    await titleField.press('Enter');
+  }
+
+  /** Type "/" and a block's name into an empty paragraph, and take the first match. */
+  async function insertBlock(page: Page, search: string, expectedTitle: string): Promise<void> {
+    await page.keyboard.type(`/${search}`);
+    const option = page.getByRole('option', { name: expectedTitle });
+    await option.first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('document', { name: `Block: ${expectedTitle}` }).waitFor();
+  }
+
+  /** Publish the page in the editor; returns its address (its permalink). */
+  async function publish(page: Page): Promise<string> {
+    await page.locator('.editor-post-publish-panel__toggle').click();
+    await page.locator('.editor-post-publish-panel .editor-post-publish-button').click();
+    await page.locator('.post-publish-panel__postpublish').waitFor();
+    const link = await page.evaluate(() => (window as unknown as { wp: { data: { select(s: string): { getPermalink(): string } } } }).wp.data.select('core/editor').getPermalink());
+    assert.ok(link.startsWith(`${wp.origin}/`), link);
+    return link;
+  }
+
+  it('is a zip of the plugin folder holding every file the bundle build emits', async () => {
+    assert.ok(plugin.files.every((f) => f.startsWith('stagedoor/')), 'one folder, stagedoor/');
+    const header = readFileSync(join(root, 'wordpress/stagedoor/stagedoor.php'), 'utf8');
+    assert.match(header, /^\s*\*\s*Plugin Name:\s*Stagedoor$/m);
+    const bundle = join(work, 'bundle-only');
+    await buildBundle({ outDir: bundle, emptyOutDir: true, sourcemap: false });
+    const emitted = readdirSync(bundle).sort();
+    assert.ok(emitted.includes('stagedoor.js'));
+    const assets = plugin.files.filter((f) => f.startsWith('stagedoor/assets/')).map((f) => f.slice('stagedoor/assets/'.length)).sort();
+    assert.deepEqual(assets, emitted, 'assets/ is exactly what a bundle build emits');
+    for (const f of ['stagedoor/stagedoor.php', 'stagedoor/elements.json', 'stagedoor/blocks/editor.js', 'stagedoor/uninstall.php']) assert.ok(plugin.files.includes(f), f);
+  });
+
+  it('installs WordPress through its own installer and logs in', async () => {
+    await asAdmin('install', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/install.php`);
+      await page.locator('#weblog_title').fill('The Lyric Quarter');
+      await page.locator('#user_login').fill(ADMIN.user);
+      await page.locator('#pass1').fill(ADMIN.password);
+      await page.locator('#admin_email').fill(ADMIN.email);
+      await page.getByRole('button', { name: 'Install WordPress' }).click();
+      await page.getByRole('heading', { name: 'Success!' }).waitFor();
+      await page.goto(`${wp.origin}/wp-login.php`);
+      await page.locator('#user_login').fill(ADMIN.user);
+      await page.locator('#user_pass').fill(ADMIN.password);
+      await page.locator('#wp-submit').click();
+      await page.waitForURL(/\/wp-admin\/?$/);
+    });
+  });
+
+  it('takes the zip through Plugins → Add New → Upload Plugin, and activates it', async () => {
+    await asAdmin('upload', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/plugin-install.php?tab=upload`);
+      await page.locator('#pluginzip').setInputFiles(plugin.zip);
+      await page.getByRole('button', { name: 'Install Now' }).click();
+      await page.getByText('Plugin installed successfully.').waitFor();
+      await page.getByRole('link', { name: 'Activate Plugin' }).click();
+      await page.getByText('Plugin activated.').waitFor();
+      const row = page.locator('tr[data-slug="stagedoor"]');
+      await row.getByRole('link', { name: 'Settings' }).waitFor();
+      assert.equal(await row.getByRole('link', { name: /^Deactivate/ }).count(), 1, 'Stagedoor is active');
+    });
+  });
+
+  it('refuses a bad proxy endpoint on Settings → Stagedoor, saying why, with what was typed shown as text', async () => {
+    await asAdmin('settings-refused', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/options-general.php?page=stagedoor`);
+      const hostile = '"><img src=x onerror="window.__stagedoorXss=1">';
+      await page.getByLabel('Proxy endpoint').fill(hostile);
+      await page.getByLabel('Currency').fill('pounds');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      const endpointError = page.locator('#setting-error-stagedoor-endpoint');
+      await endpointError.waitFor();
+      assert.match((await endpointError.textContent()) ?? '', /Proxy endpoint: .*is not an address the widget can use/);
+      assert.ok(((await endpointError.textContent()) ?? '').includes(hostile), 'the refused value is quoted, as text');
+      assert.match((await page.locator('#setting-error-stagedoor-currency').textContent()) ?? '', /“pounds” is not a currency code/);
+      assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined, 'nothing typed ran');
+      assert.equal(await page.getByLabel('Proxy endpoint').inputValue(), '', 'the refused endpoint was not saved');
+      assert.equal(await page.getByLabel('Currency').inputValue(), 'GBP', 'the refused currency was not saved');
+    });
+  });
+
+  it('lets an editor scatter the elements: timer in a widget area, seat picker as a shortcode, checkout and confirmation as blocks', async () => {
+    await asAdmin('thank-you-page', async (page) => {
+      await openBlockEditor(page, 'Thank you');
+      await insertBlock(page, 'booking confirmation', 'Booking confirmation');
+      // The return page is not the booking page: tell the confirmation it shows a success.
+      await page.getByLabel('Outcome').selectOption('success');
+      pages.thanks = await publish(page);
+    });
+    await asAdmin('booking-page', async (page) => {
+      await openBlockEditor(page, `Tickets: ${SHOW}`);
+      await page.keyboard.type('A lamplit ghost story for winter evenings. Choose your seats below.');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(`[stagedoor-seat-picker performance-id="${performanceId}"]`);
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('When your seats are in the basket, check out here:');
+      await page.keyboard.press('Enter');
+      await insertBlock(page, 'checkout', 'Checkout form');
+      pages.booking = await publish(page);
+    });
+    await asAdmin('widgets', async (page) => {
+      // Appearance → Widgets is the block widget editor; it saves through the REST API with the page's nonce, as here.
+      await page.goto(`${wp.origin}/wp-admin/widgets.php`);
+      await page.waitForFunction(() => typeof (window as unknown as { wp?: { apiFetch?: unknown } }).wp?.apiFetch === 'function');
+      // As the widget editor saves: the new widget, then the area's list of widgets with it at the end.
+      const footer = await page.evaluate(async (content) => {
+        type Sidebar = { id: string; widgets: string[] };
+        const { apiFetch } = (window as unknown as { wp: { apiFetch<T>(o: object): Promise<T> } }).wp;
+        const widget = await apiFetch<{ id: string }>({ path: '/wp/v2/widgets', method: 'POST', data: { id_base: 'block', sidebar: 'sidebar-1', instance: { raw: { content } } } });
+        const area = await apiFetch<Sidebar>({ path: '/wp/v2/sidebars/sidebar-1' });
+        const widgets = [...area.widgets.filter((id) => id !== widget.id), widget.id];
+        await apiFetch({ path: '/wp/v2/sidebars/sidebar-1', method: 'POST', data: { widgets } });
+        return { widget: widget.id, area: await apiFetch<Sidebar>({ path: '/wp/v2/sidebars/sidebar-1' }) };
+      }, '<!-- wp:shortcode -->\n[stagedoor-basket-timer show-items empty-text="Your basket is empty"]\n<!-- /wp:shortcode -->');
+      assert.ok(footer.area.widgets.includes(footer.widget), 'the timer is in the footer widget area');
+    });
+  });
+
+  it('points the plugin at the proxy, in euros and British English, returning to the thank-you page', async () => {
+    await asAdmin('settings', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/options-general.php?page=stagedoor`);
+      await page.getByLabel('Proxy endpoint').fill(`${service.origin}/api/`);
+      await page.getByLabel('Currency').fill('eur');
+      // The site speaks WordPress's default en-US; the theatre sells in British English (WordPress's own spelling of the tag is accepted).
+      await page.getByLabel('Language').fill('en_GB');
+      await page.getByLabel('Return page after payment', { exact: true }).fill(pages.thanks ?? '');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      assert.equal(await page.getByLabel('Proxy endpoint').inputValue(), `${service.origin}/api`, 'kept without the trailing slash');
+      assert.equal(await page.getByLabel('Currency').inputValue(), 'EUR');
+      assert.equal(await page.getByLabel('Language').inputValue(), 'en-GB');
+    });
+  });
+
+  it('lets a visitor book two seats through it, pay on the payment page, and come back to the booking', async () => {
+    assert.ok(pages.booking && pages.thanks);
+    const visitor = await contextFor(browser);
+    const { page, errors } = await watchedPage(visitor);
+    try {
+      await page.goto(pages.booking);
+      // The page as WordPress wrote it: one module script from the plugin's own folder, the configuration block.
+      const scripts = await page.evaluate(() => [...document.querySelectorAll('script[src*="stagedoor"]')].map((s) => ({ src: (s as HTMLScriptElement).src, type: s.getAttribute('type') })));
+      assert.equal(scripts.length, 1);
+      assert.equal(scripts[0]?.type, 'module');
+      assert.ok(scripts[0]?.src.startsWith(`${wp.origin}/wp-content/plugins/stagedoor/assets/stagedoor.js`), scripts[0]?.src);
+      const config = await page.evaluate(() => JSON.parse(document.querySelector('script[data-stagedoor-config]')?.textContent ?? 'null'));
+      assert.deepEqual(config, { currency: 'EUR', endpoint: `${service.origin}/api`, locale: 'en-GB', successUrl: pages.thanks });
+      // Where the editor put each element.
+      const timer = page.locator('.widget-area basket-timer');
+      const picker = page.locator('.entry-content seat-picker');
+      const checkout = page.locator('.entry-content checkout-form');
+      assert.equal(await page.locator('.entry-content basket-timer').count(), 0, 'the timer is in the widget area, not the content');
+      assert.equal(await picker.getAttribute('performance-id'), String(performanceId));
+      await timer.getByText('Your basket is empty').waitFor();
+
+      assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
+      await picker.locator('[part~="add"]').first().press('Enter');
+      // The timer in the footer and the checkout in the content share the basket the picker filled.
+      await timer.locator('[part~="time"]').first().waitFor();
+      const item = checkout.getByRole('listitem', { name: SHOW });
+      await item.waitFor();
+      assert.equal(await item.getByRole('row').count(), 3, 'a header row and two tickets');
+      assert.match((await item.textContent()) ?? '', /€/, 'prices in the configured currency');
+
+      await fillCheckout(checkout);
+      await checkout.getByRole('button', { name: 'Continue to payment' }).click();
+      await page.waitForURL((url) => url.href.startsWith(`${service.origin}/sandbox/pay/`));
+      await page.getByRole('button', { name: /^Pay\b/ }).click();
+
+      // The payment page sends the customer to the configured return page (it may add its own query parameters).
+      await page.waitForURL((url) => url.href.split('?')[0] === pages.thanks);
+      await page.getByRole('heading', { name: /your booking is confirmed/i }).first().waitFor({ timeout: 60_000 });
+      assert.match((await page.getByText(/^Booking reference/).first().textContent()) ?? '', /Booking reference\s*\S{4,}/);
+      assert.deepEqual(errors, []);
+      // Only WordPress and the proxy were asked for anything by our elements; the plugin loads nothing from a CDN.
+      assert.deepEqual(external.filter((u) => /stagedoor|\/api\//.test(u)), []);
+    } catch (error) {
+      await page.screenshot({ path: join(root, '.test-results', 'wordpress-visitor.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('writes what editors type as checked, inert attributes, and tells editors (only) what it dropped', async () => {
+    const content = [
+      `[stagedoor-seat-picker performance-id='1" onmouseover="window.__stagedoorXss=1' mode="best-available"]`,
+      '[stagedoor-basket-timer empty-text="<img src=x onerror=window.__stagedoorXss=2>Nothing held" show-items="yes"]',
+      '[stagedoor-event-list endpoint="https://evil.example/api" onclick="window.__stagedoorXss=3" event-type="2"]',
+      // Pasted from a word processor: typographic quotes, taken off as the editor meant.
+      '[stagedoor-performance-calendar event-id=”12″]',
+      // A word that is no attribute.
+      '[stagedoor-checkout-form now]',
+      '<!-- wp:stagedoor/seat-picker {"performanceId":"1\\u0022 onfocus=\\u0022window.__stagedoorXss=4","mode":"\\u003cscript\\u003e","maxSeats":4} /-->',
+    ].join('\n\n');
+    let url = '';
+    await asAdmin('hostile-page', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/widgets.php`);
+      await page.waitForFunction(() => typeof (window as unknown as { wp?: { apiFetch?: unknown } }).wp?.apiFetch === 'function');
+      const created = await page.evaluate(async (text) => {
+        const { apiFetch } = (window as unknown as { wp: { apiFetch(o: object): Promise<{ id: number }> } }).wp;
+        return apiFetch({ path: '/wp/v2/pages', method: 'POST', data: { title: 'Hostile attributes', content: text, status: 'publish' } });
+      }, content);
+      url = `${wp.origin}/?page_id=${created.id}`;
+      // The editor sees what was dropped, and why.
+      await page.goto(url);
+      const notes = (await page.locator('.stagedoor-problems').allTextContents()).join('\n');
+      assert.match(notes, /performance-id="1" onmouseover="window.__stagedoorXss=1" was ignored: it must be a number/);
+      assert.match(notes, /“endpoint” is not an attribute of this shortcode/);
+      assert.match(notes, /“onclick” is not an attribute of this shortcode/);
+      assert.match(notes, /“now” could not be read: write name="value"/);
+    });
+
+    const visitor = await contextFor(browser);
+    const page = await visitor.newPage();
+    try {
+      const response = await page.goto(url);
+      const html = (await response?.text()) ?? '';
+      const content = html.slice(html.indexOf('entry-content'), html.indexOf('</article>'));
+      const tags = [...content.matchAll(/<(seat-picker|basket-timer|event-list|performance-calendar|checkout-form)\b[^>]*>/g)].map((m) => m[0]);
+      assert.deepEqual(tags, [
+        '<seat-picker mode="best-available">',
+        '<basket-timer show-items empty-text="Nothing held">',
+        '<event-list event-type="2">',
+        '<performance-calendar event-id="12">',
+        '<checkout-form>',
+        '<seat-picker max-seats="4">',
+      ]);
+      assert.doesNotMatch(content, /__stagedoorXss|evil\.example|stagedoor-problems/, 'nothing hostile, and no editor note for visitors');
+      await page.locator('seat-picker').first().hover();
+      await page.locator('seat-picker').nth(1).focus();
+      assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('caused no PHP notice, warning or error in the plugin', () => {
+    const ours = wp.debugLog().split('\n').filter((line) => line.includes('/plugins/stagedoor/'));
+    assert.deepEqual(ours, []);
+  });
+});
