@@ -1,8 +1,9 @@
-// `npm test`: type check, browser tests (web-test-runner, headless Chromium),
-// Node tests (node:test through tsx, the time tests again under three time
-// zones). Ends with one plain line `N passed, N failed` for the whole run:
-// each type-check project counts as one check, and a stage that crashes
-// without reporting counts as one failure.
+// `npm test`: type check (library, Node side, the React example), browser
+// tests (web-test-runner, headless Chromium), Node tests (node:test through
+// tsx, the time tests again under three time zones; test/e2e/ includes the
+// real WordPress and the React example). Ends with one plain line
+// `N passed, N failed` for the whole run: each type-check project counts as
+// one check, and a stage that crashes without reporting counts as one failure.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +65,7 @@ async function browserTests() {
 
 await typecheck('tsconfig.json');
 await typecheck('tsconfig.node.json');
+await typecheck('examples/react/tsconfig.json');
 await browserTests();
 const nodeFiles = [...findTests('test/api'), ...findTests('test/server'), ...findTests('test/e2e')];
 const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);

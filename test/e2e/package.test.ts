@@ -5,6 +5,8 @@
  * resolution. Proves the side-effect-free class exports, the per-element
  * registration entry points, their HTMLElementTagNameMap entries and the
  * `.d.ts` files; and that `sideEffects` names exactly the registration files.
+ * A React + TypeScript host's JSX (`stagedoor/react`) is type-checked too:
+ * right usage passes, and each kind of wrong prop is an error naming it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -27,7 +29,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8')) as CustomElementsManifest;
 
-function typecheck(resolution: 'bundler' | 'node16'): { status: number | null; output: string } {
+function typecheck(resolution: 'bundler' | 'node16', files = ['consumer.ts'], name: string = resolution): { status: number | null; output: string } {
   const config = {
     compilerOptions: {
       target: 'ES2022',
@@ -38,13 +40,49 @@ function typecheck(resolution: 'bundler' | 'node16'): { status: number | null; o
       skipLibCheck: true,
       lib: ['ES2022', 'DOM', 'DOM.Iterable'],
       types: [],
+      jsx: 'react-jsx',
     },
-    files: ['consumer.ts'],
+    files,
   };
-  writeFileSync(join(consumer, `tsconfig.${resolution}.json`), JSON.stringify(config));
-  const r = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: consumer, encoding: 'utf8' });
+  writeFileSync(join(consumer, `tsconfig.${name}.json`), JSON.stringify(config));
+  const r = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', `tsconfig.${name}.json`], { cwd: consumer, encoding: 'utf8' });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
+
+/**
+ * A React 19 host's JSX with our tags (React and its types come from this
+ * repository's devDependencies, as a host's own would). Right: properties,
+ * attributes, typed event handlers, React's own props, children.
+ */
+const reactConsumer = `import 'stagedoor/define';
+import type {} from 'stagedoor/react';
+import type { BookingEvent, SeatPicker } from 'stagedoor';
+
+const onOrder = (event: BookingEvent<'booking-order-completed'>): string => event.detail.bookingReference;
+export const right = (
+  <booking-provider endpoint="/api" currency="EUR" successUrl="/booked" onbooking-order-completed={onOrder}
+    onbooking-basket-change={(event) => void event.detail.basket?.Items.length}>
+    <basket-timer showItems emptyText="Nothing held" warning-seconds={90} />
+    <event-list showTypeFilter eventType={1} onbooking-selection={(event) => { const kind: 'event' | 'performance' = event.detail.kind; void kind; }} />
+    <performance-calendar eventId={7} month="2025-05" few-left-ratio="0.2" />
+    <seat-picker performanceId={1042} mode="best-available" maxSeats={4} className="seats" ref={(el: SeatPicker | null) => void el?.performanceId}
+      onbooking-basket-change={(event) => { const count: number = event.detail.basket?.Items.length ?? 0; void count; }} />
+    <seat-picker performance-id="1042" max-seats={4} />
+    <checkout-form onbooking-checkout-submitted={(event) => void event.detail.paymentRedirectUrl} />
+    <booking-confirmation outcome="success" retryLimit={3} />
+  </booking-provider>
+);
+`;
+
+/** Wrong, each in its own file: the message tsc must give. */
+const reactMistakes: Record<string, { jsx: string; error: RegExp }> = {
+  'misspelt property': { jsx: '<seat-picker performanceID={1042} />', error: /Property 'performanceID' does not exist/ },
+  'value outside the allowed words': { jsx: '<seat-picker mode="cheapest" />', error: /Type '"cheapest"' is not assignable/ },
+  'text for a number property': { jsx: '<seat-picker performanceId="1042" />', error: /Type 'string' is not assignable to type 'number'/ },
+  'a read-only state': { jsx: '<basket-timer state="final" />', error: /Property 'state' does not exist/ },
+  'a field the event does not carry': { jsx: '<seat-picker onbooking-basket-change={(event) => event.detail.total} />', error: /Property 'total' does not exist/ },
+  'an unknown tag of ours': { jsx: '<seat-pickers />', error: /Property 'seat-pickers' does not exist on type 'JSX.IntrinsicElements'/ },
+};
 
 describe('the npm package', () => {
   before(async () => {
@@ -82,6 +120,10 @@ describe('the npm package', () => {
       "provider.onAccount = 'yes';",
     ];
     writeFileSync(join(consumer, 'consumer.ts'), `${lines.join('\n')}\n`);
+    writeFileSync(join(consumer, 'react-right.tsx'), reactConsumer);
+    Object.values(reactMistakes).forEach(({ jsx }, i) => {
+      writeFileSync(join(consumer, `react-wrong-${i}.tsx`), `import 'stagedoor/define';\nimport type {} from 'stagedoor/react';\nexport const wrong = ${jsx};\n`);
+    });
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -127,4 +169,21 @@ describe('the npm package', () => {
       assert.equal(status, 0, output);
     });
   }
+
+  it('types our tags in a React host\'s JSX: properties, attributes, typed event handlers (stagedoor/react)', () => {
+    const { status, output } = typecheck('bundler', ['react-right.tsx'], 'react-right');
+    assert.equal(status, 0, output);
+  });
+
+  it('makes each wrong prop in JSX a type error that names it', () => {
+    const files = Object.keys(reactMistakes).map((_, i) => `react-wrong-${i}.tsx`);
+    const { status, output } = typecheck('bundler', files, 'react-wrong');
+    assert.notEqual(status, 0);
+    // One diagnostic: its `file(line,col): error ...` line and the indented lines that explain it.
+    const diagnostics = output.split(/\n(?=\S)/);
+    Object.entries(reactMistakes).forEach(([mistake, { error }], i) => {
+      const errors = diagnostics.filter((d) => d.startsWith(`react-wrong-${i}.tsx(`));
+      assert.ok(errors.some((d) => error.test(d)), `${mistake}: expected ${error} for react-wrong-${i}.tsx, got:\n${errors.join('\n') || output}`);
+    });
+  });
 });
