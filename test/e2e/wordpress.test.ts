@@ -253,14 +253,17 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
   it('lets a visitor book two seats through it, pay on the payment page, and come back to the booking', async () => {
     assert.ok(pages.booking && pages.thanks);
     const visitor = await contextFor(browser);
-    const { page, errors } = await watchedPage(visitor);
+    const { page, errors, requests } = await watchedPage(visitor);
     try {
-      await page.goto(pages.booking);
-      // The page as WordPress wrote it: one module script from the plugin's own folder, the configuration block.
-      const scripts = await page.evaluate(() => [...document.querySelectorAll('script[src*="stagedoor"]')].map((s) => ({ src: (s as HTMLScriptElement).src, type: s.getAttribute('type') })));
-      assert.equal(scripts.length, 1);
-      assert.equal(scripts[0]?.type, 'module');
-      assert.ok(scripts[0]?.src.startsWith(`${wp.origin}/wp-content/plugins/stagedoor/assets/stagedoor.js`), scripts[0]?.src);
+      const response = await page.goto(pages.booking);
+      // The page as WordPress wrote it: one module script, the bundle's entry from the plugin's own folder
+      // (the entry may fetch more files from beside itself: all of them must be files of the zip).
+      const html = (await response?.text()) ?? '';
+      const entries = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]*\/plugins\/stagedoor\/[^"]*)"[^>]*>/g)];
+      assert.equal(entries.length, 1, 'one script tag for the widget');
+      const [tag = '', src = ''] = entries[0] ?? [];
+      assert.match(tag, /type="module"/);
+      assert.ok(src.startsWith(`${wp.origin}/wp-content/plugins/stagedoor/assets/stagedoor.js`), src);
       const config = await page.evaluate(() => JSON.parse(document.querySelector('script[data-stagedoor-config]')?.textContent ?? 'null'));
       assert.deepEqual(config, { currency: 'EUR', endpoint: `${service.origin}/api`, locale: 'en-GB', successUrl: pages.thanks });
       // Where the editor put each element.
@@ -292,6 +295,9 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.deepEqual(errors, []);
       // Only WordPress and the proxy were asked for anything by our elements; the plugin loads nothing from a CDN.
       assert.deepEqual(external.filter((u) => /stagedoor|\/api\//.test(u)), []);
+      const fetched = requests.filter((u) => u.includes('/plugins/stagedoor/')).map((u) => new URL(u).pathname.replace(/^\/wp-content\/plugins\//, ''));
+      assert.ok(fetched.includes('stagedoor/assets/stagedoor.js'));
+      for (const file of fetched) assert.ok(plugin.files.includes(file), `${file} was requested and is in the zip`);
     } catch (error) {
       await page.screenshot({ path: join(root, '.test-results', 'wordpress-visitor.png'), fullPage: true }).catch(() => undefined);
       throw error;
