@@ -215,7 +215,20 @@ export async function startWordPress({ themes = ['twentytwentyone'] }: { themes?
   const dir = mkdtempSync(join(tmpdir(), 'stagedoor-wp-'));
   let database: Awaited<ReturnType<typeof startDatabase>> | undefined;
   let php: Awaited<ReturnType<typeof startPhp>> | undefined;
+  // If this process ends without stop() (an uncaught error), the servers it started end with it.
+  const killNow = () => {
+    for (const [child, group] of [[php?.child, true], [database?.child, false]] as const) {
+      if (!child?.pid || child.exitCode !== null || child.signalCode !== null) continue;
+      try {
+        process.kill(group ? -child.pid : child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.once('exit', killNow);
   const stop = async () => {
+    process.off('exit', killNow);
     await stopProcess(php?.child, true);
     await stopProcess(database?.child);
     rmSync(dir, { recursive: true, force: true });
