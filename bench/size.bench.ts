@@ -1,68 +1,99 @@
 /**
- * Sizes of what a host page downloads: the script-tag bundle (its entry file
- * and the lazy sanitizer chunk) and each element's own code. Gzip level 9 and
- * brotli quality 11, in bytes. Each element row is that element's registration
- * file built alone with Lit (lit, @lit/*) left out and minified: it includes the
- * Stagedoor code the element pulls in (api client, state, shared styles), which
- * the full bundle carries only once.
+ * Sizes: what a host page downloads, today's eager bundle (one module with
+ * every element, the yardstick) and the loader side by side, in one run.
+ *
+ * 1. Per kind of host page (test/e2e/helpers/page-kinds.ts): the JavaScript a
+ *    browser really fetches, gzip'd, counted from the network of a page
+ *    served by the sandbox-backed site, against the budgets in package.json.
+ * 2. The loader's files, raw, gzip (level 9) and brotli (quality 11).
+ * 3. Each element's own weight: its chunk, and what a page holding only that
+ *    element fetches (the loader, the core, the shared chunks it imports).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildBundle, registrationFiles, root } from '../scripts/build.mjs';
+import { buildBundle, buildEagerBundle, root } from '../scripts/build.mjs';
 import { measureDir, sizeBudget } from '../scripts/size.mjs';
+import { launchChromium } from '../test/e2e/helpers/browser.ts';
+import { hostPage, measurePage, pageKinds } from '../test/e2e/helpers/page-kinds.ts';
+import { startSandboxSite } from '../test/e2e/helpers/sandbox-site.ts';
 import type { BenchTable } from './index.ts';
 
-const isLit = (id: string): boolean => /^(lit|lit-html|lit-element|@lit\/[^/]+)(\/|$)/.test(id);
+const kib = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
 
 export default async function sizes(): Promise<BenchTable[]> {
   const work = mkdtempSync(join(tmpdir(), 'stagedoor-size-'));
   try {
-    const bundleDir = join(work, 'bundle');
-    await buildBundle({ outDir: bundleDir, sourcemap: false });
-    const bundle = measureDir(bundleDir);
+    const eagerDir = join(work, 'eager');
+    const loaderDir = join(work, 'loader');
+    await buildEagerBundle({ outDir: eagerDir });
+    const table = await buildBundle({ outDir: loaderDir, sourcemap: false });
     const budget = sizeBudget(join(root, 'package.json'));
 
-    const elementRows: (string | number)[][] = [];
-    for (const { tag, source } of registrationFiles()) {
-      const dir = join(work, tag);
-      await buildBundle({ outDir: dir, entry: join(root, source), fileName: `${tag}.js`, external: isLit, sourcemap: false });
-      const [own, ...lazy] = measureDir(dir, `${tag}.js`);
-      if (!own) continue;
-      elementRows.push([`<${tag}>`, own.raw, own.gzip, own.brotli, lazy.map((c) => `${c.name} ${c.gzip}`).join(', ') || '-']);
+    const pages: Record<string, string> = {};
+    for (const kind of pageKinds) {
+      pages[`/eager/${kind}`] = hostPage(kind, '/e/stagedoor.js');
+      pages[`/loader/${kind}`] = hostPage(kind, '/l/stagedoor.js');
     }
-    // <booking-provider> is the shared core alone (config, api client, basket store, selection,
-    // context): what an element adds beyond it is roughly its row minus that one.
-    const core = elementRows.find((r) => r[0] === '<booking-provider>');
-    for (const row of elementRows) row.splice(4, 0, core && row !== core ? `~${Number(row[2]) - Number(core[2])}` : '-');
-    // The runtime every element shares, for scale: Lit and the @lit packages the elements use.
-    const runtimeDir = join(root, 'node_modules', '.cache', `stagedoor-size-${process.pid}`);
-    mkdirSync(runtimeDir, { recursive: true });
-    const runtimeEntry = join(runtimeDir, 'runtime.js');
-    writeFileSync(runtimeEntry, "export * from 'lit';\nexport * from 'lit/decorators.js';\nexport * from '@lit/context';\nexport * from '@lit/task';\nexport * from '@lit/localize';\n");
-    await buildBundle({ outDir: join(work, 'runtime'), entry: runtimeEntry, fileName: 'runtime.js', sourcemap: false });
-    rmSync(runtimeDir, { recursive: true, force: true });
-    const [runtime] = measureDir(join(work, 'runtime'), 'runtime.js');
+    const server = await startSandboxSite({ files: { '/e/': eagerDir, '/l/': loaderDir }, pages });
+    const browser = await launchChromium();
+    const pageRows: (string | number)[][] = [];
+    try {
+      for (const kind of pageKinds) {
+        const eager = await measurePage(browser, `${server.origin}/eager/${kind}`, kind);
+        const loader = await measurePage(browser, `${server.origin}/loader/${kind}`, kind);
+        const limit = budget.pagesGzip[kind] ?? 0;
+        pageRows.push([kind, eager.gzip, loader.gzip, `${Math.round((100 * loader.gzip) / eager.gzip)}%`, limit, loader.gzip <= limit ? 'yes' : 'NO', loader.files.length]);
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
 
-    const entry = bundle[0];
+    const files = measureDir(loaderDir);
+    const size = new Map(files.map((f) => [f.name, f]));
+    const loader = size.get('stagedoor.js');
+    const role = (name: string): string => {
+      if (name === 'stagedoor.js') return 'loader';
+      const tag = Object.entries(table).find(([, [, own]]) => own[0] === name)?.[0];
+      if (tag) return `<${tag}>`;
+      if (/^stagedoor-core-/.test(name)) return 'core (Lit, api, stores, provider)';
+      if (/^stagedoor-purify-/.test(name)) return 'DOMPurify (lazy)';
+      if (/^stagedoor-shared-/.test(name)) return 'shared (@lit/task, directives)';
+      return 'shared or lazy';
+    };
+    const gz = (name: string): number => size.get(name)?.gzip ?? 0;
+    const elementRows = Object.entries(table).map(([tag, [, chunkFiles, renders]]) => {
+      const [own = '', ...needs] = chunkFiles;
+      const withProvider = tag === 'booking-provider' ? chunkFiles : [...new Set([...chunkFiles, ...(table['booking-provider']?.[1] ?? [])])];
+      const rendered = (renders ?? []).flatMap((t) => table[t]?.[1] ?? []);
+      const alone = [...new Set(['stagedoor.js', ...withProvider, ...rendered])].reduce((n, f) => n + gz(f), 0);
+      return [`<${tag}>`, size.get(own)?.raw ?? 0, gz(own), alone, needs.map((f) => f.replace(/^stagedoor-|-[\w-]{8}\.js$/g, '')).join(', ') + (renders?.length ? `; renders ${renders.map((t) => `<${t}>`).join(' ')}` : '')];
+    });
+    const eagerEntry = measureDir(eagerDir)[0];
     return [
       {
-        title: 'Script-tag bundle (dist/stagedoor.js, minified, Lit included)',
-        columns: ['file', 'raw bytes', 'gzip', 'brotli'],
-        rows: bundle.map((f) => [f.name, f.raw, f.gzip, f.brotli]),
+        title: 'JavaScript a page fetches, gzip bytes (served, counted from the network): eager bundle vs loader',
+        columns: ['page', 'eager (today)', 'loader', 'loader/eager', 'budget', 'within', 'files'],
+        rows: pageRows,
         notes: [
-          `Budget (package.json stagedoor.sizeBudget.bundleGzip): ${budget.bundleGzip} gzip bytes for the entry file; now ${entry?.gzip ?? '?'} (${entry ? Math.round((100 * entry.gzip) / budget.bundleGzip) : '?'}% of budget).`,
-          'Chunks other than the entry load only when needed (the DOMPurify chunk when an HTML field is shown).',
-          `Of the entry, the Lit runtime (lit, its decorators, @lit/context, @lit/task, @lit/localize, minified alone) is ${runtime?.raw ?? '?'} bytes, ${runtime?.gzip ?? '?'} gzip, ${runtime?.brotli ?? '?'} brotli.`,
+          'timer: only <basket-timer> in a header, until idle. event-list: only <event-list>, until its first card shows.',
+          'flow: every element (the README page); open an event (detail, sanitized description), choose a performance, until the seat map first paints.',
+          `Budgets: package.json stagedoor.sizeBudget.pagesGzip (1 KB = 1024 bytes), enforced by test/e2e/size.test.ts. Eager entry file: ${eagerEntry?.gzip ?? '?'} gzip (${kib(eagerEntry?.gzip ?? 0)}).`,
         ],
       },
       {
-        title: "Each element's own code (registration file alone, Lit external, minified)",
-        columns: ['element', 'raw bytes', 'gzip', 'brotli', 'gzip beyond the core', 'lazy chunks (gzip)'],
+        title: 'The loader and its chunks (dist/stagedoor*.js, minified)',
+        columns: ['file', 'what', 'raw bytes', 'gzip', 'brotli'],
+        rows: files.map((f) => [f.name, role(f.name), f.raw, f.gzip, f.brotli]),
+        notes: [`Loader budget (stagedoor.sizeBudget.loaderGzip): ${budget.loaderGzip} gzip bytes; now ${loader?.gzip ?? '?'}.`],
+      },
+      {
+        title: "Each element's own weight (gzip)",
+        columns: ['element', 'own chunk raw', 'own chunk gzip', 'a page with only it', 'imports'],
         rows: elementRows,
         notes: [
-          'Rows overlap: each includes the shared Stagedoor core (api client, basket store, selection, styles) it imports, which the bundle carries once.',
-          '"gzip beyond the core" is the row minus <booking-provider> (the core alone): an estimate, since gzip sizes do not add exactly.',
+          '"a page with only it": the loader, the element\'s chunk and every chunk it imports (the core, once), each gzip\'d as served; lazy chunks (DOMPurify, locales) come later, when needed.',
         ],
       },
     ];

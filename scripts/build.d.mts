@@ -3,8 +3,12 @@ export const root: string;
 export function isPackageExternal(id: string): boolean;
 export function registrationFiles(): { tag: string; source: string }[];
 export function expectedSideEffects(): string[];
-export function buildBundle(options?: {
-  outDir?: string;
+/** tag → [export name of its class, files (its own chunk first, then every chunk it imports), tags it renders in its shadow root] */
+export type BundleTable = Record<string, [name: string, files: string[], renders?: string[]]>;
+export function bundleElements(): { tag: string; name: string; module: string }[];
+export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean }): Promise<BundleTable>;
+export function buildEagerBundle(options: {
+  outDir: string;
   entry?: string;
   fileName?: string;
   external?: (id: string) => boolean;

@@ -1,10 +1,12 @@
 // `npm run build`: everything a host site installs or links, built with Vite's
 // JS API and INLINE configs (vite.config.ts belongs to the dev server):
 //
-//   dist/stagedoor.js          the script-tag bundle: Lit included, every element
-//                              registered. One entry file plus one lazy chunk
-//                              (dist/stagedoor-purify-<hash>.js, DOMPurify) that the
-//                              browser fetches only when an HTML field is shown.
+//   dist/stagedoor*.js         the script-tag bundle: dist/stagedoor.js, a small loader
+//                              (the one script tag), and the content-hashed chunks it
+//                              loads when our tags appear (dist/stagedoor-*-<hash>.js:
+//                              one per element, the core with Lit, DOMPurify, ...).
+//                              Every file of the bundle, and nothing else, is named
+//                              dist/stagedoor*.js (+ .map).
 //   dist/lib/                  the npm package: ES modules (one per source
 //                              module), .d.ts from tsc, lit/@lit/dompurify external.
 //   custom-elements.json       the manifest, from the JSDoc of the element classes.
@@ -59,38 +61,204 @@ async function vite() {
   return import('vite');
 }
 
-/**
- * The script-tag bundle. `entry` and `external` let the size bench build one
- * element's own code with Lit left out.
- */
-export async function buildBundle({
-  outDir = fromRoot('dist'),
-  entry = fromRoot('src/index.ts'),
-  fileName = 'stagedoor.js',
-  external = undefined,
-  emptyOutDir = false,
-  sourcemap = true,
-} = {}) {
-  // A registration file missing from sideEffects would be tree-shaken away, element and all.
-  checkPackageJson();
-  const { build } = await vite();
-  const base = fileName.replace(/\.js$/, '');
-  return build({
+/** The inline Vite config every browser build of the bundle starts from. */
+function browserBuild({ outDir, emptyOutDir, sourcemap } = {}) {
+  return {
     configFile: false,
     root,
     logLevel: 'warn',
     define: { 'process.env.NODE_ENV': '"production"' },
+    build: { outDir, emptyOutDir, target: 'es2022', minify: true, sourcemap, reportCompressedSize: false },
+  };
+}
+
+/** The minifier of Lit's html`` and css`` templates (whitespace, CSS), before the JS minifier runs. */
+async function templateMinifier() {
+  const { default: minifyHTML } = await import('@lit-labs/rollup-plugin-minify-html-literals');
+  return {
+    ...minifyHTML({
+      failOnError: true,
+      // Conservative: at least one space stays wherever there was whitespace (text never glues
+      // together), and no attribute is dropped for being empty (alt="" means decorative).
+      options: { minifyOptions: { conservativeCollapse: true, removeEmptyAttributes: false } },
+    }),
+    enforce: 'post',
+  };
+}
+
+/** The element modules of the bundle: each tag's class and where it lives, read from its registration file. */
+export function bundleElements() {
+  return registrationFiles().map(({ tag, source }) => {
+    const text = readFileSync(fromRoot(source), 'utf8');
+    const define = new RegExp(`defineElement\\(\\s*['"]${tag}['"]\\s*,\\s*(\\w+)\\s*\\)`).exec(text);
+    const name = define?.[1];
+    const from = name && new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*['"](\\./[^'"]+)['"]`).exec(text)?.[1];
+    if (!name || !from) throw new Error(`${source} must import its class and register it with defineElement('${tag}', TheClass)`);
+    return { tag, name, module: join(dirname(fromRoot(source)), from) };
+  });
+}
+
+/**
+ * The tags an element renders inside its own shadow root (the document's
+ * observer cannot see them there), found in the element folder's templates:
+ * the loader defines them before the element. Comments are left out, so a
+ * JSDoc line mentioning a tag does not count.
+ */
+function renderedTags(tag, tags) {
+  const folder = fromRoot('src/elements', tag);
+  const code = readdirSync(folder)
+    .filter((n) => n.endsWith('.ts') && n !== `${tag}.ts`)
+    .map((n) => readFileSync(join(folder, n), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, ''))
+    .join('\n');
+  return tags.filter((other) => other !== tag && new RegExp(`<${other}[\\s>]`).test(code));
+}
+
+/** Every chunk a chunk imports statically, transitively (what must be fetched before it runs). */
+function staticClosure(fileName, chunks) {
+  const seen = new Set();
+  const visit = (name) => {
+    for (const dep of chunks.get(name)?.imports ?? []) {
+      if (!seen.has(dep)) {
+        seen.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(fileName);
+  return [...seen];
+}
+
+/**
+ * The core chunk, `stagedoor-core-<hash>.js`: what every element needs, i.e.
+ * every module the base class (src/elements/booking-element.ts) and
+ * <booking-provider> import, transitively (Lit, @lit/context, the api client,
+ * the stores, the shared styles). A plugin records the module graph as it is
+ * parsed; the chunking asks it afterwards.
+ */
+function coreChunk() {
+  const imports = new Map();
+  const roots = [fromRoot('src/elements/booking-element.ts'), fromRoot('src/format.ts'), fromRoot('src/elements/booking-provider/booking-provider.component.ts')];
+  let core;
+  const closure = () => {
+    const seen = new Set();
+    const visit = (id) => {
+      for (const dep of imports.get(id) ?? []) {
+        if (!seen.has(dep)) {
+          seen.add(dep);
+          visit(dep);
+        }
+      }
+    };
+    roots.forEach(visit);
+    // The roots themselves too: the provider's class is in the core (the loader defines it with the first element).
+    for (const r of roots) seen.add(r);
+    return seen;
+  };
+  return {
+    plugin: { name: 'stagedoor-module-graph', moduleParsed: (info) => void imports.set(info.id, info.importedIds) },
+    test: (id) => (core ??= closure()).has(id),
+  };
+}
+
+const isSharedModule = (id) => /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) || /[\\/]src[\\/]safe-url\.ts$/.test(id);
+
+/**
+ * The script-tag bundle, in `outDir` (dist/ by default), all of it named
+ * `stagedoor*.js` (+ `.map`):
+ *
+ *   stagedoor.js                  the loader (stable name: the one script tag)
+ *   stagedoor-<tag>-<hash>.js     one chunk per element: its class, loaded when the tag appears
+ *   stagedoor-core-<hash>.js      Lit and the shared core, which every element imports
+ *   stagedoor-<name>-<hash>.js    other shared or lazy chunks (DOMPurify, locale modules, ...)
+ *
+ * Two builds: the element chunks first (content-hashed), then the loader,
+ * given the table of those chunks (tag → class, files, rendered tags) as a
+ * compile-time constant. Returns that table.
+ */
+export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = false, sourcemap = true } = {}) {
+  // A registration file missing from sideEffects would be tree-shaken away from the npm package.
+  checkPackageJson();
+  const { build } = await vite();
+  const elements = bundleElements();
+  const tags = elements.map((e) => e.tag);
+  const minifier = await templateMinifier();
+  const core = coreChunk();
+  const chunksOutput = await build({
+    ...browserBuild(),
+    plugins: [minifier, core.plugin],
     build: {
-      outDir,
-      emptyOutDir,
-      target: 'es2022',
-      minify: true,
-      sourcemap,
-      reportCompressedSize: false,
+      ...browserBuild({ outDir, emptyOutDir, sourcemap }).build,
+      // Library mode: dynamic imports stay plain import() (no preload helper writing into <head>).
+      lib: {
+        entry: Object.fromEntries(elements.map((e) => [e.tag, e.module])),
+        formats: ['es'],
+        fileName: () => 'stagedoor-[name]-[hash].js',
+      },
+      rolldownOptions: {
+        output: {
+          // Named after their module: stagedoor-purify-<hash>.js for DOMPurify (purify.es.mjs).
+          chunkFileNames: (chunk) => `stagedoor-${chunk.name.replace(/\.es$/, '')}-[hash].js`,
+          codeSplitting: {
+            groups: [
+              { name: 'core', test: core.test, priority: 2 },
+              // What several elements share beyond the core (@lit/task, Lit's directives, safeUrl):
+              // one chunk rather than four small ones, each a request of its own.
+              { name: 'shared', test: isSharedModule, priority: 1, minShareCount: 2 },
+            ],
+          },
+          // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).
+          minify: true,
+        },
+      },
+    },
+  });
+  const output = (Array.isArray(chunksOutput) ? chunksOutput[0] : chunksOutput).output;
+  const chunks = new Map(output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
+  const table = {};
+  for (const element of elements) {
+    const chunk = [...chunks.values()].find((c) => c.isEntry && c.name === element.tag);
+    if (!chunk) throw new Error(`the bundle build made no chunk for <${element.tag}>`);
+    if (!chunk.exports.includes(element.name)) throw new Error(`${chunk.fileName} does not export ${element.name}`);
+    const renders = renderedTags(element.tag, tags);
+    table[element.tag] = [element.name, [chunk.fileName, ...staticClosure(chunk.fileName, chunks)], ...(renders.length ? [renders] : [])];
+  }
+  const loaderBuild = browserBuild({ outDir, emptyOutDir: false, sourcemap });
+  await build({
+    ...loaderBuild,
+    define: { ...loaderBuild.define, __STAGEDOOR_TABLE__: JSON.stringify(table) },
+    build: {
+      ...loaderBuild.build,
+      lib: { entry: fromRoot('src/loader.ts'), formats: ['es'], fileName: () => 'stagedoor.js' },
+      rolldownOptions: { output: { minify: true } },
+    },
+  });
+  return table;
+}
+
+/**
+ * Today's bundle before the loader, kept as the yardstick of the benches: one
+ * eager ES module registering every element (src/index.ts), Lit inside, with
+ * DOMPurify as its only lazy chunk. `entry` and `external` let the size bench
+ * build other single entries the same way.
+ */
+export async function buildEagerBundle({
+  outDir,
+  entry = fromRoot('src/index.ts'),
+  fileName = 'stagedoor.js',
+  external = undefined,
+  emptyOutDir = false,
+  sourcemap = false,
+}) {
+  const { build } = await vite();
+  const base = fileName.replace(/\.js$/, '');
+  const config = browserBuild({ outDir, emptyOutDir, sourcemap });
+  return build({
+    ...config,
+    build: {
+      ...config.build,
       lib: { entry, formats: ['es'], fileName: () => fileName },
       rolldownOptions: {
         external,
-        // The lazy chunk is named after its module: stagedoor-purify-<hash>.js for DOMPurify (purify.es.mjs).
         output: { chunkFileNames: (chunk) => `${base}-${chunk.name.replace(/\.es$/, '')}-[hash].js` },
       },
     },
@@ -353,8 +521,8 @@ async function main() {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
       if (/^stagedoor.*\.js(\.map)?$/.test(name)) rmSync(fromRoot('dist', name));
     }
-    await buildBundle();
-    console.log('built dist/stagedoor.js');
+    const table = await buildBundle();
+    console.log(`built dist/stagedoor.js (the loader) and the chunks of ${Object.keys(table).length} elements`);
   }
   if (want('lib')) {
     checkPackageJson();

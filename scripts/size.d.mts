@@ -2,4 +2,4 @@
 export interface Size { raw: number; gzip: number; brotli: number }
 export function sizeOf(bytes: Uint8Array): Size;
 export function measureDir(dir: string, entry?: string): (Size & { name: string })[];
-export function sizeBudget(packageJsonPath: string): { bundleGzip: number; lazyChunkGzip?: number };
+export function sizeBudget(packageJsonPath: string): { loaderGzip: number; pagesGzip: Record<string, number> };

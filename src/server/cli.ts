@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { createAdaptorServer, getRequestListener } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { bundleCaching } from './bundle-caching.ts';
 import { createProxy } from './proxy/index.ts';
 
 const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
@@ -162,6 +163,8 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
     closePages = () => vite.close();
   } else {
     const app = new Hono();
+    // Content-hashed chunks immutable, the loader revalidated (src/server/bundle-caching.ts).
+    app.use('*', bundleCaching());
     app.use('*', serveStatic({ root: dist }));
     app.all('*', (c) => c.text('Not found', 404));
     pages = getRequestListener(app.fetch);

@@ -10,6 +10,7 @@ import { serve } from '@hono/node-server';
 import { readFileSync, existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 export interface PageServerOptions {
   /** path → HTML text, e.g. { '/': '<!doctype html>...' } */
@@ -20,6 +21,10 @@ export interface PageServerOptions {
   csp?: string;
   /** Handles `/api/...` (the proxy). */
   api?: (request: Request) => Response | Promise<Response>;
+  /** More endpoints: path prefix (e.g. `/box-office/api`) → handler. */
+  apis?: Record<string, (request: Request) => Response | Promise<Response>>;
+  /** Send JavaScript and HTML gzip-compressed when the browser accepts it (as a real server would). */
+  compress?: boolean;
   /** Handles every path no page or file answers (the sandbox's own pages and images). */
   fallback?: (request: Request) => Response | Promise<Response>;
 }
@@ -47,6 +52,9 @@ export function startPageServer(options: PageServerOptions): Promise<PageServer>
       return new Response(page, { headers });
     }
     if (options.api && (url.pathname === '/api' || url.pathname.startsWith('/api/'))) return options.api(request);
+    for (const [prefix, api] of Object.entries(options.apis ?? {})) {
+      if (url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)) return api(request);
+    }
     for (const [prefix, dir] of Object.entries(options.files)) {
       if (!url.pathname.startsWith(prefix)) continue;
       const path = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
@@ -55,7 +63,13 @@ export function startPageServer(options: PageServerOptions): Promise<PageServer>
       const file = join(dir, rel);
       if (!existsSync(file)) continue;
       const ext = file.slice(file.lastIndexOf('.'));
-      return new Response(readFileSync(file), { headers: { 'Content-Type': types[ext] ?? 'application/octet-stream' } });
+      const headers: Record<string, string> = { 'Content-Type': types[ext] ?? 'application/octet-stream' };
+      let body: Buffer = readFileSync(file);
+      if (options.compress && (ext === '.js' || ext === '.html') && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
+        body = gzipSync(body, { level: 9 });
+        headers['Content-Encoding'] = 'gzip';
+      }
+      return new Response(new Uint8Array(body), { headers });
     }
     if (options.fallback) return options.fallback(request);
     return new Response('not found', { status: 404 });

@@ -10,7 +10,14 @@ import { createProxy } from '../../../src/server/proxy/index.ts';
 import { createSandbox, type Sandbox } from '../../../src/server/sandbox/index.ts';
 import { startPageServer, type PageServer, type PageServerOptions } from './page-server.ts';
 
-export function startSandboxSite(options: Omit<PageServerOptions, 'api' | 'fallback'> & { allowedOrigins?: string[] }): Promise<PageServer> {
+export interface SandboxSiteOptions extends Omit<PageServerOptions, 'api' | 'apis' | 'fallback'> {
+  /** Origins the proxy answers by CORS (a page on another origin). */
+  allowedOrigins?: string[];
+  /** A second, separate service behind a second proxy at this path (two endpoints on one page). */
+  secondEndpoint?: string;
+}
+
+export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServer> {
   // The sandbox builds absolute URLs (images, payment) on the page's origin, known once listening.
   let origin = '';
   let sandbox: Sandbox | undefined;
@@ -18,9 +25,19 @@ export function startSandboxSite(options: Omit<PageServerOptions, 'api' | 'fallb
     sandbox ??= createSandbox({ publicUrl: origin });
     return sandbox.fetch(request);
   };
-  const { allowedOrigins, ...pageOptions } = options;
+  const { allowedOrigins, secondEndpoint, ...pageOptions } = options;
   const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, allowedOrigins });
-  return startPageServer({ ...pageOptions, api: (request) => proxy.fetch(request), fallback: sandboxFetch }).then((server) => {
+  const apis: PageServerOptions['apis'] = {};
+  if (secondEndpoint) {
+    let second: Sandbox | undefined;
+    const secondFetch = (request: Request): Promise<Response> => {
+      second ??= createSandbox({ publicUrl: origin });
+      return second.fetch(request);
+    };
+    const secondProxy = createProxy({ upstream: secondFetch, apiKey: 'e2e-test-key-2', prefix: secondEndpoint, log: false, rateLimit: false });
+    apis[secondEndpoint] = (request) => secondProxy.fetch(request);
+  }
+  return startPageServer({ ...pageOptions, api: (request) => proxy.fetch(request), apis, fallback: sandboxFetch }).then((server) => {
     origin = server.origin;
     return server;
   });

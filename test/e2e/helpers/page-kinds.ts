@@ -1,0 +1,110 @@
+/**
+ * The kinds of host page the bundle's budgets are about, and how to measure
+ * what a browser really fetches for each: a bare page served by the
+ * sandbox-backed site (test/e2e/helpers/sandbox-site.ts), the script tag
+ * pointing at a bundle build, every JavaScript response the page receives
+ * counted (its body gzip'd at level 9, as a host's server or CDN sends it),
+ * up to the moment the page kind's visitor sees what they came for:
+ *
+ * - `timer`: only <basket-timer> in a header; until the page is idle (the
+ *   timer upgraded, nothing more in flight).
+ * - `event-list`: only <event-list>; until its first event card shows.
+ * - `flow`: the README's page with the whole booking flow (every element in a
+ *   <booking-provider>); the visitor opens an event (its detail shows, with
+ *   its sanitized description), chooses a performance in the calendar, and
+ *   the seat picker paints its seat map: until that first paint.
+ *
+ * Used by the budget test (test/e2e/size.test.ts) and the benches
+ * (bench/size.bench.ts, bench/phone.bench.ts), so they measure the same thing.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page, Response } from 'playwright-core';
+import { choosePerformance } from './booking.ts';
+
+export type PageKind = 'timer' | 'event-list' | 'flow';
+export const pageKinds: readonly PageKind[] = ['timer', 'event-list', 'flow'];
+
+/** The seated show whose seat map the `flow` page opens (the sandbox's catalogue). */
+export const FLOW_EVENT = 'The Lantern Keeper';
+
+/** A host page of this kind loading the script at `script` (e.g. `/loader/stagedoor.js`), the proxy at /api. */
+export function hostPage(kind: PageKind, script: string): string {
+  const body: Record<PageKind, string> = {
+    timer: '<header><a href="/">The Lyric Quarter</a> <basket-timer></basket-timer></header><main><h1>What is on</h1><p>Our season.</p></main>',
+    'event-list': '<main><h1>What is on</h1><event-list></event-list></main>',
+    flow: [
+      '<booking-provider endpoint="/api">',
+      '<header><basket-timer></basket-timer></header>',
+      '<main><event-list></event-list><performance-calendar></performance-calendar><seat-picker></seat-picker></main>',
+      '<aside><checkout-form></checkout-form></aside>',
+      '<booking-confirmation></booking-confirmation>',
+      '</booking-provider>',
+    ].join(''),
+  };
+  return (
+    '<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<link rel="icon" href="data:,"><title>${kind}</title>` +
+    '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>' +
+    `<script type="module" src="${script}"></script></head><body>${body[kind]}</body></html>`
+  );
+}
+
+/** Wait until the page kind's milestone (see above); returns the milliseconds from navigation start to each milestone. */
+export async function reachMilestone(page: Page, kind: PageKind): Promise<Record<string, number>> {
+  const now = () => page.evaluate(() => performance.now());
+  if (kind === 'timer') {
+    await page.waitForFunction(() => Boolean(document.querySelector('basket-timer')?.shadowRoot?.firstElementChild));
+    const upgraded = await now();
+    await page.waitForLoadState('networkidle');
+    return { 'timer shown': upgraded };
+  }
+  const card = page.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first();
+  await card.waitFor();
+  const firstCard = await now();
+  if (kind === 'event-list') return { 'first card': firstCard };
+  await page.locator('event-list').locator('[part~="card-button"]', { hasText: FLOW_EVENT }).first().press('Enter');
+  await page.locator('event-list').locator('[part~="description"]').locator('p').first().waitFor();
+  await choosePerformance(page.locator('performance-calendar'));
+  // The seat map's first paint: its canvas is sized and the tab-stop seat is laid over it,
+  // then the frame is produced (double requestAnimationFrame).
+  await page.waitForFunction(() => {
+    const root = document.querySelector('seat-picker')?.shadowRoot;
+    const canvas = root?.querySelector('canvas');
+    return Boolean(canvas && canvas.width > 1 && root?.querySelector('[part~="seat"]'));
+  });
+  const seatMap = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))));
+  return { 'first card': firstCard, 'seat map': seatMap };
+}
+
+export interface PageWeight {
+  /** gzip bytes of every JavaScript response received before the milestone. */
+  gzip: number;
+  /** Per file: path and gzip bytes, in the order received. */
+  files: { path: string; gzip: number }[];
+  /** Milliseconds from navigation start to each milestone. */
+  times: Record<string, number>;
+}
+
+const isScript = (r: Response): boolean => r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(new URL(r.url()).pathname);
+
+/** Open `url` (a page of this kind) in a fresh page, reach its milestone, count the JavaScript it fetched. */
+export async function measurePage(browser: Browser, url: string, kind: PageKind, prepare?: (page: Page) => Promise<void>): Promise<PageWeight> {
+  const page = await browser.newPage();
+  try {
+    await prepare?.(page);
+    const bodies: Promise<{ path: string; gzip: number }>[] = [];
+    let open = true;
+    page.on('response', (r) => {
+      if (!open || !isScript(r)) return;
+      const path = new URL(r.url()).pathname;
+      bodies.push(r.body().then((b) => ({ path, gzip: gzipSync(b, { level: 9 }).length })));
+    });
+    await page.goto(url);
+    const times = await reachMilestone(page, kind);
+    open = false;
+    const files = await Promise.all(bodies);
+    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times };
+  } finally {
+    await page.close();
+  }
+}

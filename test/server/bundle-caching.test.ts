@@ -1,0 +1,69 @@
+/**
+ * Caching of the script-tag bundle by `stagedoor serve`: content-hashed
+ * chunks immutable for a year, the loader (a stable name) revalidated on
+ * every use with an ETag, so a new version reaches visitors at once. Over the
+ * real command, on a loopback port, with files named as the build names them.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { IMMUTABLE, REVALIDATE, bundleCacheControl } from '../../src/server/bundle-caching.ts';
+import { stagedoor } from './cli-helpers.ts';
+import { closedPort } from './proxy-helpers.ts';
+
+describe('bundle caching', () => {
+  it('names: chunks with a content hash are immutable, the loader is not, other files are left alone', () => {
+    assert.equal(bundleCacheControl('/stagedoor.js'), REVALIDATE);
+    assert.equal(bundleCacheControl('/cdn/v1/stagedoor.js.map'), REVALIDATE);
+    assert.equal(bundleCacheControl('/stagedoor-core-CGeh_xWl.js'), IMMUTABLE);
+    assert.equal(bundleCacheControl('/x/stagedoor-seat-picker-fT_NXIID.js.map'), IMMUTABLE);
+    assert.equal(bundleCacheControl('/stagedoor-purify-9v--QUs_.js'), IMMUTABLE);
+    assert.equal(bundleCacheControl('/stagedoor-core.js'), null, 'no hash, not immutable');
+    assert.equal(bundleCacheControl('/index.html'), null);
+    assert.equal(bundleCacheControl('/site.css'), null);
+    assert.match(IMMUTABLE, /immutable/);
+    assert.doesNotMatch(REVALIDATE, /immutable|max-age=[1-9]/);
+  });
+
+  it('stagedoor serve sends them so, and answers a revalidation of the loader with 304', async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'stagedoor-caching-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Built</title><script type="module" src="/stagedoor.js"></script>');
+    writeFileSync(join(dist, 'stagedoor.js'), 'import("./stagedoor-core-AbCd_-12.js");\n');
+    writeFileSync(join(dist, 'stagedoor-core-AbCd_-12.js'), 'export const core = 1;\n');
+    const port = await closedPort();
+    const app = stagedoor(['serve', '--dist', dist], { PORT: String(port) });
+    try {
+      const [, url] = await app.line(/^Stagedoor demo: (http:\/\/127\.0\.0\.1:\d+\/)$/, 30_000);
+      const chunk = await fetch(`${url}stagedoor-core-AbCd_-12.js`);
+      assert.equal(chunk.status, 200);
+      assert.equal(chunk.headers.get('cache-control'), IMMUTABLE);
+      assert.match(chunk.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(await chunk.text(), 'export const core = 1;\n');
+
+      const loader = await fetch(`${url}stagedoor.js`);
+      assert.equal(loader.status, 200);
+      assert.equal(loader.headers.get('cache-control'), REVALIDATE);
+      const tag = loader.headers.get('etag');
+      assert.ok(tag, 'the loader has an ETag to revalidate with');
+      await loader.text();
+      const again = await fetch(`${url}stagedoor.js`, { headers: { 'If-None-Match': tag } });
+      assert.equal(again.status, 304);
+
+      // A changed loader (a new version) gets a new ETag: the revalidation brings it.
+      writeFileSync(join(dist, 'stagedoor.js'), 'import("./stagedoor-core-ZyXw_-98.js");\n');
+      const changed = await fetch(`${url}stagedoor.js`, { headers: { 'If-None-Match': tag } });
+      assert.equal(changed.status, 200);
+      assert.match(await changed.text(), /ZyXw_-98/);
+
+      const page = await fetch(url ?? '');
+      assert.equal(page.headers.get('cache-control'), null, 'pages are not the bundle');
+      await page.text();
+      assert.equal((await fetch(`${url}stagedoor-missing-AbCd_-12.js`)).headers.get('cache-control'), null, 'a 404 is not cached for a year');
+    } finally {
+      await app.stop();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
