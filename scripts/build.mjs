@@ -220,7 +220,17 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
     if (!chunk) throw new Error(`the bundle build made no chunk for <${element.tag}>`);
     if (!chunk.exports.includes(element.name)) throw new Error(`${chunk.fileName} does not export ${element.name}`);
     const renders = renderedTags(element.tag, tags);
-    table[element.tag] = [element.name, [chunk.fileName, ...staticClosure(chunk.fileName, chunks)], ...(renders.length ? [renders] : [])];
+    const extra = renders.length ? [renders] : [];
+    // An entry whose module went into the core (the provider) is a one-line re-export of it:
+    // point the table at the core chunk and its export instead, and drop that file (a request saved).
+    const facade = new RegExp(`^export\\s*\\{\\s*(\\w+) as ${element.name}\\s*\\}\\s*from\\s*["']\\./([^"']+)["'];?\\s*(//.*)?$`).exec(chunk.code.trim());
+    if (facade && chunk.imports.length === 1 && facade[2] === chunk.imports[0]) {
+      table[element.tag] = [facade[1], [facade[2], ...staticClosure(facade[2], chunks)], ...extra];
+      rmSync(join(outDir, chunk.fileName), { force: true });
+      rmSync(join(outDir, `${chunk.fileName}.map`), { force: true });
+    } else {
+      table[element.tag] = [element.name, [chunk.fileName, ...staticClosure(chunk.fileName, chunks)], ...extra];
+    }
   }
   const loaderBuild = browserBuild({ outDir, emptyOutDir: false, sourcemap });
   await build({

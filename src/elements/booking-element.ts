@@ -1,7 +1,7 @@
 /**
  * The base of every Stagedoor element: an `endpoint` attribute (for a page
- * with no <booking-provider>), the booking controller, the shared styles and a
- * typed way to fire public events.
+ * with no <booking-provider>), the booking controller, the shared styles, a
+ * typed way to fire public events, and parts loaded when first needed.
  */
 import { LitElement } from 'lit';
 import { property } from 'lit/decorators.js';
@@ -20,9 +20,50 @@ export class BookingElement extends LitElement {
 
   protected readonly bookingController = new BookingController(this);
 
+  /** Parts being loaded: `updateComplete` waits for them (and the render they bring). */
+  private readonly loading = new Set<Promise<unknown>>();
+
   /** Fire a public event (bubbling, composed) after the current render. */
   protected async emit<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): Promise<void> {
     await this.updateComplete;
     this.dispatchEvent(bookingEvent(type, detail));
+  }
+
+  /**
+   * A part of the element its first view does not need (a dynamic import, so
+   * the script-tag bundle fetches it only then). The returned function gives
+   * the part once it is loaded, else starts loading it (once) and gives
+   * undefined; the element renders again when it arrives. A failed load is
+   * reported on the console and tried again at the next call.
+   */
+  protected lazy<T>(load: () => Promise<T>): () => T | undefined {
+    let part: T | undefined;
+    let pending: Promise<unknown> | undefined;
+    return () => {
+      if (part === undefined && !pending) {
+        const loaded = load().then(
+          (value) => {
+            part = value;
+            this.requestUpdate();
+          },
+          (error: unknown) => console.error(`stagedoor: a part of <${this.localName}> could not be loaded`, error),
+        );
+        pending = loaded.finally(() => {
+          this.loading.delete(pending as Promise<unknown>);
+          pending = undefined;
+        });
+        this.loading.add(pending);
+      }
+      return part;
+    };
+  }
+
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let done = await super.getUpdateComplete();
+    while (this.loading.size) {
+      await Promise.all(this.loading);
+      done = await super.getUpdateComplete();
+    }
+    return done;
   }
 }

@@ -130,6 +130,9 @@ describe('the script-tag bundle in a bare page', () => {
     assert.equal(requests.filter(isChunkOf('basket-timer')).length, 1);
     for (const other of tags.filter((t) => t !== 'basket-timer' && t !== 'booking-provider')) assert.deepEqual(requests.filter(isChunkOf(other)), [], `<${other}> was fetched`);
     assert.deepEqual(requests.filter(isSanitizerChunk), []);
+    // No basket yet: the timer's countdown (its view chunk) is not fetched either.
+    assert.deepEqual(requests.filter((u) => /\/stagedoor-basket-timer\.view-/.test(u)), [], 'the countdown was fetched with no basket');
+    assert.equal(await p.locator('basket-timer').getAttribute('state'), 'empty');
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
     await p.close();

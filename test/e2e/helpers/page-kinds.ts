@@ -18,7 +18,7 @@
  * (bench/size.bench.ts, bench/phone.bench.ts), so they measure the same thing.
  */
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { choosePerformance } from './booking.ts';
 
 export type PageKind = 'timer' | 'event-list' | 'flow';
@@ -87,8 +87,12 @@ export interface PageWeight {
 
 const isScript = (r: Response): boolean => r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(new URL(r.url()).pathname);
 
-/** Open `url` (a page of this kind) in a fresh page, reach its milestone, count the JavaScript it fetched. */
-export async function measurePage(browser: Browser, url: string, kind: PageKind, prepare?: (page: Page) => Promise<void>): Promise<PageWeight> {
+/**
+ * Open `url` (a page of this kind) in a new page of `browser` (a Browser or a
+ * BrowserContext), reach its milestone, count the JavaScript it fetched.
+ * `prepare` runs before the navigation (throttling, routes).
+ */
+export async function measurePage(browser: { newPage(): Promise<Page> }, url: string, kind: PageKind, prepare?: (page: Page) => Promise<void>): Promise<PageWeight> {
   const page = await browser.newPage();
   try {
     await prepare?.(page);

@@ -1,0 +1,249 @@
+/**
+ * <basket-timer> beyond its empty state: the countdown by the server's clock,
+ * the warning and final states with their announcements and events, the
+ * per-item times and the released tickets. Loaded by the element the first
+ * time its basket holds something (src/elements/basket-timer/basket-timer.component.ts).
+ */
+import { msg, str } from '@lit/localize';
+import { html, nothing, svg, type TemplateResult } from 'lit';
+import type { BasketItem } from '../../api/types.ts';
+import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
+import type { BookingEventDetails, BookingEventName } from '../../events.ts';
+import { formatDateTime } from '../../format.ts';
+import type { BasketStore } from '../../state/basket-store.ts';
+import type { BookingContextValue } from '../../state/booking.ts';
+import type { BasketTimer, BasketTimerState } from './basket-timer.component.ts';
+
+const SEVERITY: Record<BasketTimerState, number> = { empty: 0, normal: 1, warning: 2, final: 3, expired: 4 };
+
+const SHORT_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
+
+/** A small clock, decorative (the label says what the time is). */
+const CLOCK_ICON = svg`<circle cx="8" cy="8" r="6.5" fill="none" stroke="currentColor" stroke-width="1.5" /><path d="M8 4.5V8l2.5 1.5" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" />`;
+
+interface ItemView {
+  item: BasketItem;
+  seconds: number;
+  state: BasketTimerState;
+}
+
+/** What the view needs of its element beyond its public properties. */
+export interface TimerPort {
+  booking(): BookingContextValue;
+  /** The store's expiry count when the element first showed it: releases after that are announced. */
+  expiryBaseline(store: BasketStore): number;
+  emit<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): Promise<void>;
+}
+
+export class BasketTimerView {
+  private readonly countdown: CountdownController;
+
+  constructor(
+    private readonly host: BasketTimer,
+    private readonly port: TimerPort,
+  ) {
+    this.countdown = new CountdownController(host, {
+      now: () => port.booking().api.clock.now(),
+      align: () => this.target,
+      onVisible: () => port.booking().basket.checkExpiry(),
+    });
+  }
+
+  /** The instant the whole basket's hold runs out (server clock), or null without a basket. */
+  private target: number | null = null;
+  private seconds = 0;
+  private items: ItemView[] = [];
+  private released: readonly BasketItem[] = [];
+  /** The text of the live region: set only at warning, final and expiry. */
+  announcement = '';
+  /** The store the counters below refer to. */
+  private seenStore: BasketStore | null = null;
+  private seenExpiryCount = 0;
+  private lastState: BasketTimerState | null = null;
+  /** The target whose zero has been handled (refresh asked, generic notice given). */
+  private zeroHandledFor: number | null = null;
+  private zeroToldFor: number | null = null;
+  private afterRender: (() => void)[] = [];
+
+  willUpdate(): void {
+    const { basket: store, config } = this.port.booking();
+    const basket = store.value;
+    const now = this.countdown.now;
+    const content = basket.content?.Items ?? [];
+
+    if (store !== this.seenStore) {
+      // A new basket store (first render, or moved to another endpoint): do not replay its past.
+      this.seenStore = store;
+      this.seenExpiryCount = this.port.expiryBaseline(store);
+      this.lastState = null;
+    }
+
+    this.target = content.length ? store.nextExpiry() : null;
+    this.countdown.running = this.target !== null;
+    this.seconds = this.target === null ? 0 : secondsLeft(this.target - now);
+    this.released = basket.released;
+    this.items = content.map((item) => {
+      const at = store.itemExpiry(item);
+      const seconds = at === null ? 0 : secondsLeft(at - now);
+      return { item, seconds, state: at === null ? 'normal' : this.levelOf(seconds) };
+    });
+    const state: BasketTimerState = this.target !== null ? this.levelOf(this.seconds) : this.released.length ? 'expired' : 'empty';
+    this.host.state = state;
+
+    // The basket reported a release: say which tickets, once.
+    if (basket.expiryCount > this.seenExpiryCount) {
+      this.seenExpiryCount = basket.expiryCount;
+      const released = basket.released;
+      const list = this.describeItems(released, config);
+      this.announcement = content.length
+        ? msg(str`The hold ran out for ${list}; those tickets were released.`)
+        : msg(str`Time is up. These tickets were released: ${list}.`);
+      this.afterRender.push(() => void this.port.emit('booking-expiry', { released }));
+      this.zeroToldFor = this.target;
+    }
+
+    if ((state === 'warning' || state === 'final') && (this.lastState === null || SEVERITY[state] > SEVERITY[this.lastState])) {
+      const words = durationInWords(this.seconds, config.locale);
+      this.announcement =
+        state === 'warning'
+          ? msg(str`${words} left to complete your booking.`)
+          : msg(str`Only ${words} left. Your seats will be released soon.`);
+      const level = state;
+      const left = this.seconds;
+      this.afterRender.push(() => void this.port.emit('booking-expiry-warning', { level, secondsLeft: left }));
+    }
+
+    if (state === 'expired' && this.target !== null) {
+      // Zero by the server clock: have the basket refreshed now (the store reports what it released).
+      if (this.zeroHandledFor !== this.target) {
+        this.zeroHandledFor = this.target;
+        this.afterRender.push(() => void this.host.updateComplete.then(() => store.checkExpiry()));
+      }
+      // The refresh failed: the visitor still needs to hear that time is up.
+      if (basket.error?.action === 'refresh' && this.zeroToldFor !== this.target) {
+        this.zeroToldFor = this.target;
+        this.announcement = msg('Time is up. Your seats are being released.');
+      }
+    }
+    this.lastState = state;
+  }
+
+  updated(): void {
+    const queued = this.afterRender;
+    this.afterRender = [];
+    for (const run of queued) run();
+  }
+
+  disconnected(): void {
+    this.afterRender = [];
+  }
+
+  /** The timer's body (the element renders it with its live region); `empty` is the empty state's. */
+  renderBody(empty: TemplateResult | typeof nothing): TemplateResult | typeof nothing {
+    if (this.host.state === 'empty') return empty;
+    if (this.target === null) return this.renderReleased(true);
+    return html`${this.renderCountdown()} ${this.released.length ? this.renderReleased(false) : nothing}
+    ${this.host.showItems ? this.renderItems() : nothing}`;
+  }
+
+  private renderCountdown(): TemplateResult {
+    const state = this.host.state;
+    if (state === 'expired') {
+      return html`<div part="timer expired" class="timer expired" tabindex="-1">
+        ${this.renderIcon()}
+        <span part="label" class="label">${msg('Time is up')}</span>
+        <span part="status" class="status">${msg('Releasing your seats…')}</span>
+      </div>`;
+    }
+    return html`<div part="timer ${state}" class="timer ${state}" tabindex="-1">
+      ${this.renderIcon()}
+      <span part="label" class="label" id="label">${msg('Seats held for')}</span>
+      <span part="time ${state}" class="time" role="timer" aria-labelledby="label">${this.renderTime(this.seconds)}</span>
+    </div>`;
+  }
+
+  private renderIcon(): TemplateResult {
+    return html`<svg part="icon" class="icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">${CLOCK_ICON}</svg>`;
+  }
+
+  /** m:ss for the eye; minutes and seconds in words for assistive technology. */
+  private renderTime(seconds: number): TemplateResult {
+    return html`<span aria-hidden="true">${formatCountdown(seconds)}</span><span class="visually-hidden"
+        >${durationInWords(seconds, this.port.booking().config.locale)}</span
+      >`;
+  }
+
+  private renderItems(): TemplateResult {
+    const { config } = this.port.booking();
+    return html`<ul part="items" class="items" aria-label=${msg('Time left for each booking')}>
+      ${this.items.map(
+        ({ item, seconds, state }) =>
+          html`<li part="item ${state}" class="item ${state}">
+            <span part="item-name" class="item-name">${item.EventName}</span>
+            <span part="item-date" class="item-date">${formatDateTime(item.PerformanceDate, config, SHORT_DATE)}</span>
+            <span part="item-time ${state}" class="item-time">${this.renderTime(seconds)}</span>
+          </li>`,
+      )}
+    </ul>`;
+  }
+
+  /** Which tickets were released; `whole`: nothing is left, offer to start again. */
+  private renderReleased(whole: boolean): TemplateResult {
+    const { config } = this.port.booking();
+    return html`<div
+      part=${whole ? 'timer expired released whole' : 'released'}
+      class="panel ${whole ? 'whole' : ''}"
+      role="group"
+      aria-labelledby="released-message"
+    >
+      <p part="message" class="message" id="released-message">
+        ${whole ? msg('Time is up: the hold on your seats ran out and they were released.') : msg('The hold ran out for:')}
+      </p>
+      <ul part="released-list" class="released">
+        ${this.released.map(
+          (item) =>
+            html`<li part="released-item" class="released-item">
+              <span part="item-name" class="item-name">${item.EventName}</span>
+              <span part="item-date" class="item-date">${formatDateTime(item.PerformanceDate, config, SHORT_DATE)}</span>
+              ${item.Seats.length ? html`<span part="item-seats" class="item-seats">${this.describeSeats(item.Seats)}</span>` : nothing}
+            </li>`,
+        )}
+      </ul>
+      ${whole
+        ? html`<button part="start-again" type="button" @click=${() => this.handleStartAgainClick()}>${msg('Start again')}</button>`
+        : html`<button part="dismiss" type="button" data-variant="secondary" @click=${() => this.handleStartAgainClick()}>
+            ${msg('Dismiss')}
+          </button>`}
+    </div>`;
+  }
+
+  private levelOf(seconds: number): BasketTimerState {
+    // An attribute that is not a number (warning-seconds="soon") keeps the default.
+    const final = Number.isFinite(this.host.finalSeconds) ? this.host.finalSeconds : 30;
+    const warning = Number.isFinite(this.host.warningSeconds) ? this.host.warningSeconds : 120;
+    if (seconds <= 0) return 'expired';
+    if (seconds <= final) return 'final';
+    if (seconds <= warning) return 'warning';
+    return 'normal';
+  }
+
+  private describeSeats(seats: readonly string[]): string {
+    const [only] = seats;
+    if (seats.length === 1 && only !== undefined) return msg(str`Seat ${only}`);
+    const list = new Intl.ListFormat(this.port.booking().config.locale, { style: 'short', type: 'conjunction' }).format(seats);
+    return msg(str`Seats ${list}`);
+  }
+
+  private describeItems(items: readonly BasketItem[], config: { locale: string; timeZone: string }): string {
+    const names = items.map((item) => `${item.EventName}, ${formatDateTime(item.PerformanceDate, config, SHORT_DATE)}`);
+    return new Intl.ListFormat(config.locale, { style: 'long', type: 'conjunction' }).format(names);
+  }
+
+  /** "Start again" / "Dismiss": forget the released notice; nothing else (no event, the selection is kept). */
+  private async handleStartAgainClick(): Promise<void> {
+    this.port.booking().basket.clearReleased();
+    await this.host.updateComplete;
+    // The button is gone: keep keyboard focus in the timer when there is somewhere to put it.
+    this.host.renderRoot.querySelector<HTMLElement>('.empty, .timer')?.focus();
+  }
+}
