@@ -6,6 +6,9 @@ export function expectedSideEffects(): string[];
 /** tag → [export name of its class, files (its own chunk first, then every chunk it imports), tags it renders in its shadow root] */
 export type BundleTable = Record<string, [name: string, files: string[], renders?: string[]]>;
 export function bundleElements(): { tag: string; name: string; module: string }[];
+export const PRELOAD_FILE: string;
+export function preloadList(table: BundleTable): Record<string, string[]>;
+export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string): string;
 export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean }): Promise<BundleTable>;
 export function buildEagerBundle(options: {
   outDir: string;

@@ -1,12 +1,13 @@
 // `npm run build`: everything a host site installs or links, built with Vite's
 // JS API and INLINE configs (vite.config.ts belongs to the dev server):
 //
-//   dist/stagedoor*.js         the script-tag bundle: dist/stagedoor.js, a small loader
-//                              (the one script tag), and the content-hashed chunks it
+//   dist/stagedoor*            the script-tag bundle: dist/stagedoor.js, a small loader
+//                              (the one script tag), the content-hashed chunks it
 //                              loads when our tags appear (dist/stagedoor-*-<hash>.js:
-//                              one per element, the core with Lit, DOMPurify, ...).
-//                              Every file of the bundle, and nothing else, is named
-//                              dist/stagedoor*.js (+ .map).
+//                              one per element, the core with Lit, DOMPurify, ...), and
+//                              dist/stagedoor-preload.json (the chunks per tag, for
+//                              hosts' modulepreload hints). Every file of the bundle, and
+//                              nothing else, is named dist/stagedoor* (the top of dist/).
 //   dist/lib/                  the npm package: ES modules (one per source
 //                              module), .d.ts from tsc, lit/@lit/dompurify external.
 //   custom-elements.json       the manifest, from the JSDoc of the element classes.
@@ -78,6 +79,7 @@ async function templateMinifier() {
   return {
     ...minifyHTML({
       failOnError: true,
+      include: [`${root}/src/**/*.ts`],
       // Conservative: at least one space stays wherever there was whitespace (text never glues
       // together), and no attribute is dropped for being empty (alt="" means decorative).
       options: { minifyOptions: { conservativeCollapse: true, removeEmptyAttributes: false } },
@@ -209,6 +211,8 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
           // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).
           minify: true,
         },
+        // The template minifier takes a few seconds on a busy machine; that is expected, not news.
+        checks: { bundlerTimings: false },
       },
     },
   });
@@ -232,6 +236,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
       table[element.tag] = [element.name, [chunk.fileName, ...staticClosure(chunk.fileName, chunks)], ...extra];
     }
   }
+  writeFileSync(join(outDir, PRELOAD_FILE), `${JSON.stringify(preloadList(table), null, 2)}\n`);
   const loaderBuild = browserBuild({ outDir, emptyOutDir: false, sourcemap });
   await build({
     ...loaderBuild,
@@ -243,6 +248,36 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
     },
   });
   return table;
+}
+
+/**
+ * For hosts that write their own <head> (a server-rendered page, a CMS
+ * plugin): per tag, the files a page showing it should list as
+ * `<link rel="modulepreload">` so the browser fetches them alongside the
+ * loader instead of after it (the loader itself never writes into a page).
+ * `dist/stagedoor-preload.json`, written by each bundle build.
+ */
+export const PRELOAD_FILE = 'stagedoor-preload.json';
+
+/** tag → every chunk the loader fetches to define it (the provider's and the element's own, with their imports). */
+export function preloadList(table) {
+  const provider = table['booking-provider']?.[1] ?? [];
+  const files = (tag, seen = new Set()) => {
+    if (seen.has(tag)) return [];
+    seen.add(tag);
+    const [, own = [], renders = []] = table[tag] ?? [];
+    return [...own, ...renders.flatMap((t) => files(t, seen))];
+  };
+  return Object.fromEntries(Object.keys(table).map((tag) => [tag, [...new Set([...files(tag), ...provider])]]));
+}
+
+/** The `<link rel="modulepreload">` lines for a page holding these tags, with the bundle at `base` (e.g. `/`). */
+export function preloadLinks(list, tags, base) {
+  // The files more of the page's elements need first (the core leads).
+  const needs = new Map();
+  for (const file of tags.flatMap((tag) => list[tag] ?? [])) needs.set(file, (needs.get(file) ?? 0) + 1);
+  const files = [...needs.keys()].sort((a, b) => (needs.get(b) ?? 0) - (needs.get(a) ?? 0));
+  return files.map((file) => `<link rel="modulepreload" href="${base}${file}" />`).join('\n    ');
 }
 
 /**
@@ -406,8 +441,9 @@ async function defineElementPlugin() {
 export async function createManifest() {
   const { create, ts } = await import('@custom-elements-manifest/analyzer');
   const { litPlugin } = await import('@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js');
+  // The elements' lazy views (*.view.ts) are their internals, not API.
   const files = walk(fromRoot('src/elements'))
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.view.ts'))
     .map((f) => relative(root, f).split('\\').join('/'))
     .sort();
   const modules = files.map((f) => ts.createSourceFile(f, readFileSync(fromRoot(f), 'utf8'), ts.ScriptTarget.ES2022, true));
@@ -493,12 +529,18 @@ export function buildDemo({ outDir = fromRoot('dist/demo'), bundleDir = fromRoot
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   cpSync(fromRoot('demo'), outDir, { recursive: true });
+  // The demo pages are the host here: they list their elements' chunks as modulepreload hints in
+  // their own <head> (dist/stagedoor-preload.json), as a server-rendered host page can.
+  const list = JSON.parse(readFileSync(join(bundleDir, PRELOAD_FILE), 'utf8'));
+  const tags = Object.keys(list);
   for (const file of walk(outDir).filter((f) => f.endsWith('.html'))) {
     const html = readFileSync(file, 'utf8');
-    const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, '<script type="module" src="/stagedoor.js"></script>');
+    const present = tags.filter((tag) => html.includes(`<${tag}`));
+    const hints = preloadLinks(list, present, '/');
+    const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, `<script type="module" src="/stagedoor.js"></script>${hints ? `\n    ${hints}` : ''}`);
     writeFileSync(file, built);
   }
-  for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.js(\.map)?$/.test(n))) {
+  for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.(js(\.map)?|json)$/.test(n))) {
     cpSync(join(bundleDir, name), join(outDir, name));
   }
 }
@@ -529,7 +571,7 @@ async function main() {
   }
   if (want('bundle')) {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
-      if (/^stagedoor.*\.js(\.map)?$/.test(name)) rmSync(fromRoot('dist', name));
+      if (/^stagedoor.*\.(js(\.map)?|json)$/.test(name)) rmSync(fromRoot('dist', name));
     }
     const table = await buildBundle();
     console.log(`built dist/stagedoor.js (the loader) and the chunks of ${Object.keys(table).length} elements`);

@@ -6,7 +6,7 @@
  * widget only through ::part() and --booking-* custom properties.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -38,11 +38,16 @@ describe('the demo site (built)', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('loads the built bundle, not the TypeScript sources', () => {
+  it('loads the built bundle, not the TypeScript sources, with its own chunks hinted in its <head>', () => {
     for (const name of demoPages) {
       const html = readFileSync(join(work, 'demo', name), 'utf8');
       assert.match(html, /<script type="module" src="\/stagedoor\.js"><\/script>/, name);
       assert.doesNotMatch(html, /src="\/src\//, name);
+      // The demo page is the host: it lists the chunks of the elements it holds (dist/stagedoor-preload.json).
+      const head = html.slice(0, html.indexOf('</head>'));
+      const hinted = [...head.matchAll(/<link rel="modulepreload" href="\/([^"]+)"/g)].map((m) => m[1] ?? '');
+      assert.ok(hinted.some((f) => /^stagedoor-core-/.test(f)), `${name} hints the core`);
+      for (const file of hinted) assert.ok(existsSync(join(work, 'demo', file)), `${name} hints ${file}, which is not there`);
     }
   });
 

@@ -27,8 +27,16 @@ export const pageKinds: readonly PageKind[] = ['timer', 'event-list', 'flow'];
 /** The seated show whose seat map the `flow` page opens (the sandbox's catalogue). */
 export const FLOW_EVENT = 'The Lantern Keeper';
 
-/** A host page of this kind loading the script at `script` (e.g. `/loader/stagedoor.js`), the proxy at /api. */
-export function hostPage(kind: PageKind, script: string): string {
+/** The tags on a page of this kind. */
+export function tagsOf(kind: PageKind): string[] {
+  return [...hostPage(kind, '').matchAll(/<([a-z]+-[a-z-]+)[\s>]/g)].map((m) => m[1] ?? '').filter((t, i, all) => all.indexOf(t) === i);
+}
+
+/**
+ * A host page of this kind loading the script at `script` (e.g. `/loader/stagedoor.js`), the
+ * proxy at /api; `head`: more for its <head> (modulepreload hints).
+ */
+export function hostPage(kind: PageKind, script: string, head = ''): string {
   const body: Record<PageKind, string> = {
     timer: '<header><a href="/">The Lyric Quarter</a> <basket-timer></basket-timer></header><main><h1>What is on</h1><p>Our season.</p></main>',
     'event-list': '<main><h1>What is on</h1><event-list></event-list></main>',
@@ -45,7 +53,7 @@ export function hostPage(kind: PageKind, script: string): string {
     '<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<link rel="icon" href="data:,"><title>${kind}</title>` +
     '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>' +
-    `<script type="module" src="${script}"></script></head><body>${body[kind]}</body></html>`
+    `<script type="module" src="${script}"></script>${head}</head><body>${body[kind]}</body></html>`
   );
 }
 
