@@ -177,6 +177,31 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it("defines our elements inside a host's own shadow root when asked to (discover)", async () => {
+    const { page: p, errors, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/later`);
+    await p.waitForLoadState('networkidle');
+    const defined = await p.evaluate(async () => {
+      // A host's own component renders a list inside its shadow root, where the document's observer cannot see.
+      const host = document.createElement('div');
+      const root = host.attachShadow({ mode: 'open' });
+      root.innerHTML = '<event-list></event-list>';
+      document.getElementById('app')?.append(host);
+      const url = '/v1/stagedoor.js';
+      const loader = (await import(url)) as { discover(root: ShadowRoot): Promise<void> };
+      await loader.discover(root);
+      return Boolean(customElements.get('event-list'));
+    });
+    assert.ok(defined);
+    await p.waitForFunction(() => {
+      const list = document.querySelector('#app > div')?.shadowRoot?.querySelector('event-list');
+      return Boolean(list?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])'));
+    });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
   it('reports an element whose chunk fails to load, loads the others, and tries again when the tag next appears', async () => {
     const { page: p, requests, violations } = await watchedPage(browser);
     const consoleErrors: string[] = [];
