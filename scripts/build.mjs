@@ -441,9 +441,9 @@ async function defineElementPlugin() {
 export async function createManifest() {
   const { create, ts } = await import('@custom-elements-manifest/analyzer');
   const { litPlugin } = await import('@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js');
-  // The elements' lazy views (*.view.ts) are their internals, not API.
+  // The elements' lazy parts (*.view.ts, *.later.ts) are their internals, not API.
   const files = walk(fromRoot('src/elements'))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.view.ts'))
+    .filter((f) => f.endsWith('.ts') && !/\.(view|later)\.ts$/.test(f))
     .map((f) => relative(root, f).split('\\').join('/'))
     .sort();
   const modules = files.map((f) => ts.createSourceFile(f, readFileSync(fromRoot(f), 'utf8'), ts.ScriptTarget.ES2022, true));

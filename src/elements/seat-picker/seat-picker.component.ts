@@ -11,7 +11,7 @@ import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../sta
 import { BookingElement } from '../booking-element.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
-import type { BestAvailable } from './best-available.ts';
+import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import { SeatMapController, clampZoom } from './seat-map-controller.ts';
@@ -208,29 +208,27 @@ export class SeatPicker extends BookingElement {
   });
 
   /** What is needed after the map's first paint, or only for some performances (seat-picker.later.ts). */
-  private readonly later = this.lazy(() =>
-    import('./seat-picker.later.ts').then((later) => {
-      const best = new later.BestAvailable(this, {
-        performanceId: () => this.currentPerformanceId,
-        showing: () => this.showingBest,
-        api: () => this.api,
-        add: (body, count, then) => this.add(body, count, then),
-      });
-      const general = new later.GeneralAdmission(this, {
+  private readonly later = this.lazy(() => import('./seat-picker.later.ts').then((later) => this.withLaterPart(later)));
+  /** The later part once it is here (reading it does not fetch it). */
+  private laterPart: LaterPart | undefined;
+
+  /** The later part has arrived: make best available and general admission for this element. */
+  private withLaterPart(later: typeof import('./seat-picker.later.ts')): LaterPart {
+    const add: BestAvailableOptions['add'] = (body, count, then) => this.add(body, count, then);
+    this.laterPart = {
+      ...later,
+      best: new later.BestAvailable(this, { performanceId: () => this.currentPerformanceId, showing: () => this.showingBest, api: () => this.api, add }),
+      general: new later.GeneralAdmission(this, {
         performanceId: () => this.currentPerformanceId,
         reload: () => {
           this.reloadCount += 1;
         },
-        add: (body, count, then) => this.add(body, count, then),
-      });
-      best.count = general.count = this.wantedCount;
-      const part: LaterPart = { ...later, best, general };
-      this.laterPart = part;
-      return part;
-    }),
-  );
-  /** The later part once it is here (reading it does not fetch it). */
-  private laterPart: LaterPart | undefined;
+        add,
+      }),
+    };
+    this.laterPart.best.count = this.laterPart.general.count = this.wantedCount;
+    return this.laterPart;
+  }
   /** The ticket count best available and general admission start from (the shared selection's). */
   private wantedCount = 2;
   /** Set once the later part is asked for after the first paint. */
