@@ -113,7 +113,9 @@ describe('<seat-picker> seated map', () => {
       'Dress Circle, row C, seat 13, £62.50',
       'Dress Circle, row C, seat 14, £62.50, restricted view (Pillar)',
     ]);
-    // The legend names each band by price and letter, and says what restricted view looks like.
+    // The legend names each band by price and letter, and says what restricted view looks like. It comes
+    // after the map's first paint (seat-picker.later.ts, fetched once the page is idle).
+    await waitUntil(() => root(el).querySelector('[part~="legend"]'), 'the legend was not shown after the map');
     const legend = root(el).querySelector('[part~="legend"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
     expect(legend).to.include('A: £30.00').and.include('B: £45.00').and.include('C: £62.50').and.include('Restricted view');
     await waitUntil(() => api.callsTo('getEvent').length === 1, 'the plan was not looked up');
