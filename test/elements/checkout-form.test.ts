@@ -421,6 +421,19 @@ describe('<checkout-form>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('reads the country, state and refund-protection lists only once there is a basket to check out', async () => {
+    const api = checkoutApi();
+    const booking = testBooking(api);
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await el.updateComplete;
+    expect(text(el, '[part~="empty"]')).to.equal('Your basket is empty.');
+    expect(api.callsTo('getCountries').length + api.callsTo('getUSStates').length + api.callsTo('getTicketPlanPrice').length).to.equal(0);
+    await booking.basket.add({ Tickets: [1001, 1002] });
+    await waitUntil(() => el.shadowRoot?.querySelector('form [part~="submit-button"]'), 'the checkout form renders');
+    expect(api.callsTo('getCountries').length).to.equal(1);
+    expect(api.callsTo('getUSStates').length).to.equal(1);
+  });
+
   it('a first add that failed (409) leaves no endless "loading": the basket is empty', async () => {
     const api = checkoutApi({
       getBasket: () => basketContent([]),

@@ -132,11 +132,17 @@ export class CheckoutForm extends BookingElement {
   private presenceStore: BasketStore | undefined;
   private requestedBasket: string | null = null;
 
+  /**
+   * The country, US state and other System lists: only the form uses them, so they are read the
+   * first time there is a basket to check out, not by every page that shows an empty basket.
+   */
   private readonly systemTask = new Task(this, {
-    args: () => [this.bookingController.booking.api] as const,
-    task: async ([api], { signal }): Promise<SystemLists> => loadSystemLists(api, signal),
+    args: () => [this.formNeeded ? this.bookingController.booking.api : null] as const,
+    task: async ([api], { signal }): Promise<SystemLists | null> => (api ? loadSystemLists(api, signal) : null),
     onError: (error) => this.reportLoadError(error),
   });
+  /** Set once the basket has had content: the form (and its lists) has been needed. */
+  private formNeeded = false;
 
   private readonly checkoutTask = new Task(this, {
     args: () => {
@@ -182,6 +188,7 @@ export class CheckoutForm extends BookingElement {
       this.requestedBasket = basketId;
       void booking.basket.refresh();
     }
+    if (content) this.formNeeded = true;
     const lists = this.systemTask.value;
     if (lists && !this.values.country) {
       const country = defaultCountry(lists.countries, booking.config.locale);
@@ -288,7 +295,7 @@ export class CheckoutForm extends BookingElement {
               initial: () => html`<p part="status" role="status">${msg('Loading checkout…')}</p>`,
               pending: () => html`<p part="status" role="status">${msg('Loading checkout…')}</p>`,
               error: (error) => this.renderLoadError(error, () => this.systemTask.run()),
-              complete: (lists) => this.renderForm(content, checkout, lists),
+              complete: (lists) => (lists ? this.renderForm(content, checkout, lists) : html`<p part="status" role="status">${msg('Loading checkout…')}</p>`),
             })
           : html`<p part="status" role="status">${msg('Loading checkout…')}</p>`,
     });
