@@ -8,17 +8,8 @@ import type { BasketStore } from '../../state/basket-store.ts';
 import { confirmationPresence, resetClaim, returnMarker, returnUrls, type ReturnOutcome } from '../../state/payment-return.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
-import { renderBasket } from './checkout-basket.ts';
-import { loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
-import {
-  renderCustomer,
-  renderDelivery,
-  renderErrorSummary,
-  renderExtras,
-  renderNotices,
-  renderTotals,
-  type FormState,
-} from './checkout-details.ts';
+import type { CheckoutData, SystemLists } from './checkout-data.ts';
+import type { FormState } from './checkout-details.ts';
 import {
   collectProblems,
   defaultCountry,
@@ -32,10 +23,13 @@ import {
   type Problem,
   type Values,
 } from './checkout-fields.ts';
-import { fieldRefusal, orderFields, sendFailure, sendOrder } from './checkout-submit.ts';
 import { checkoutFormStyles } from './checkout-form.styles.ts';
 
 type Phase = 'form' | 'submitting' | 'redirecting' | 'booked-on-account';
+
+/** What the element shows once there is a basket (checkout-form.later.ts). */
+type FormPart = typeof import('./checkout-form.later.ts');
+const loadFormPart = (): Promise<FormPart> => import('./checkout-form.later.ts');
 
 /**
  * @summary The basket and the checkout: items, delivery, customer details, refund protection, and the hand-over to payment.
@@ -138,11 +132,13 @@ export class CheckoutForm extends BookingElement {
    */
   private readonly systemTask = new Task(this, {
     args: () => [this.formNeeded ? this.bookingController.booking.api : null] as const,
-    task: async ([api], { signal }): Promise<SystemLists | null> => (api ? loadSystemLists(api, signal) : null),
+    task: async ([api], { signal }): Promise<SystemLists | null> => (api ? (await loadFormPart()).loadSystemLists(api, signal) : null),
     onError: (error) => this.reportLoadError(error),
   });
   /** Set once the basket has had content: the form (and its lists) has been needed. */
   private formNeeded = false;
+  /** The items and the form (checkout-form.later.ts), once the basket has content. */
+  private readonly formPart = this.lazy(loadFormPart);
 
   private readonly checkoutTask = new Task(this, {
     args: () => {
@@ -153,7 +149,7 @@ export class CheckoutForm extends BookingElement {
     task: async ([api, basketId], { signal }): Promise<CheckoutData | null> => {
       if (!basketId) return null;
       try {
-        return await loadCheckout(api, basketId, signal);
+        return await (await loadFormPart()).loadCheckout(api, basketId, signal);
       } catch (error) {
         if (error instanceof ApiError && error.status === 403) void this.bookingController.booking.basket.refresh();
         throw error;
@@ -188,7 +184,10 @@ export class CheckoutForm extends BookingElement {
       this.requestedBasket = basketId;
       void booking.basket.refresh();
     }
-    if (content) this.formNeeded = true;
+    if (content) {
+      this.formNeeded = true;
+      this.formPart();
+    }
     const lists = this.systemTask.value;
     if (lists && !this.values.country) {
       const country = defaultCountry(lists.countries, booking.config.locale);
@@ -268,11 +267,13 @@ export class CheckoutForm extends BookingElement {
         <p part="empty">${msg('Your basket is empty.')}</p>
       </section>`;
     }
-    return html`${this.renderBasket(content)}${this.renderCheckout(content)}`;
+    const part = this.formPart();
+    if (!part) return html`<p part="status" role="status">${msg('Loading your basket…')}</p>`;
+    return html`${this.renderBasket(part, content)}${this.renderCheckout(content)}`;
   }
 
-  private renderBasket(content: BasketContent): TemplateResult {
-    return renderBasket(content, {
+  private renderBasket(part: FormPart, content: BasketContent): TemplateResult {
+    return part.renderBasket(content, {
       basket: this.bookingController.basket,
       config: this.bookingController.booking.config,
       eTicketNotices: this.checkoutTask.value?.options.ETicketNotices,
@@ -284,7 +285,7 @@ export class CheckoutForm extends BookingElement {
     });
   }
 
-  private renderCheckout(content: BasketContent): TemplateResult {
+  private renderCheckout(content: BasketContent): TemplateResult | typeof nothing {
     return this.checkoutTask.render({
       initial: () => html`<p part="status" role="status">${msg('Loading checkout…')}</p>`,
       pending: () => html`<p part="status" role="status">${msg('Loading checkout…')}</p>`,
@@ -303,17 +304,26 @@ export class CheckoutForm extends BookingElement {
 
   private reportLoadError(error: unknown): void {
     if (isAbortError(error)) return;
-    void this.emit('booking-error', { source: 'checkout-form', message: loadErrorMessage(error), status: error instanceof ApiError ? error.status : null });
+    void this.emit('booking-error', { source: 'checkout-form', message: this.loadErrorMessage(error), status: error instanceof ApiError ? error.status : null });
+  }
+
+  /** Why loading failed, in words (a failure to load the form's own code is a network failure too). */
+  private loadErrorMessage(error: unknown): string {
+    return this.formPart()?.loadErrorMessage(error) ?? msg('We could not reach the box office. Check your connection and try again.');
   }
 
   private renderLoadError(error: unknown, retry: () => unknown): TemplateResult {
     return html`<div role="alert" part="message error">
-      <p>${loadErrorMessage(error)}</p>
+      <p>${this.loadErrorMessage(error)}</p>
       <button part="retry-button" @click=${retry}>${msg('Try again')}</button>
     </div>`;
   }
 
-  private renderForm(content: BasketContent, checkout: CheckoutData, lists: SystemLists): TemplateResult {
+  private renderForm(content: BasketContent, checkout: CheckoutData, lists: SystemLists): TemplateResult | typeof nothing {
+    // The tasks that gave `checkout` and `lists` loaded the part first.
+    const part = this.formPart();
+    if (!part) return nothing;
+    const { renderErrorSummary, renderNotices, renderDelivery, renderCustomer, renderExtras, renderTotals } = part;
     const config = this.bookingController.booking.config;
     const sending = this.phase !== 'form';
     const onAccount = config.onAccount;
@@ -348,8 +358,8 @@ export class CheckoutForm extends BookingElement {
     };
   }
 
-  private total(content: BasketContent, checkout: CheckoutData, lists: SystemLists): number {
-    return orderTotal(content, checkout.deliveries, lists, { deliveryTypeId: this.deliveryTypeId, requireTicketPlan: this.requireTicketPlan });
+  private total(part: FormPart, content: BasketContent, checkout: CheckoutData, lists: SystemLists): number {
+    return part.orderTotal(content, checkout.deliveries, lists, { deliveryTypeId: this.deliveryTypeId, requireTicketPlan: this.requireTicketPlan });
   }
 
   // ------------------------------------------------------------------ validation
@@ -459,7 +469,8 @@ export class CheckoutForm extends BookingElement {
     const { basketId, content } = booking.basket.value;
     const checkout = this.checkoutTask.value;
     const lists = this.systemTask.value;
-    if (!basketId || !content || !checkout || !lists) return;
+    const part = this.formPart();
+    if (!basketId || !content || !checkout || !lists || !part) return;
     const problems = collectProblems(this.controls());
     if (problems.length) {
       this.announcement = '';
@@ -471,12 +482,12 @@ export class CheckoutForm extends BookingElement {
     this.fieldErrors = {};
     this.formMessage = null;
     this.announcement = msg('Sending your order…');
-    const total = this.total(content, checkout, lists);
+    const total = this.total(part, content, checkout, lists);
     const config = booking.config;
     const urls = returnUrls(config);
-    const fields = orderFields(basketId, lists, this.formState);
+    const fields = part.orderFields(basketId, lists, this.formState);
     try {
-      const outcome = await sendOrder(booking.api, config, basketId, fields, urls);
+      const outcome = await part.sendOrder(booking.api, config, basketId, fields, urls);
       if (outcome.kind === 'booked') {
         await this.bookedOnAccount(basketId, outcome.reference, total);
         return;
@@ -494,7 +505,7 @@ export class CheckoutForm extends BookingElement {
       booking.basket.submitted();
       this.navigate(paymentUrl);
     } catch (error) {
-      await this.handleSubmitError(error);
+      await this.handleSubmitError(part, error);
     }
   }
 
@@ -517,12 +528,12 @@ export class CheckoutForm extends BookingElement {
     void this.emit('booking-error', { source: 'checkout-form', message: text, status });
   }
 
-  private async handleSubmitError(error: unknown): Promise<void> {
+  private async handleSubmitError(part: FormPart, error: unknown): Promise<void> {
     if (error instanceof ApiError && error.status === 400) {
       const field = fieldOfServiceError(error);
       const control = field ? this.controls().find((c) => c.name === field) : undefined;
       if (field && control) {
-        const text = fieldRefusal(field);
+        const text = part.fieldRefusal(field);
         control.setCustomValidity(text);
         this.phase = 'form';
         this.announcement = '';
@@ -531,7 +542,7 @@ export class CheckoutForm extends BookingElement {
         return;
       }
     }
-    const failure = sendFailure(error);
+    const failure = part.sendFailure(error);
     this.fail(failure.text, failure.status);
     if (failure.refresh) void this.bookingController.booking.basket.refresh();
   }

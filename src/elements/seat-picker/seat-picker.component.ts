@@ -162,6 +162,8 @@ export class SeatPicker extends BookingElement {
       this.zoom = zoom;
     },
     painted: () => {
+      // For the host's real-user monitoring (and our benches): when the seat map first painted.
+      if (this.mapFirst && typeof performance.mark === 'function') performance.mark('booking-seat-map-paint');
       // What the visitor may reach for next (the legend, best available, adding): fetched once the map is
       // on screen (two frames on) and the page is idle, so it never delays the map.
       if (!this.idleLater) {
@@ -281,7 +283,7 @@ export class SeatPicker extends BookingElement {
       const wanted = this.bookingController.selection.ticketCount;
       if (wanted && wanted > 0) {
         this.wantedCount = Math.min(wanted, this.maxSeats);
-        const later = this.later();
+        const later = this.laterPart;
         if (later) later.best.count = later.general.count = this.wantedCount;
       }
     }

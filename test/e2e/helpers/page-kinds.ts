@@ -64,44 +64,34 @@ export function hostPage(kind: PageKind, script: string, head = ''): string {
 }
 
 /**
- * Wait until the page kind's milestone (see above); returns the milliseconds
- * from navigation start to each milestone. `reached` is called the moment the
- * last one is seen, before anything else is awaited.
+ * Wait until the page kind's milestone (see above). Each milestone is seen in
+ * the page itself (a check on every animation frame), and its time there is
+ * the result: milliseconds from navigation start. The last one is what the
+ * page's JavaScript is counted up to.
  */
-export async function reachMilestone(page: Page, kind: PageKind, reached: () => void = () => undefined): Promise<Record<string, number>> {
-  const now = () => page.evaluate(() => performance.now());
+export async function reachMilestone(page: Page, kind: PageKind): Promise<Record<string, number>> {
+  /** The page's performance.now() returned by a check, at the first animation frame where it holds. */
+  const seen = async (check: () => number | false): Promise<number> => (await page.waitForFunction(check)).jsonValue() as Promise<number>;
   if (kind === 'timer') {
-    await page.waitForFunction(() => Boolean(document.querySelector('basket-timer')?.shadowRoot?.firstElementChild));
-    const upgraded = await now();
+    const upgraded = await seen(() => Boolean(document.querySelector('basket-timer')?.shadowRoot?.firstElementChild) && performance.now());
     await page.waitForLoadState('networkidle');
-    reached();
-    return { 'timer shown': upgraded };
+    return { 'timer shown': upgraded, idle: await page.evaluate(() => performance.now()) };
   }
-  const card = page.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first();
-  await card.waitFor();
-  if (kind === 'event-list') reached();
-  const firstCard = await now();
+  const firstCard = await seen(() => Boolean(document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) && performance.now());
   if (kind === 'event-list') return { 'first card': firstCard };
   // flow and full: the visit up to the seat map.
   await page.locator('event-list').locator('[part~="card-button"]', { hasText: FLOW_EVENT }).first().press('Enter');
   await page.locator('event-list').locator('[part~="description"]').locator('p').first().waitFor();
   await choosePerformance(page.locator('performance-calendar'));
-  // The seat map's first paint: its canvas is sized and the tab-stop seat is laid over it,
-  // then the frame is produced (double requestAnimationFrame).
-  await page.waitForFunction(() => {
-    const root = document.querySelector('seat-picker')?.shadowRoot;
-    const canvas = root?.querySelector('canvas');
-    return Boolean(canvas && canvas.width > 1 && root?.querySelector('[part~="seat"]'));
-  });
-  reached();
-  const seatMap = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))));
+  // The seat map's first paint: the picker marks it (performance.mark('booking-seat-map-paint')).
+  const seatMap = await seen(() => performance.getEntriesByName('booking-seat-map-paint').at(-1)?.startTime ?? false);
   return { 'first card': firstCard, 'seat map': seatMap };
 }
 
 export interface PageWeight {
-  /** gzip bytes of every JavaScript file requested before the milestone. */
+  /** gzip bytes of every JavaScript file the page started to fetch before its last milestone. */
   gzip: number;
-  /** Per file: path and gzip bytes, in the order received. */
+  /** Per file: path and gzip bytes, in the order requested. */
   files: { path: string; gzip: number }[];
   /** Milliseconds from navigation start to each milestone. */
   times: Record<string, number>;
@@ -111,30 +101,34 @@ const isScript = (r: Response): boolean => r.request().resourceType() === 'scrip
 
 /**
  * Open `url` (a page of this kind) in a new page of `browser` (a Browser or a
- * BrowserContext), reach its milestone, count the JavaScript it fetched.
- * `prepare` runs before the navigation (throttling, routes).
+ * BrowserContext), reach its milestone, count the JavaScript it fetched: every
+ * script whose fetch started (by the page's own clock, Resource Timing) before
+ * the last milestone, each body gzip'd. `prepare` runs before the navigation
+ * (throttling, routes).
  */
 export async function measurePage(browser: { newPage(): Promise<Page> }, url: string, kind: PageKind, prepare?: (page: Page) => Promise<void>): Promise<PageWeight> {
   const page = await browser.newPage();
   try {
     await prepare?.(page);
-    // Every script the page asks for until the milestone (whenever its answer arrives), counted once it has.
-    const bodies: Promise<{ path: string; gzip: number } | null>[] = [];
-    let open = true;
-    page.on('request', (request) => {
-      if (!open) return;
-      bodies.push(
-        request.response().then(async (r) => {
-          if (!r || !isScript(r)) return null;
-          return { path: new URL(r.url()).pathname, gzip: gzipSync(await r.body(), { level: 9 }).length };
-        }),
-      );
+    const bodies = new Map<string, Promise<number>>();
+    page.on('response', (r) => {
+      if (isScript(r) && !bodies.has(r.url())) bodies.set(r.url(), r.body().then((b) => gzipSync(b, { level: 9 }).length));
     });
     await page.goto(url);
-    const times = await reachMilestone(page, kind, () => {
-      open = false;
-    });
-    const files = (await Promise.all(bodies)).filter((f) => f !== null);
+    const times = await reachMilestone(page, kind);
+    const until = Math.max(...Object.values(times));
+    // Fetches started before the milestone, once they have all finished.
+    await page.waitForLoadState('networkidle');
+    const started = await page.evaluate(
+      (t) => performance.getEntriesByType('resource').filter((e) => e.startTime <= t).sort((a, b) => a.startTime - b.startTime).map((e) => e.name),
+      until,
+    );
+    const files: { path: string; gzip: number }[] = [];
+    for (const name of started) {
+      const gzip = bodies.get(name);
+      if (gzip) files.push({ path: new URL(name).pathname, gzip: await gzip });
+    }
+    delete times.idle;
     return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times };
   } finally {
     await page.close();
