@@ -6,8 +6,9 @@
 //                              loads when our tags appear (dist/stagedoor-*-<hash>.js:
 //                              one per element, the core with Lit, DOMPurify, ...), and
 //                              dist/stagedoor-preload.json (the chunks per tag, for
-//                              hosts' modulepreload hints). Every file of the bundle, and
-//                              nothing else, is named dist/stagedoor* (the top of dist/).
+//                              hosts' modulepreload hints). The bundle is exactly the
+//                              top-level dist/stagedoor.js, dist/stagedoor-*.js(.map) and
+//                              dist/stagedoor-preload.json.
 //   dist/lib/                  the npm package: ES modules (one per source
 //                              module), .d.ts from tsc, lit/@lit/dompurify external.
 //   custom-elements.json       the manifest, from the JSDoc of the element classes.
