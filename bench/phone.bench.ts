@@ -111,7 +111,7 @@ export default async function phone(): Promise<BenchTable[]> {
   return [
     {
       title: `A throttled phone (4× CPU, slow 4G): ms from navigation, median of ${RUNS}`,
-      columns: ['page: milestone', 'eager (today)', 'loader', 'vs eager', 'loader + hints', 'vs eager', 'JS gzip eager', 'JS gzip loader'],
+      columns: ['page: milestone', 'eager bundle', 'loader', 'vs eager', 'loader + hints', 'vs eager', 'JS gzip eager', 'JS gzip loader'],
       rows,
       notes: [
         'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit (fresh context).',
