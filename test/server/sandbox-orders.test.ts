@@ -143,7 +143,7 @@ test('payment success: redirect to the sandbox payment page, 303 to SuccessRetur
   assert.match(html, /£110\.50/);
   assert.match(html, /<button[^>]*value="success"[^>]*>Pay £110\.50<\/button>/);
   assert.match(html, /<button[^>]*value="failure"[^>]*>Decline<\/button>/);
-  assert.match(html, /<html lang="en">/);
+  assert.match(html, /<html lang="en-GB">/);
 
   const paid = await pay(h, id, 'success');
   assert.equal(paid.status, 303);
@@ -252,6 +252,50 @@ test('payment timeout cancels the basket and releases its seats; paying afterwar
   assert.equal((await h.get(`/rest/v2/Baskets/${id}/SubmittedBasketSummary`)).status, 204);
   const { result } = await h.add(id, { Tickets: [ticketIds[0] ?? 0] });
   assert.equal(result.FailureReasonText, 'BasketIsLocked', 'a cancelled basket takes no more tickets');
+});
+
+test('the payment page speaks the PaymentGateLanguage of the order, in each of the nine languages; English without one', async () => {
+  // Language → the page's lang, its Pay button (with the amount in that locale) and its Decline button.
+  const expected: [number | undefined, string, RegExp, string][] = [
+    [undefined, 'en-GB', /Pay £110\.50/, 'Decline'],
+    [1, 'en-GB', /Pay £110\.50/, 'Decline'],
+    [2, 'de', /110,50\s£ bezahlen/, 'Ablehnen'],
+    [3, 'es', /Pagar 110,50\sGBP/, 'Rechazar'],
+    [4, 'it', /Paga 110,50\s£/, 'Rifiuta'],
+    [5, 'sv', /Betala 110,50\sGBP/, 'Avvisa'],
+    [6, 'fr', /Payer 110,50\s£GB/, 'Refuser'],
+    [7, 'nl', /£\s110,50 betalen/, 'Weigeren'],
+    [8, 'nb', /Betal 110,50\s£/, 'Avslå'],
+    [9, 'da', /Betal 110,50\s£/, 'Afvis'],
+  ];
+  const titles = new Set<string>();
+  for (const [language, lang, pay, decline] of expected) {
+    const h = tiny();
+    const { id } = await filled(h);
+    const extra = language === undefined ? { RequireTicketPlan: true } : { RequireTicketPlan: true, PaymentGateLanguage: language };
+    assert.equal((await h.post(`/rest/v2/Baskets/${id}/SubmitOrder`, order(id, extra))).status, 200);
+    const html = await (await h.sandbox.fetch(new Request(`${BASE}/sandbox/pay/${id}`))).text();
+    assert.match(html, new RegExp(`<html lang="${lang}">`), `language ${language}`);
+    assert.match(html, new RegExp(`<button[^>]*value="success"[^>]*>${pay.source}</button>`), `language ${language}: the Pay button`);
+    assert.match(html, new RegExp(`<button[^>]*value="failure"[^>]*>${decline}</button>`), `language ${language}: the Decline button`);
+    titles.add(/<h1>([^<]*)<\/h1>/.exec(html)?.[1] ?? '');
+  }
+  assert.equal(titles.size, 8, 'a title of its own per language (Norwegian and Danish share "Testbetaling (sandkasse)")');
+});
+
+test('the payment page after a German order ran out of time says so in German', async () => {
+  const h = tiny({ paymentMinutes: 20 });
+  const { id } = await filled(h);
+  await h.post(`/rest/v2/Baskets/${id}/SubmitOrder`, order(id, { PaymentGateLanguage: 2 }));
+  const page = await h.sandbox.fetch(new Request(`${BASE}/sandbox/pay/${id}`));
+  assert.match(await page.text(), /Bitte bezahlen Sie bis \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} \(Ortszeit der Spielstätte\)/);
+  h.clock.advance(21 * MINUTE);
+  const late = await h.sandbox.fetch(new Request(`${BASE}/sandbox/pay/${id}`));
+  assert.equal(late.status, 410);
+  const html = await late.text();
+  assert.match(html, /<html lang="de">/);
+  assert.match(html, /Die Zahlungsfrist ist abgelaufen; die Karten wurden wieder freigegeben\./);
+  assert.match(html, /Zurück zum Shop/);
 });
 
 test('the payment page refuses a bad outcome and unknown baskets', async () => {

@@ -17,7 +17,7 @@ import type { OperationName } from '../../api/operations.ts';
 import { DEFAULT_TIME_ZONE } from '../../api/time.ts';
 import { checkCatalogue, generateCatalogue, type Catalogue } from './catalogue.ts';
 import { handlers, type HandlerContext } from './handlers.ts';
-import { bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, tinyPdf, escapeHtml } from './pages.ts';
+import { basketTexts, bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, tinyPdf, escapeHtml } from './pages.ts';
 import { fail, type Reply } from './reply.ts';
 import { Store, type Clock } from './store.ts';
 
@@ -142,11 +142,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     store.sweep();
     const ctx = contextFor(c.req.raw);
     const basket = store.basket(c.req.param('basketId'));
-    if (!basket || !basket.order) return html(c, noPaymentPage('No payment is pending for this basket.', null), 404);
+    const t = basketTexts(basket);
+    if (!basket || !basket.order) return html(c, noPaymentPage(t.notPending, null, t), 404);
     if (basket.state === 'submitted') return html(c, paymentPage(ctx, basket));
-    if (basket.state === 'booked') return html(c, noPaymentPage('This basket is already paid.', basket.order.successUrl ?? basket.order.returnUrl));
-    const why = basket.state === 'cancelled' ? 'The time to pay has run out and the tickets were released.' : 'This payment is no longer pending.';
-    return html(c, noPaymentPage(why, basket.order.failureUrl), 410);
+    if (basket.state === 'booked') return html(c, noPaymentPage(t.alreadyPaid, basket.order.successUrl ?? basket.order.returnUrl, t));
+    const why = basket.state === 'cancelled' ? t.timeRanOut : t.noLongerPending;
+    return html(c, noPaymentPage(why, basket.order.failureUrl, t), 410);
   });
 
   app.post('/sandbox/pay/:basketId', async (c) => {
@@ -161,9 +162,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     store.sweep();
     const basket = store.basket(c.req.param('basketId'));
-    if (!basket || !basket.order) return html(c, noPaymentPage('No payment is pending for this basket.', null), 404);
+    const t = basketTexts(basket);
+    if (!basket || !basket.order) return html(c, noPaymentPage(t.notPending, null, t), 404);
     const { successUrl, failureUrl, returnUrl } = basket.order;
-    const go = (url: string | null) => (url ? c.redirect(url, 303) : html(c, noPaymentPage('No return address was given.', null), 409));
+    const go = (url: string | null) => (url ? c.redirect(url, 303) : html(c, noPaymentPage(t.noReturnAddress, null, t), 409));
     if (basket.state === 'booked') return go(successUrl ?? returnUrl);
     if (basket.state !== 'submitted') return go(failureUrl);
     if (outcome === 'failure') {

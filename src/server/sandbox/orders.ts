@@ -3,7 +3,7 @@
  * naming the field for anything wrong, and the DeliveryInformation the basket
  * will carry.
  */
-import type { DeliveryInformation } from '../../api/types.ts';
+import { Language, type DeliveryInformation, type LanguageCode } from '../../api/types.ts';
 import { fail, isObject, type Reply } from './reply.ts';
 import type { Basket, OrderInfo } from './store.ts';
 import { basketDeliveries, type ViewContext } from './views.ts';
@@ -115,11 +115,13 @@ export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode
     if (!isAbsoluteHttpUrl(v)) return fail(400, `The field '${field}' must be an absolute http or https URL.`);
     urls[key] = v;
   }
+  let language: LanguageCode = Language.English;
   if (mode === 'payment' && body.PaymentGateLanguage !== undefined && body.PaymentGateLanguage !== null) {
     const lang = body.PaymentGateLanguage;
     if (typeof lang !== 'number' || !Number.isInteger(lang) || lang < 1 || lang > 9) {
       return fail(400, "The field 'PaymentGateLanguage' must be a Language value (1 to 9).");
     }
+    language = lang;
   }
 
   // One address serves as billing and delivery address (the order has only one).
@@ -148,5 +150,6 @@ export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode
     requireTicketPlan: ticketPlan,
     ...urls,
     transactionReference: strings.TransactionReference || null,
+    language,
   };
 }

@@ -4,6 +4,8 @@
  * e-ticket downloads (`/sandbox/etickets/...`) and the SingleItemBookLink
  * target (`/sandbox/book/{performanceId}`). No network, no external assets.
  */
+import { formatServiceDateTime } from '../../api/time.ts';
+import { paymentTexts, type PaymentTexts } from './payment-texts.ts';
 import type { Basket, Store } from './store.ts';
 import { basketTotal, seatNames, serviceTime, type ViewContext } from './views.ts';
 
@@ -17,43 +19,54 @@ button{font:inherit;padding:.6rem 1.4rem;border-radius:.3rem;border:2px solid #1
 button[value=success]{background:#0b6b2f;color:#fff;border-color:#0b6b2f}button[value=failure]{background:#fff;color:#1a1a1a}
 button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}.note{color:#444;font-size:.9rem}`;
 
-export function htmlPage(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+export function htmlPage(title: string, body: string, lang = 'en'): string {
+  return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
-export const money = (n: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(n);
+/** Pounds in a locale (the service sells in GBP). */
+export const money = (n: number, locale = 'en-GB') => new Intl.NumberFormat(locale, { style: 'currency', currency: 'GBP' }).format(n);
 
-/** The payment page of a basket awaiting payment. */
+/** The texts of a basket's payment page: the language its order asked for (PaymentGateLanguage), else English. */
+export function basketTexts(basket: Basket | null | undefined): PaymentTexts {
+  return paymentTexts(basket?.order?.language);
+}
+
+/** The payment page of a basket awaiting payment, in the language the order asked for. */
 export function paymentPage(ctx: ViewContext, basket: Basket): string {
+  const t = basketTexts(basket);
+  const pounds = (n: number) => escapeHtml(money(n, t.lang));
+  const when = (instant: number) =>
+    formatServiceDateTime(serviceTime(ctx, instant), { dateStyle: 'medium', timeStyle: 'short', locale: t.lang, timeZone: ctx.timeZone });
   const totals = basketTotal(ctx, basket);
   const rows = basket.items
     .map((item) => {
       const seats = item.seats.map((s) => seatNames(item.perf, s).label).join(', ');
       const subtotal = item.seats.reduce((sum, s) => sum + (ctx.store.sellingPrice(item.perf, s) ?? 0), 0);
-      return `<tr><td>${escapeHtml(item.perf.event.def.Name)}<br><span class="note">${escapeHtml(serviceTime(ctx, item.perf.instant).replace('T', ' ').slice(0, 16))}, ${escapeHtml(item.area.name)}: ${escapeHtml(seats)}</span></td><td class="num">${money(subtotal)}</td></tr>`;
+      return `<tr><td>${escapeHtml(item.perf.event.def.Name)}<br><span class="note">${escapeHtml(when(item.perf.instant))}, ${escapeHtml(item.area.name)}: ${escapeHtml(seats)}</span></td><td class="num">${pounds(subtotal)}</td></tr>`;
     })
     .join('');
   const extra = [
-    totals.delivery ? `<tr><td>Delivery</td><td class="num">${money(totals.delivery)}</td></tr>` : '',
-    totals.protection ? `<tr><td>Refund protection</td><td class="num">${money(totals.protection)}</td></tr>` : '',
+    totals.delivery ? `<tr><td>${escapeHtml(t.delivery)}</td><td class="num">${pounds(totals.delivery)}</td></tr>` : '',
+    totals.protection ? `<tr><td>${escapeHtml(t.refundProtection)}</td><td class="num">${pounds(totals.protection)}</td></tr>` : '',
   ].join('');
-  const deadline = basket.paymentDeadline === null ? '' : serviceTime(ctx, basket.paymentDeadline).replace('T', ' ');
+  const deadline = basket.paymentDeadline === null ? '' : when(basket.paymentDeadline);
   return htmlPage(
-    'Sandbox payment',
-    `<h1>Sandbox payment</h1><p>This is the Stagedoor sandbox's payment page. No money is taken.</p>` +
-      `<table><caption class="note">Basket ${escapeHtml(basket.id)}</caption><thead><tr><th scope="col">Item</th><th scope="col" class="num">Price</th></tr></thead>` +
-      `<tbody>${rows}${extra}</tbody><tfoot><tr><th scope="row">Amount to pay</th><td class="num"><strong>${money(totals.total)}</strong></td></tr></tfoot></table>` +
-      `<p class="note">Please pay before ${escapeHtml(deadline)} (venue time).</p>` +
-      `<form method="post"><div class="actions"><button type="submit" name="outcome" value="success">Pay ${money(totals.total)}</button>` +
-      `<button type="submit" name="outcome" value="failure">Decline</button></div></form>`,
+    t.title,
+    `<h1>${escapeHtml(t.title)}</h1><p>${escapeHtml(t.intro)}</p>` +
+      `<table><caption class="note">${escapeHtml(t.basket(basket.id))}</caption><thead><tr><th scope="col">${escapeHtml(t.item)}</th><th scope="col" class="num">${escapeHtml(t.price)}</th></tr></thead>` +
+      `<tbody>${rows}${extra}</tbody><tfoot><tr><th scope="row">${escapeHtml(t.amountToPay)}</th><td class="num"><strong>${pounds(totals.total)}</strong></td></tr></tfoot></table>` +
+      (deadline ? `<p class="note">${escapeHtml(t.payBefore(deadline))}</p>` : '') +
+      `<form method="post"><div class="actions"><button type="submit" name="outcome" value="success">${escapeHtml(t.pay(money(totals.total, t.lang)))}</button>` +
+      `<button type="submit" name="outcome" value="failure">${escapeHtml(t.decline)}</button></div></form>`,
+    t.lang,
   );
 }
 
-/** A page for a basket with no payment pending: a link back to the shop. */
-export function noPaymentPage(message: string, returnUrl: string | null): string {
-  const link = returnUrl ? `<p><a href="${escapeHtml(returnUrl)}">Return to the shop</a></p>` : '';
-  return htmlPage('Sandbox payment', `<h1>Sandbox payment</h1><p role="status">${escapeHtml(message)}</p>${link}`);
+/** A page for a basket with no payment pending (in its order's language): a link back to the shop. */
+export function noPaymentPage(message: string, returnUrl: string | null, t: PaymentTexts = paymentTexts(null)): string {
+  const link = returnUrl ? `<p><a href="${escapeHtml(returnUrl)}">${escapeHtml(t.returnToShop)}</a></p>` : '';
+  return htmlPage(t.title, `<h1>${escapeHtml(t.title)}</h1><p role="status">${escapeHtml(message)}</p>${link}`, t.lang);
 }
 
 // ---------------------------------------------------------------- placeholder images

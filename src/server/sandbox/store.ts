@@ -11,7 +11,7 @@
 import type { Catalogue, CatalogueArea, CatalogueEvent, CataloguePerformance, CatalogueVenue } from './catalogue.ts';
 import { seededRandom } from './catalogue.ts';
 import { serviceTimeToInstant } from '../../api/time.ts';
-import type { DeliveryInformation, FailureReasonName } from '../../api/types.ts';
+import type { DeliveryInformation, FailureReasonName, LanguageCode } from '../../api/types.ts';
 
 export interface Clock {
   now(): number;
@@ -107,6 +107,8 @@ export interface OrderInfo {
   failureUrl: string | null;
   returnUrl: string | null;
   transactionReference: string | null;
+  /** PaymentGateLanguage of the order (1 English … 9 Danish): the language of the payment page. */
+  language: LanguageCode;
 }
 
 export type BasketState = 'open' | 'submitted' | 'booked' | 'cancelled';
