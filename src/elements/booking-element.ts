@@ -1,13 +1,20 @@
 /**
  * The base of every Stagedoor element: an `endpoint` attribute (for a page
  * with no <booking-provider>), the booking controller, the shared styles, a
- * typed way to fire public events, and parts loaded when first needed.
+ * typed way to fire public events, parts loaded when first needed, and the
+ * visitor's language: no render while a language is loading (so English
+ * never flashes before it), and a `lang` attribute saying which language the
+ * element speaks (screen readers pronounce by it).
  */
-import { LitElement } from 'lit';
+import { LitElement, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { BookingController } from '../controllers/booking-controller.ts';
 import { bookingEvent, type BookingEventDetails, type BookingEventName } from '../events.ts';
+import { intlLocale, localeLoading } from '../i18n/locale.ts';
 import { sharedStyles } from './shared.styles.ts';
+
+/** How long an element waits for its language before rendering without it. */
+const LOCALE_PATIENCE_MS = 3000;
 
 export class BookingElement extends LitElement {
   static override styles = [sharedStyles];
@@ -22,6 +29,30 @@ export class BookingElement extends LitElement {
 
   /** Parts being loaded: `updateComplete` waits for them (and the render they bring). */
   private readonly loading = new Set<Promise<unknown>>();
+
+  /**
+   * While the visitor's language loads (a lazy chunk), wait for it: one render in the right
+   * language. A load that hangs holds nothing up for more than a few seconds (the element then
+   * renders in the language it has, and again when the new one arrives).
+   */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const loading = localeLoading();
+    if (!loading) return super.scheduleUpdate();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LOCALE_PATIENCE_MS);
+    });
+    return Promise.race([loading, patience]).then(() => {
+      clearTimeout(timer);
+      super.scheduleUpdate();
+    });
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    const lang = intlLocale(this.bookingController.booking.config.locale);
+    if (this.getAttribute('lang') !== lang) this.setAttribute('lang', lang);
+  }
 
   /** Fire a public event (bubbling, composed) after the current render. */
   protected async emit<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): Promise<void> {

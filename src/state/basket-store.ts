@@ -17,6 +17,7 @@
  *   (1 s doubling to 30 s), never in a tight loop.
  */
 import { msg, str } from '@lit/localize';
+import { plural } from '../i18n/plural.ts';
 import { ApiError, InvalidRequestError, NetworkError, isAbortError, type ApiClient } from '../api/client.ts';
 import { isMinServiceDateTime, serviceTimeToInstant } from '../api/time.ts';
 import type { AddTicketsResult, AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
@@ -43,8 +44,8 @@ export type BasketFailureKind =
 export interface BasketFailure {
   action: BasketAction;
   kind: BasketFailureKind;
-  /** A sentence for the visitor. */
-  message: string;
+  /** A sentence for the visitor, in the language the widget shows now (read it when rendering). */
+  readonly message: string;
   status: number | null;
   /** FailureReasonText, when the service gave one. */
   reason: string | null;
@@ -158,7 +159,10 @@ export function describeFailureReason(reason: string, bookable: number | null = 
         ? msg('Fewer tickets are left than you asked for.')
         : bookable === 0
           ? msg('No more tickets can be booked for this performance.')
-          : msg(str`Only ${bookable} tickets can still be booked for this performance.`);
+          : plural(bookable, {
+              one: () => msg(str`Only ${bookable} ticket can still be booked for this performance.`),
+              other: () => msg(str`Only ${bookable} tickets can still be booked for this performance.`),
+            });
     default:
       return msg('The tickets could not be added to your basket.');
   }
@@ -412,7 +416,7 @@ export class BasketStore extends Store<BasketState> {
         return { ok: true, content: result.GetBasketContentResult };
       }
       const reason = reasonName(result);
-      const failure = this.failure('add', 'rejected', describeFailureReason(reason, result.BookableTicketsCount), {
+      const failure = this.failure('add', 'rejected', () => describeFailureReason(reason, result.BookableTicketsCount), {
         status: 200,
         reason,
         bookableTicketsCount: result.BookableTicketsCount,
@@ -557,13 +561,18 @@ export class BasketStore extends Store<BasketState> {
   private failure(
     action: BasketAction,
     kind: BasketFailureKind,
-    message: string,
+    message: string | (() => string),
     extra: Partial<Pick<BasketFailure, 'status' | 'reason' | 'bookableTicketsCount' | 'retryable'>> = {},
   ): BasketFailure {
+    // Our own sentences are made when read, so a failure shown before the visitor's
+    // language changes is shown in the new language afterwards.
+    const text = typeof message === 'function' ? message : () => message;
     return Object.freeze({
       action,
       kind,
-      message,
+      get message() {
+        return text();
+      },
       status: extra.status ?? null,
       reason: extra.reason ?? null,
       bookableTicketsCount: extra.bookableTicketsCount ?? null,
@@ -575,9 +584,9 @@ export class BasketStore extends Store<BasketState> {
   private fail(action: BasketAction, error: unknown): BasketFailure {
     let failure: BasketFailure;
     if (isAbortError(error)) {
-      failure = this.failure(action, 'other', msg('The request was cancelled.'), { retryable: true });
+      failure = this.failure(action, 'other', () => msg('The request was cancelled.'), { retryable: true });
     } else if (error instanceof NetworkError) {
-      failure = this.failure(action, 'network', msg('We could not reach the box office. Check your connection and try again.'), {
+      failure = this.failure(action, 'network', () => msg('We could not reach the box office. Check your connection and try again.'), {
         retryable: true,
       });
     } else if (error instanceof ApiError) {
@@ -585,25 +594,25 @@ export class BasketStore extends Store<BasketState> {
       if (error.status === 409) {
         const reason = add ? reasonName(add) : 'TicketNotAvailable';
         const exceeded = reason === 'BookableTicketsExceeded';
-        failure = this.failure(action, exceeded ? 'bookable-exceeded' : 'unavailable', describeFailureReason(reason, add?.BookableTicketsCount ?? null), {
+        failure = this.failure(action, exceeded ? 'bookable-exceeded' : 'unavailable', () => describeFailureReason(reason, add?.BookableTicketsCount ?? null), {
           status: 409,
           reason,
           bookableTicketsCount: add?.BookableTicketsCount ?? null,
         });
       } else if (error.status === 502 || error.status === 504 || error.status === 503) {
-        failure = this.failure(action, 'supplier', msg('The box office did not answer. Your choice is kept: please try again.'), {
+        failure = this.failure(action, 'supplier', () => msg('The box office did not answer. Your choice is kept: please try again.'), {
           status: error.status,
           retryable: true,
         });
       } else if (error.status === 403 || error.status === 404) {
-        failure = this.failure(action, 'invalid-basket', msg('Your basket is no longer valid.'), { status: error.status });
+        failure = this.failure(action, 'invalid-basket', () => msg('Your basket is no longer valid.'), { status: error.status });
       } else if (error.status === 429) {
-        failure = this.failure(action, 'other', msg('Too many attempts. Please wait a moment and try again.'), {
+        failure = this.failure(action, 'other', () => msg('Too many attempts. Please wait a moment and try again.'), {
           status: 429,
           retryable: true,
         });
       } else {
-        failure = this.failure(action, 'other', error.serviceMessage ?? msg('Something went wrong. Please try again.'), {
+        failure = this.failure(action, 'other', error.serviceMessage ?? (() => msg('Something went wrong. Please try again.')), {
           status: error.status,
           retryable: error.status >= 500,
         });
@@ -611,7 +620,7 @@ export class BasketStore extends Store<BasketState> {
     } else if (error instanceof InvalidRequestError) {
       failure = this.failure(action, 'other', error.message);
     } else {
-      failure = this.failure(action, 'other', msg('Something went wrong. Please try again.'), { retryable: true });
+      failure = this.failure(action, 'other', () => msg('Something went wrong. Please try again.'), { retryable: true });
     }
     this.patch({ error: failure });
     return failure;

@@ -10,6 +10,7 @@
  */
 import { createContext } from '@lit/context';
 import { createApiClient, type ApiClient } from '../api/client.ts';
+import { setLocale } from '../i18n/locale.ts';
 import { BasketStore } from './basket-store.ts';
 import { endpointKey, type BookingConfig } from './config.ts';
 import { SelectionStore } from './selection.ts';
@@ -30,7 +31,13 @@ export interface CreateBookingOptions {
   restore?: boolean;
 }
 
+/**
+ * A booking for a configuration. Its locale becomes the page's language (one
+ * language per page: the latest booking created, e.g. by a <booking-provider>
+ * whose `locale` changed, sets it for every element).
+ */
 export function createBooking(config: BookingConfig, options: CreateBookingOptions = {}): BookingContextValue {
+  void setLocale(config.locale);
   const api = options.api ?? createApiClient({ endpoint: config.endpoint });
   return Object.freeze({
     config: Object.freeze({ ...config }),

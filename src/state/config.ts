@@ -7,13 +7,18 @@
  * `endpoint` attribute.
  */
 import { DEFAULT_TIME_ZONE } from '../api/time.ts';
+import { FALLBACK_LOCALE, servedLocale } from '../i18n/locale.ts';
 
 export interface BookingConfig {
   /** The proxy endpoint (same origin or CORS). Default `/api`. */
   endpoint: string;
   /** ISO 4217 code; the service never sends one. Default `GBP`. */
   currency: string;
-  /** BCP 47 locale for text, money and dates. Default: the page's `lang`, else `en-GB`. */
+  /**
+   * BCP 47 locale for text, money and dates. Default: the page's `lang`, else `en-GB`.
+   * A locale whose language the widget does not speak falls back by language (`de-AT`
+   * keeps Austrian dates with the German text), then to `en-GB`; never an error.
+   */
   locale: string;
   /** IANA zone of the service's DateTimes. Default `Europe/London`. */
   timeZone: string;
@@ -34,7 +39,7 @@ export function defaultConfig(): BookingConfig {
   return {
     endpoint: DEFAULT_ENDPOINT,
     currency: 'GBP',
-    locale: lang || 'en-GB',
+    locale: lang || FALLBACK_LOCALE,
     timeZone: DEFAULT_TIME_ZONE,
     successUrl: null,
     failureUrl: null,
@@ -98,6 +103,7 @@ export function resolveConfig(...layers: Partial<BookingConfig>[]): BookingConfi
   const config = defaultConfig();
   for (const layer of layers) Object.assign(config, sanitizeConfig(layer));
   config.endpoint = config.endpoint.replace(/\/+$/, '') || DEFAULT_ENDPOINT;
+  config.locale = servedLocale(config.locale);
   return config;
 }
 

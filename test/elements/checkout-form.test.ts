@@ -273,7 +273,7 @@ describe('<checkout-form>', () => {
     // The basket went to payment: the store starts afresh and keeps the id for the return page.
     expect(booking.basket.value.basketId).to.equal(null);
     expect(booking.basket.awaitingPayment).to.equal(BASKET_ID);
-    expect(text(el, '[part~="message"]')).to.contain('payment page');
+    expect(text(el, '[part~="message"]')).to.contain('Zahlungsseite'); // the locale is German: so is the widget
     await expect(el).to.be.accessible();
   });
 

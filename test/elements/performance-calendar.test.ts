@@ -232,7 +232,7 @@ describe('<performance-calendar>', () => {
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['5', '12', '31']);
     day(el, 12).click();
     await el.updateComplete;
-    expect(text(q(el, '[part="day-panel"] [part="price"]'))).to.equal('£30.00–£80.00 each for 4');
+    expect(text(q(el, '[part="day-panel"] [part="price"]'))).to.equal('£30.00–£80.00 each for 4 tickets');
     await expect(el).to.be.accessible();
 
     // Back to any number: every performance again, sold-out ones included.

@@ -363,7 +363,7 @@ describe('<seat-picker> seated map', () => {
     const el = await picker(api);
     await mapReady(el);
     await chooseAndAdd(el, ['Stalls, row A, seat 1,', 'Stalls, row A, seat 2,']);
-    expect(text(el)).to.include('Only 1 tickets can still be booked for this performance.');
+    expect(text(el)).to.include('Only 1 ticket can still be booked for this performance.');
     await accessible(el);
     button(el, /Continue with 1 ticket/).click();
     await tick(el);
@@ -606,7 +606,7 @@ describe('<seat-picker> best available and general admission', () => {
     const el = await picker(api, { mode: 'best-available' });
     await waitUntil(() => root(el).querySelector('[part~="option"]'));
     button(el, /Add 2 for £90\.00/).click();
-    await waitUntil(() => text(el).includes('Only 1 tickets can still be booked'));
+    await waitUntil(() => text(el).includes('Only 1 ticket can still be booked'));
     button(el, /Continue with 1 ticket/).click();
     await waitUntil(() => api.callsTo('getAvailableTickets').some((a) => (a as { requiredTicketsCount: number }).requiredTicketsCount === 1));
   });

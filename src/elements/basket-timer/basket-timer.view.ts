@@ -9,7 +9,8 @@ import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { BasketItem } from '../../api/types.ts';
 import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
-import { formatDateTime } from '../../format.ts';
+import { formatDateTime, formatList } from '../../format.ts';
+import { intlLocale } from '../../i18n/locale.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import type { BasketTimer, BasketTimerState } from './basket-timer.component.ts';
@@ -103,7 +104,7 @@ export class BasketTimerView {
     }
 
     if ((state === 'warning' || state === 'final') && (this.lastState === null || SEVERITY[state] > SEVERITY[this.lastState])) {
-      const words = durationInWords(this.seconds, config.locale);
+      const words = durationInWords(this.seconds, intlLocale(config.locale));
       this.announcement =
         state === 'warning'
           ? msg(str`${words} left to complete your booking.`)
@@ -169,7 +170,7 @@ export class BasketTimerView {
   /** m:ss for the eye; minutes and seconds in words for assistive technology. */
   private renderTime(seconds: number): TemplateResult {
     return html`<span aria-hidden="true">${formatCountdown(seconds)}</span><span class="visually-hidden"
-        >${durationInWords(seconds, this.port.booking().config.locale)}</span
+        >${durationInWords(seconds, intlLocale(this.port.booking().config.locale))}</span
       >`;
   }
 
@@ -230,13 +231,13 @@ export class BasketTimerView {
   private describeSeats(seats: readonly string[]): string {
     const [only] = seats;
     if (seats.length === 1 && only !== undefined) return msg(str`Seat ${only}`);
-    const list = new Intl.ListFormat(this.port.booking().config.locale, { style: 'short', type: 'conjunction' }).format(seats);
+    const list = formatList(seats, this.port.booking().config, { style: 'short', type: 'conjunction' });
     return msg(str`Seats ${list}`);
   }
 
   private describeItems(items: readonly BasketItem[], config: { locale: string; timeZone: string }): string {
     const names = items.map((item) => `${item.EventName}, ${formatDateTime(item.PerformanceDate, config, SHORT_DATE)}`);
-    return new Intl.ListFormat(config.locale, { style: 'long', type: 'conjunction' }).format(names);
+    return formatList(names, config);
   }
 
   /** "Start again" / "Dismiss": forget the released notice; nothing else (no event, the selection is kept). */

@@ -14,6 +14,7 @@ import type { NotAvailableYet } from '../../api/operations.ts';
 import type { BasketItem, BasketTicket, DeliveryType, ETicketLink, SubmittedBasketSummary } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
+import { plural } from '../../i18n/plural.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import {
@@ -268,10 +269,32 @@ export class BookingConfirmationView {
     if (waiting?.what === 'summary') {
       return html`<div part="message waiting" class="waiting" role="status">
         <h2 part="heading">${msg('Payment received')}</h2>
-        <p>${msg(str`Your booking is not available yet. Checking again in ${waiting.seconds} seconds.`)}</p>
+        <p>${this.checkingAgain('summary', waiting.seconds)}</p>
       </div>`;
     }
     return html`<p part="message" role="status">${msg('Loading your booking…')}</p>`;
+  }
+
+  /** "Your booking is not available yet. Checking again in 4 seconds." */
+  private checkingAgain(what: Waiting['what'], seconds: number): string {
+    if (what === 'summary') {
+      return plural(seconds, {
+        one: () => msg(str`Your booking is not available yet. Checking again in ${seconds} second.`),
+        other: () => msg(str`Your booking is not available yet. Checking again in ${seconds} seconds.`),
+      });
+    }
+    return plural(seconds, {
+      one: () => msg(str`Your e-tickets are not available yet. Checking again in ${seconds} second.`),
+      other: () => msg(str`Your e-tickets are not available yet. Checking again in ${seconds} seconds.`),
+    });
+  }
+
+  /** "2 tickets, £7.00". */
+  private protectionText(count: number, price: string): string {
+    return plural(count, {
+      one: () => msg(str`${count} ticket, ${price}`),
+      other: () => msg(str`${count} tickets, ${price}`),
+    });
   }
 
   private errorMessage(error: unknown): string {
@@ -329,7 +352,7 @@ export class BookingConfirmationView {
               ${this.addressOf(delivery) ? html`<dt>${msg('Address')}</dt><dd>${this.addressOf(delivery)}</dd>` : nothing}
               ${protection && protection.ProtectedTicketsCount > 0
                 ? html`<dt>${msg('Refund protection')}</dt>
-                    <dd>${msg(str`${protection.ProtectedTicketsCount} tickets, ${formatMoney(protection.TotalProtectionPrice, config)}`)}</dd>`
+                    <dd>${this.protectionText(protection.ProtectedTicketsCount, formatMoney(protection.TotalProtectionPrice, config))}</dd>`
                 : nothing}
             </dl>
           </section>`
@@ -349,7 +372,7 @@ export class BookingConfirmationView {
     const waiting = this.waiting;
     if (waiting?.what === 'etickets') {
       return html`<p part="message waiting" class="waiting" role="status">
-        ${msg(str`Your e-tickets are not available yet. Checking again in ${waiting.seconds} seconds.`)}
+        ${this.checkingAgain('etickets', waiting.seconds)}
       </p>`;
     }
     if (this.eticketsTask.value === NOT_YET) {

@@ -4,7 +4,8 @@ import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '@lit/localize';
 import { ApiError, isAbortError } from '../../api/client.ts';
 import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
-import { formatDateTime, formatMoney } from '../../format.ts';
+import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
+import { plural } from '../../i18n/plural.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
 import { BookingElement } from '../booking-element.ts';
 import { eventListStyles } from './event-list.styles.ts';
@@ -217,7 +218,8 @@ export class EventList extends BookingElement {
     const events = this.listTask.value;
     if (this.listTask.status === TaskStatus.PENDING || this.listTask.status === TaskStatus.INITIAL) return msg('Loading shows…');
     if (this.listTask.status === TaskStatus.COMPLETE && events) {
-      return events.length === 1 ? msg('1 show') : msg(str`${events.length} shows`);
+      const count = events.length;
+      return plural(count, { one: () => msg(str`${count} show`), other: () => msg(str`${count} shows`) });
     }
     return '';
   }
@@ -489,13 +491,18 @@ export class EventList extends BookingElement {
   private renderReviewPage(result: ReviewsResult): TemplateResult {
     if (!result.ReviewsCount) return html`<p class="meta">${msg('No reviews yet.')}</p>`;
     const best = result.HighestPossibleRating > 0 ? result.HighestPossibleRating : 5;
-    const average = new Intl.NumberFormat(this.config.locale, { maximumFractionDigits: 1 }).format(result.AverageRating);
+    const average = formatNumber(result.AverageRating, this.config, { maximumFractionDigits: 1 });
+    const total = result.ReviewsCount;
     const first = result.CurrentReviewsFrom + 1;
     const last = result.CurrentReviewsFrom + result.Reviews.length;
+    const [shownFrom, shownTo, shownTotal] = [first, last, total].map((n) => formatNumber(n, this.config));
     const count = Math.max(1, Math.floor(this.reviewsPerPage) || 5);
     return html`
       <p part="rating" class="rating">
-        ${msg(str`Average rating ${average} out of ${best}, from ${result.ReviewsCount} reviews`)}
+        ${plural(total, {
+          one: () => msg(str`Average rating ${average} out of ${best}, from ${shownTotal} review`),
+          other: () => msg(str`Average rating ${average} out of ${best}, from ${shownTotal} reviews`),
+        })}
       </p>
       <ol part="reviews-list" class="reviews" start=${first}>
         ${result.Reviews.map((review) => this.renderReview(review, best))}
@@ -507,7 +514,7 @@ export class EventList extends BookingElement {
           ?disabled=${result.CurrentReviewsFrom <= 0}
           @click=${() => this.pageReviews(Math.max(0, result.CurrentReviewsFrom - count))}
         >${msg('Newer reviews')}</button>
-        <span class="meta">${msg(str`Reviews ${first}–${last} of ${result.ReviewsCount}`)}</span>
+        <span class="meta">${msg(str`Reviews ${shownFrom}–${shownTo} of ${shownTotal}`)}</span>
         <button
           part="pager-button"
           data-variant="secondary"
@@ -522,7 +529,7 @@ export class EventList extends BookingElement {
     const stars = Math.max(0, Math.min(best, Math.round(review.Stars)));
     return html`<li part="review" class="review">
       <p>
-        <span part="review-stars" class="stars" role="img" aria-label=${msg(str`${stars} out of ${best} stars`)}
+        <span part="review-stars" class="stars" role="img" aria-label=${plural(best, { one: () => msg(str`${stars} out of ${best} star`), other: () => msg(str`${stars} out of ${best} stars`) })}
           >${'★'.repeat(stars)}${'☆'.repeat(best - stars)}</span>
         <strong>${review.ConsumerName}</strong>
         <span class="meta">${formatDateTime(review.CreatedAt, this.config, { dateStyle: 'medium' })}</span>

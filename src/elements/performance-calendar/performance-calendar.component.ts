@@ -5,7 +5,9 @@ import { localized, msg, str } from '@lit/localize';
 import { ApiError, isAbortError } from '../../api/client.ts';
 import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
-import { formatDateTime, formatMoney } from '../../format.ts';
+import { formatDateTime, formatList, formatMoney } from '../../format.ts';
+import { firstDayOfWeek, intlLocale } from '../../i18n/locale.ts';
+import { plural } from '../../i18n/plural.ts';
 import { BookingElement } from '../booking-element.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
@@ -225,9 +227,7 @@ export class PerformanceCalendar extends BookingElement {
         : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
-            ${this.tickets === null
-              ? msg(str`No performances in ${this.monthTitle(month)}.`)
-              : msg(str`No performances in ${this.monthTitle(month)} with ${this.tickets} tickets available.`)}
+            ${this.emptyText(month)}
           </p>`
         : nothing}
       <div class="grid-view">
@@ -236,6 +236,16 @@ export class PerformanceCalendar extends BookingElement {
       </div>
       <div class="list-view">${this.renderList(month, days)}</div>
     `;
+  }
+
+  private emptyText(month: Month): string {
+    const title = this.monthTitle(month);
+    const tickets = this.tickets;
+    if (tickets === null) return msg(str`No performances in ${title}.`);
+    return plural(tickets, {
+      one: () => msg(str`No performances in ${title} with ${tickets} ticket available.`),
+      other: () => msg(str`No performances in ${title} with ${tickets} tickets available.`),
+    });
   }
 
   private failureText(): string {
@@ -248,7 +258,11 @@ export class PerformanceCalendar extends BookingElement {
     if (this.performancesTask.status === TaskStatus.PENDING) return msg('Loading performances…');
     if (!days) return '';
     const count = [...days.values()].reduce((n, list) => n + list.length, 0);
-    return msg(str`${this.monthTitle(month)}: ${count} performances`);
+    const title = this.monthTitle(month);
+    return plural(count, {
+      one: () => msg(str`${title}: ${count} performance`),
+      other: () => msg(str`${title}: ${count} performances`),
+    });
   }
 
   private monthTitle(month: Month): string {
@@ -287,17 +301,9 @@ export class PerformanceCalendar extends BookingElement {
     `;
   }
 
+  /** The week starts where the visitor's locale starts it (Monday in Europe, Sunday in the US). */
   private firstWeekday(): number {
-    try {
-      const locale = new Intl.Locale(this.booking.config.locale) as Intl.Locale & {
-        getWeekInfo?: () => { firstDay: number };
-        weekInfo?: { firstDay: number };
-      };
-      const first = locale.getWeekInfo?.().firstDay ?? locale.weekInfo?.firstDay;
-      return typeof first === 'number' && first >= 1 && first <= 7 ? first : 1;
-    } catch {
-      return 1;
-    }
+    return firstDayOfWeek(intlLocale(this.booking.config.locale));
   }
 
   private renderGrid(month: Month, days: Map<number, PerformanceChoice[]> | null): TemplateResult {
@@ -376,10 +382,14 @@ export class PerformanceCalendar extends BookingElement {
   private dayAriaLabel(date: CalendarDate, choices: PerformanceChoice[], soldOut: boolean, fewLeft: boolean): string {
     const label = this.dayLabel(date);
     if (!choices.length) return msg(str`${label}, no performances`);
-    const times = choices.map((c) => this.time(c.performance)).join(', ');
+    const times = formatList(choices.map((c) => this.time(c.performance)), this.booking.config, { style: 'short', type: 'unit' });
     if (soldOut) return msg(str`${label}, sold out (${times})`);
     if (fewLeft) return msg(str`${label}, few tickets left, ${times}`);
-    return choices.length === 1 ? msg(str`${label}, 1 performance, ${times}`) : msg(str`${label}, ${choices.length} performances, ${times}`);
+    const count = choices.length;
+    return plural(count, {
+      one: () => msg(str`${label}, ${count} performance, ${times}`),
+      other: () => msg(str`${label}, ${count} performances, ${times}`),
+    });
   }
 
   private time(p: PerformanceInfo): string {
@@ -438,15 +448,30 @@ export class PerformanceCalendar extends BookingElement {
       ${choice.soldOut
         ? nothing
         : html`<span part="price" class="price">
-            ${choice.range
-              ? choice.range.min === choice.range.max
-                ? msg(str`${formatMoney(choice.range.min, config)} each for ${tickets}`)
-                : msg(str`${formatMoney(choice.range.min, config)}–${formatMoney(choice.range.max, config)} each for ${tickets}`)
+            ${choice.range && tickets !== null
+              ? this.rangeText(choice.range, tickets)
               : msg(str`From ${formatMoney(p.MinimumTicketPrice, config)}`)}
           </span>`}
       ${p.ContainsDiscountOfferTickets && !choice.soldOut ? html`<span part="badge discount" class="badge">${msg('Discount')}</span>` : nothing}
       ${p.ContainsNoFeeOfferTickets && !choice.soldOut ? html`<span part="badge no-fee" class="badge">${msg('No booking fee')}</span>` : nothing}
     </button>`;
+  }
+
+  /** "£40.00 each for 2 tickets", "£40.00–£65.00 each for 2 tickets". */
+  private rangeText(range: { min: number; max: number }, tickets: number): string {
+    const config = this.booking.config;
+    const min = formatMoney(range.min, config);
+    if (range.min === range.max) {
+      return plural(tickets, {
+        one: () => msg(str`${min} for ${tickets} ticket`),
+        other: () => msg(str`${min} each for ${tickets} tickets`),
+      });
+    }
+    const max = formatMoney(range.max, config);
+    return plural(tickets, {
+      one: () => msg(str`${min}–${max} for ${tickets} ticket`),
+      other: () => msg(str`${min}–${max} each for ${tickets} tickets`),
+    });
   }
 
   /** "19:30", or for a pair "Part 1 14:30 + Part 2 19:30" (with the date when a part is on another day). */
