@@ -34,7 +34,7 @@ import {
 import { checkoutApi, eTickets, submittedSummary } from '../elements/helpers/checkout-data.ts';
 import { apiError, fakeApi, networkError, testBooking, type FakeApi, type Handlers } from '../elements/helpers/fake-api.ts';
 import { fakeBasketService } from '../elements/helpers/fake-basket.ts';
-import { BASKET_ID, basketWith, performance, ticket } from '../elements/helpers/seat-fixtures.ts';
+import { BASKET_ID, availableAreas, basketWith, performance, ticket } from '../elements/helpers/seat-fixtures.ts';
 
 const LOCALES = ['de', 'es', 'it', 'sv', 'fr', 'nl', 'nb', 'da'] as const;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -396,15 +396,6 @@ async function addSeats(el: Element, names: string[], until: () => unknown) {
   await settled(el);
 }
 
-const AREAS = (n: number) => ({
-  PerformanceId: 1,
-  EventId: 5,
-  TicketAreas: [
-    { AreaName: 'Stalls', SellingPrice: 45, FaceValue: 45, TicketName1: 'F', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 100 + i, TicketName1: 'F', TicketName2: String(i + 1), IsRestrictedView: false })) },
-    { AreaName: 'Balcony', SellingPrice: 25, FaceValue: 25, TicketName1: 'M', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 200 + i, TicketName1: 'M', TicketName2: String(i + 1), IsRestrictedView: i === 0 })) },
-  ],
-});
-
 const seatPicker: Scenario[] = [
   {
     state: 'no performance; loading; sold out; failed to load',
@@ -559,7 +550,7 @@ const seatPicker: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(
         r.booking(r.api(seatHandlers({
-          getAvailableTickets: ({ requiredTicketsCount }) => AREAS(requiredTicketsCount),
+          getAvailableTickets: ({ requiredTicketsCount }) => availableAreas(requiredTicketsCount),
           addTickets: () => ({ Success: false, FailureReason: 8, FailureReasonText: 'BookableTicketsExceeded', BookableTicketsCount: 3, GetBasketContentResult: basketWith([]) }),
         }))),
         html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`,

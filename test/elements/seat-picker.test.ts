@@ -6,7 +6,7 @@ import { resetSharedBookings } from '../../src/state/booking.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { apiError, fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
-import { BASKET_ID, basketWith, hall, performance, ticket } from './helpers/seat-fixtures.ts';
+import { BASKET_ID, availableAreas, basketWith, hall, performance, ticket } from './helpers/seat-fixtures.ts';
 
 const TICKETS: FullTicketInfo[] = [
   ticket(1, 'Stalls', 'B', '10', 45),
@@ -563,14 +563,7 @@ describe('<seat-picker> seated map', () => {
 describe('<seat-picker> best available and general admission', () => {
   afterEach(() => resetSharedBookings());
 
-  const areas = (n: number) => ({
-    PerformanceId: 1,
-    EventId: 5,
-    TicketAreas: [
-      { AreaName: 'Stalls', SellingPrice: 45, FaceValue: 45, TicketName1: 'F', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 100 + i, TicketName1: 'F', TicketName2: String(i + 1), IsRestrictedView: false })) },
-      { AreaName: 'Balcony', SellingPrice: 25, FaceValue: 25, TicketName1: 'M', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 200 + i, TicketName1: 'M', TicketName2: String(i + 1), IsRestrictedView: i === 0 })) },
-    ],
-  });
+  const areas = availableAreas;
 
   it('best available (forced by mode): asks AvailableTickets for N and adds the chosen group', async () => {
     const api = fakeApi(

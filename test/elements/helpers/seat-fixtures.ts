@@ -36,6 +36,18 @@ export function basketWith(tickets: FullTicketInfo[]): BasketContent {
   };
 }
 
+/** An AvailableTickets answer for `n` tickets: n seats together in the Stalls (£45) and in the Balcony (£25, the first restricted). */
+export function availableAreas(n: number) {
+  return {
+    PerformanceId: 1,
+    EventId: 5,
+    TicketAreas: [
+      { AreaName: 'Stalls', SellingPrice: 45, FaceValue: 45, TicketName1: 'F', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 100 + i, TicketName1: 'F', TicketName2: String(i + 1), IsRestrictedView: false })) },
+      { AreaName: 'Balcony', SellingPrice: 25, FaceValue: 25, TicketName1: 'M', SingleItemBookLink: '', Tickets: Array.from({ length: n }, (_, i) => ({ TicketId: 200 + i, TicketName1: 'M', TicketName2: String(i + 1), IsRestrictedView: i === 0 })) },
+    ],
+  };
+}
+
 /** A rectangular hall of `rows × columns` seats (rows A, B, … AA …), two price bands. */
 export function hall(rows: number, columns: number): FullTicketInfo[] {
   const out: FullTicketInfo[] = [];
