@@ -10,6 +10,8 @@ import '../../src/elements/basket-timer/basket-timer.ts';
 import type { BasketTimer } from '../../src/elements/basket-timer/basket-timer.ts';
 import '../../src/elements/event-list/event-list.ts';
 import type { EventList } from '../../src/elements/event-list/event-list.ts';
+import '../../src/elements/checkout-form/checkout-form.ts';
+import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import '../../src/elements/performance-calendar/performance-calendar.ts';
 import type { PerformanceCalendar } from '../../src/elements/performance-calendar/performance-calendar.ts';
 import type { BookingProvider } from '../../src/elements/booking-provider/booking-provider.component.ts';
@@ -19,6 +21,7 @@ import { plural } from '../../src/i18n/plural.ts';
 import { createBooking, registerSharedBooking, resetSharedBookings } from '../../src/state/booking.ts';
 import { resetPageConfig, resolveConfig } from '../../src/state/config.ts';
 import { eventFixture, performanceFixture } from './helpers/catalogue-fixtures.ts';
+import { checkoutApi, COUNTRIES } from './helpers/checkout-data.ts';
 import { fakeApi, testBooking, withBooking, type Handlers } from './helpers/fake-api.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -154,6 +157,53 @@ describe('the visitor\'s language', () => {
       };
       expect((await headers('en-US'))[0]).to.equal('Sunday');
       expect(await headers('de')).to.deep.equal(['Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag', 'Samstag', 'Sonntag']);
+    });
+  });
+
+  describe('the checkout', () => {
+    async function countryFor(locale: string): Promise<string> {
+      const api = checkoutApi({ getCountries: () => ({ Countries: [...COUNTRIES, { CountryId: 752, CountryName: 'Sweden', Ordering: 4, ISO3166: 'SE' }] }) });
+      const booking = testBooking(api, { locale });
+      await booking.basket.add({ Tickets: [1001] });
+      const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+      await waitUntil(() => sr(el).querySelector('select[name="country"]'), 'the checkout did not load');
+      await el.updateComplete;
+      return (sr(el).querySelector('select[name="country"]') as HTMLSelectElement).value;
+    }
+
+    it("preselects the visitor's country: the locale's region, else the likeliest for its language", async () => {
+      expect(await countryFor('de-AT')).to.equal('AT');
+      expect(await countryFor('sv')).to.equal('SE');
+      expect(await countryFor('en-US')).to.equal('US');
+      expect(await countryFor('en-GB')).to.equal('GB');
+      // A language whose country is not on the list: the list's first (by the service's Ordering).
+      expect(await countryFor('da')).to.equal('GB');
+    });
+
+    it('sends the PaymentGateLanguage of the language the visitor reads, English when the page is in one the gate lacks', async () => {
+      const languageFor = async (locale: string) => {
+        const api = checkoutApi();
+        const booking = testBooking(api, { locale });
+        await booking.basket.add({ Tickets: [1001] });
+        const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+        el.navigate = () => undefined;
+        await waitUntil(() => sr(el).querySelector('form [part~="submit-button"]'));
+        const fill = (name: string, value: string) => {
+          const control = sr(el).querySelector(`[name="${name}"]`) as HTMLInputElement;
+          control.value = value;
+          control.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        };
+        fill('firstName', 'Ada');
+        fill('lastName', 'Lovelace');
+        fill('email', 'ada@example.com');
+        (sr(el).querySelector('input[name="notice-1"]') as HTMLInputElement).click();
+        await el.updateComplete;
+        (sr(el).querySelector('[part~="submit-button"]') as HTMLButtonElement).click();
+        await waitUntil(() => api.callsTo('submitOrder').length === 1, 'no order was sent');
+        return (api.callsTo('submitOrder')[0] as { body: { PaymentGateLanguage: number } }).body.PaymentGateLanguage;
+      };
+      const expected: [string, number][] = [['en-GB', 1], ['de-AT', 2], ['es', 3], ['it', 4], ['sv-FI', 5], ['fr-CA', 6], ['nl-BE', 7], ['no', 8], ['da', 9], ['pl', 1]];
+      for (const [locale, language] of expected) expect(await languageFor(locale), locale).to.equal(language);
     });
   });
 

@@ -60,7 +60,7 @@ const button = (el: SeatPicker, label: RegExp) => {
 };
 /** The map is painted and its focusable seats are in place. */
 const mapReady = async (el: SeatPicker) => {
-  await waitUntil(() => seatButtons(el).length > 1 || (seatButtons(el).length === 1 && root(el).querySelector('.sizer')?.getAttribute('aria-label')?.includes(' 1 seats')), 'the map did not render');
+  await waitUntil(() => seatButtons(el).length > 1 || (seatButtons(el).length === 1 && root(el).querySelector('.sizer')?.getAttribute('aria-label')?.includes(' 1 seat.')), 'the map did not render');
   await el.updateComplete;
 };
 
@@ -500,7 +500,7 @@ describe('<seat-picker> seated map', () => {
     await waitUntil(() => root(el).querySelector('.list-body'), 'the list did not open');
     const [areaSelect, rowSelect] = [...root(el).querySelectorAll<HTMLSelectElement>('.list-pickers select')];
     expect([...(areaSelect?.options ?? [])].map((o) => o.text)).to.deep.equal(['Stalls', 'Dress Circle']);
-    expect([...(rowSelect?.options ?? [])].map((o) => o.text)).to.deep.equal(['Row A (3 seats)', 'Row B (2 seats)', 'Row AA (1 seats)']);
+    expect([...(rowSelect?.options ?? [])].map((o) => o.text)).to.deep.equal(['Row A (3 seats)', 'Row B (2 seats)', 'Row AA (1 seat)']);
     (areaSelect as HTMLSelectElement).value = '1';
     areaSelect?.dispatchEvent(new Event('change'));
     await el.updateComplete;
@@ -547,7 +547,7 @@ describe('<seat-picker> seated map', () => {
     await mapReady(el);
     const count = seatButtons(el).length;
     expect(count).to.be.greaterThan(10).and.lessThan(1600);
-    expect(root(el).querySelector('.sizer')?.getAttribute('aria-label')).to.include('20000 seats');
+    expect(root(el).querySelector('.sizer')?.getAttribute('aria-label')).to.include('20,000 seats');
     seatButtons(el)[0]?.focus();
     await sendKeys({ down: 'Control' });
     await sendKeys({ press: 'End' });

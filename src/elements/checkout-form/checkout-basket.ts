@@ -2,7 +2,7 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BasketContent, BasketItem, BasketTicket, ETicketNotice } from '../../api/types.ts';
-import { formatDateTime, formatMoney } from '../../format.ts';
+import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import type { BasketState } from '../../state/basket-store.ts';
 import type { BookingConfig } from '../../state/config.ts';
 import { subtotal } from './checkout-data.ts';
@@ -60,7 +60,7 @@ function renderItem(item: BasketItem, busy: boolean, view: BasketView): Template
         @click=${() => view.onRemove(item)}>${msg('Remove')}</button>
     </div>
     <p part="item-meta" class="meta">${when} · ${item.VenueName}${item.VenueCity ? `, ${item.VenueCity}` : ''}</p>
-    <p part="item-meta" class="meta">${item.AreaName}${item.Seats.length ? html` · ${msg(str`Seats ${item.Seats.join(', ')}`)}` : nothing}</p>
+    <p part="item-meta" class="meta">${item.AreaName}${item.Seats.length ? html` · ${msg(str`Seats ${formatList(item.Seats, config, { style: 'short', type: 'unit' })}`)}` : nothing}</p>
     <table part="tickets">
       <caption class="visually-hidden">${msg(str`Tickets for ${item.EventName}`)}</caption>
       <thead>

@@ -5,6 +5,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import type { BasketContent, CheckoutOptions, DeliveryType } from '../../api/types.ts';
 import { formatMoney } from '../../format.ts';
+import { plural } from '../../i18n/plural.ts';
 import type { BookingConfig } from '../../state/config.ts';
 import { orderTotal, protectionPrice, subtotal, ticketCount, type PriceChoices, type SystemLists } from './checkout-data.ts';
 import { TEXT_FIELDS, type Problem, type TextFieldSpec, type Values } from './checkout-fields.ts';
@@ -30,7 +31,7 @@ export function renderErrorSummary(problems: readonly Problem[], focusControl: (
   if (!problems.length) return nothing;
   const count = problems.length;
   return html`<div part="error-summary" role="alert" aria-labelledby="error-summary-heading">
-    <h3 id="error-summary-heading">${count === 1 ? msg('There is a problem') : msg(str`There are ${count} problems`)}</h3>
+    <h3 id="error-summary-heading">${plural(count, { one: () => msg('There is a problem'), other: () => msg(str`There are ${count} problems`) })}</h3>
     <ul>
       ${problems.map(
         (p) => html`<li><a href="#${p.id}" @click=${(e: Event) => focusControl(e, p.id)}>${p.label}: ${p.message}</a></li>`,
@@ -179,7 +180,7 @@ export function renderExtras(content: BasketContent, lists: SystemLists, state: 
           <input type="checkbox" name="ticketPlan" .checked=${live(state.requireTicketPlan)} aria-describedby="ticket-plan-hint" />
           <span>
             ${msg(str`Add refund protection: ${formatMoney(price, config)} per ticket`)}
-            <span class="hint" id="ticket-plan-hint">${msg(str`${formatMoney(price * count, config)} for ${count} tickets`)}</span>
+            <span class="hint" id="ticket-plan-hint">${protectionHint(formatMoney(price * count, config), count)}</span>
           </span>
         </label>`
       : nothing}
@@ -207,4 +208,9 @@ export function renderTotals(content: BasketContent, deliveries: DeliveryType[],
     <dt class="grand">${msg('Total')}</dt>
     <dd class="grand" part="total" aria-live="polite" aria-atomic="true">${formatMoney(orderTotal(content, deliveries, lists, state), config)}</dd>
   </dl>`;
+}
+
+/** "£5.00 for 2 tickets": what refund protection costs for the whole basket. */
+function protectionHint(price: string, count: number): string {
+  return plural(count, { one: () => msg(str`${price} for ${count} ticket`), other: () => msg(str`${price} for ${count} tickets`) });
 }

@@ -146,6 +146,15 @@ export function collectProblems(controls: readonly FormControl[]): Problem[] {
 
 /** The country of the locale's region (en-GB: the United Kingdom), else the first. */
 export function defaultCountry(countries: Country[], locale: string): Country | undefined {
-  const region = /[-_]([A-Za-z]{2})(?:$|[-_])/.exec(locale)?.[1]?.toUpperCase();
+  const region = regionOf(locale);
   return countries.find((c) => c.ISO3166.toUpperCase() === region) ?? countries[0];
+}
+
+/** The country a locale implies: its own region (`de-AT` → AT), else its language's likeliest (`de` → DE, `sv` → SE). */
+function regionOf(locale: string): string | undefined {
+  try {
+    return new Intl.Locale(locale).maximize().region?.toUpperCase();
+  } catch {
+    return /[-_]([A-Za-z]{2})(?:$|[-_])/.exec(locale)?.[1]?.toUpperCase();
+  }
 }

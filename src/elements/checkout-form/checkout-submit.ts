@@ -6,6 +6,7 @@
 import { msg } from '@lit/localize';
 import { ApiError, NetworkError, type ApiClient } from '../../api/client.ts';
 import type { SubmitOrderBody } from '../../api/types.ts';
+import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingConfig } from '../../state/config.ts';
 import { paymentGateLanguage, type returnUrls } from '../../state/payment-return.ts';
 import { safeUrl } from '../../safe-url.ts';
@@ -82,7 +83,8 @@ export async function sendOrder(
     ...fields,
     SuccessReturnUrl: urls.success,
     FailureReturnUrl: urls.failure,
-    PaymentGateLanguage: paymentGateLanguage(config.locale),
+    // The language the visitor is reading now (the page's, when it differs from this widget's configuration).
+    PaymentGateLanguage: paymentGateLanguage(intlLocale(config.locale)),
   };
   const result = await api.submitOrder({ basketId, body });
   const paymentUrl = safeUrl(result.PaymentRedirectUrl);

@@ -6,6 +6,7 @@ import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
+import { plural } from '../../i18n/plural.ts';
 import type { AddOutcome, BasketFailure, BasketStore } from '../../state/basket-store.ts';
 
 /** A message about the last add, or about seats lost while choosing. */
@@ -51,7 +52,10 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
   }
   if (outcome.ok) {
     then.done();
-    const message = count === 1 ? msg('1 ticket added to your basket.') : msg(str`${count} tickets added to your basket.`);
+    const message = plural(count, {
+      one: () => msg(str`${count} ticket added to your basket.`),
+      other: () => msg(str`${count} tickets added to your basket.`),
+    });
     host.setNotice({ tone: 'success', message });
     host.announce(message);
     host.emit('booking-basket-change', { action: 'add', basketId: basket.value.basketId, basket: outcome.content });
@@ -64,7 +68,10 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
     host.setNotice({
       tone: 'warning',
       message: failure.message,
-      action: { label: n === 1 ? msg('Continue with 1 ticket') : msg(str`Continue with ${n} tickets`), run: () => then.exceeded(n) },
+      action: {
+        label: plural(n, { one: () => msg(str`Continue with ${n} ticket`), other: () => msg(str`Continue with ${n} tickets`) }),
+        run: () => then.exceeded(n),
+      },
     });
   } else if (failure.kind === 'unavailable' || failure.reason === 'TicketNotAvailable') {
     host.setNotice({ tone: 'error', message: failure.message });

@@ -7,6 +7,7 @@ import { Task } from '@lit/task';
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { ApiClient } from '../../api/client.ts';
 import type { AddTicketsV2Body, AvailableTicketsResult, TicketAreaInfo } from '../../api/types.ts';
+import { plural } from '../../i18n/plural.ts';
 import { bestBlock } from '../../state/seat-map.ts';
 import type { AddSteps } from './add-to-basket.ts';
 import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
@@ -49,7 +50,12 @@ export class BestAvailable extends ChoiceByCount {
             const tickets = bestBlock(area.Tickets, count);
             return tickets ? [{ area, tickets }] : [];
           });
-          if (!options.length) return html`<p part="empty">${msg(str`No area has ${count} seats together left. Try fewer tickets.`)}</p>`;
+          if (!options.length) {
+            return html`<p part="empty">${plural(count, {
+              one: () => msg(str`No area has ${count} seat left.`),
+              other: () => msg(str`No area has ${count} seats together left. Try fewer tickets.`),
+            })}</p>`;
+          }
           return html`<ul class="options">
             ${options.map((o, i) => this.renderOption(o.area, o.tickets, i, count, view))}
           </ul>`;
@@ -65,11 +71,12 @@ export class BestAvailable extends ChoiceByCount {
   private renderOption(area: TicketAreaInfo, tickets: readonly TicketAreaInfo['Tickets'][number][], i: number, count: number, view: ChoiceView): TemplateResult {
     const rows = [...new Set(tickets.map((t) => t.TicketName1))].join(', ');
     const seats = tickets.map((t) => t.TicketName2).join(', ');
+    const where = plural(tickets.length, { one: () => msg(str`row ${rows}, seat ${seats}`), other: () => msg(str`row ${rows}, seats ${seats}`) });
     const restricted = tickets.some((t) => t.IsRestrictedView);
     const id = `best-${i}`;
     return html`<li class="option" part="option">
       <span id=${id}
-        ><strong>${area.AreaName}</strong> · ${msg(str`row ${rows}, seats ${seats}`)} · ${msg(str`${view.money(area.SellingPrice)} each`)}${restricted
+        ><strong>${area.AreaName}</strong> · ${where} · ${msg(str`${view.money(area.SellingPrice)} each`)}${restricted
           ? html` · ${msg('restricted view')}`
           : nothing}</span
       >

@@ -5,6 +5,7 @@
 import { msg, str } from '@lit/localize';
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body, AreaPriceGroup } from '../../api/types.ts';
+import { plural } from '../../i18n/plural.ts';
 import type { AddSteps } from './add-to-basket.ts';
 import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
 
@@ -59,7 +60,9 @@ export class GeneralAdmission extends ChoiceByCount {
         aria-describedby=${view.pairedNoteId}
         @click=${() => chosen && void this.add(chosen.area.AreaId, chosen.price.Price, count)}
       >
-        ${view.adding ? msg('Adding…') : count === 1 ? msg('Add 1 ticket to basket') : msg(str`Add ${count} tickets to basket`)}
+        ${view.adding
+          ? msg('Adding…')
+          : plural(count, { one: () => msg(str`Add ${count} ticket to basket`), other: () => msg(str`Add ${count} tickets to basket`) })}
       </button>
     </div>`;
   }

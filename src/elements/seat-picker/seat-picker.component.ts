@@ -6,7 +6,8 @@ import { createRef, ref } from 'lit/directives/ref.js';
 import { isAbortError, type ApiClient } from '../../api/client.ts';
 import { parseServiceDateTime } from '../../api/time.ts';
 import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, SeatsSelectionValidationResult } from '../../api/types.ts';
-import { formatDateTime, formatMoney } from '../../format.ts';
+import { formatDateTime, formatList, formatMoney, formatNumber } from '../../format.ts';
+import { plural } from '../../i18n/plural.ts';
 import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
@@ -17,7 +18,7 @@ import type { GeneralAdmission } from './general-admission.ts';
 import { SeatMapController, clampZoom } from './seat-map-controller.ts';
 import { SEAT_PITCH } from './seat-map-painter.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
-import { restriction, seatName, shortName } from './seat-words.ts';
+import { addSeatsLabel, restriction, rowOption, seatName, shortName } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 /** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
@@ -347,14 +348,15 @@ export class SeatPicker extends BookingElement {
     const lost = this.selected.filter((tid) => !next.byTicket.has(tid));
     if (lost.length) this.selected = this.selected.filter((tid) => next.byTicket.has(tid));
     if (this.pendingLoss === null) return;
-    const names = lost.map((tid) => previous.seats[previous.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s)).map((s) => shortName(s));
+    const seats = lost.map((tid) => previous.seats[previous.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s));
+    const names = formatList(seats.map((s) => shortName(s)), this.bookingController.booking.config);
     this.notice = lost.length
       ? {
           tone: 'error',
           message: msg('Some seats were taken by someone else while you were choosing. The map is up to date again.'),
           detail: this.selected.length
-            ? msg(str`No longer available: ${names.join('; ')}. The rest of your choice is kept.`)
-            : msg(str`No longer available: ${names.join('; ')}.`),
+            ? msg(str`No longer available: ${names}. The rest of your choice is kept.`)
+            : msg(str`No longer available: ${names}.`),
         }
       : { tone: 'error', message: this.pendingLoss };
     this.announce(this.notice.detail ? `${this.notice.message} ${this.notice.detail}` : this.notice.message);
@@ -503,7 +505,7 @@ export class SeatPicker extends BookingElement {
           <div
             class="sizer"
             role="group"
-            aria-label=${msg(str`Seat map, ${map.seats.length} seats. Arrow keys move between seats; Enter or Space chooses.`)}
+            aria-label=${this.mapLabel(map)}
             ${ref(this.sizerRef)}
           ></div>
         </div>
@@ -546,7 +548,7 @@ export class SeatPicker extends BookingElement {
                 <select @change=${this.handleListRow}>
                   ${area.rows.map((r, i) => {
                     const rr = map.rows[r];
-                    return rr ? html`<option value=${i} ?selected=${r === rowIndex}>${msg(str`Row ${rr.label} (${rr.seats.length} seats)`)}</option>` : nothing;
+                    return rr ? html`<option value=${i} ?selected=${r === rowIndex}>${rowOption(rr.label, rr.seats.length)}</option>` : nothing;
                   })}
                 </select>
               </label>
@@ -602,7 +604,7 @@ export class SeatPicker extends BookingElement {
       ${this.renderPaired()}
       <div class="row-of">
         <button type="button" part="add" ?disabled=${disabled} aria-describedby=${this.pairedNoteId} @click=${() => void this.addSeats(this.selected)}>
-          ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : seats.length === 1 ? msg('Add 1 seat to basket') : msg(str`Add ${seats.length} seats to basket`)}
+          ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}
         </button>
         ${seats.length ? html`<button type="button" data-variant="secondary" @click=${this.clearSelection}>${msg('Clear choice')}</button>` : nothing}
       </div>
@@ -666,7 +668,13 @@ export class SeatPicker extends BookingElement {
       this.selected = next;
       this.announce(`${msg(str`${shortName(seat)} removed.`)} ${this.countSentence()}`);
     } else if (this.selected.length >= this.maxSeats) {
-      this.announce(msg(str`You can choose up to ${this.maxSeats} seats. Remove one to choose another.`));
+      const max = this.maxSeats;
+      this.announce(
+        plural(max, {
+          one: () => msg(str`You can choose up to ${max} seat. Remove it to choose another.`),
+          other: () => msg(str`You can choose up to ${max} seats. Remove one to choose another.`),
+        }),
+      );
       if (source === 'list') this.requestUpdate(); // put the checkbox back
       return;
     } else {
@@ -681,7 +689,18 @@ export class SeatPicker extends BookingElement {
     const map = this.map;
     const n = this.selected.length;
     const total = map ? this.selected.reduce((sum, tid) => sum + (map.seats[map.byTicket.get(tid) ?? -1]?.price ?? 0), 0) : 0;
-    return n === 1 ? msg(str`1 seat, total ${this.money(total)}.`) : msg(str`${n} seats, total ${this.money(total)}.`);
+    const money = this.money(total);
+    return plural(n, { one: () => msg(str`${n} seat, total ${money}.`), other: () => msg(str`${n} seats, total ${money}.`) });
+  }
+
+  /** The map's accessible name: how many seats, and how to move between them. */
+  private mapLabel(map: SeatMap): string {
+    const count = map.seats.length;
+    const shown = formatNumber(count, this.bookingController.booking.config);
+    return plural(count, {
+      one: () => msg(str`Seat map, ${shown} seat. Arrow keys move between seats; Enter or Space chooses.`),
+      other: () => msg(str`Seat map, ${shown} seats. Arrow keys move between seats; Enter or Space chooses.`),
+    });
   }
 
   private clearSelection = (): void => {

@@ -1,5 +1,6 @@
 /** How <seat-picker> names a seat, for buttons, the list, announcements and the summary. */
 import { msg, str } from '@lit/localize';
+import { plural } from '../../i18n/plural.ts';
 import type { MapSeat } from '../../state/seat-map.ts';
 
 /** An amount as money text in the configured currency. */
@@ -23,4 +24,14 @@ export function seatName(seat: MapSeat, money: MoneyText, held = false): string 
 /** "Dress Circle row C seat 14". */
 export function shortName(seat: MapSeat): string {
   return msg(str`${seat.area} row ${seat.row} seat ${seat.seat}`);
+}
+
+/** "Row C (24 seats)", in the list path's row select. */
+export function rowOption(label: string, count: number): string {
+  return plural(count, { one: () => msg(str`Row ${label} (${count} seat)`), other: () => msg(str`Row ${label} (${count} seats)`) });
+}
+
+/** "Add 2 seats to basket". */
+export function addSeatsLabel(n: number): string {
+  return plural(n, { one: () => msg(str`Add ${n} seat to basket`), other: () => msg(str`Add ${n} seats to basket`) });
 }
