@@ -150,7 +150,7 @@
 's81b3e1ebd3049ae8': str`Nur noch ${0}. Ihre Plätze werden bald freigegeben.`,
 's81fa26ccde47d6b4': `(öffnet in einem neuen Tab)`,
 's820ed739809a155d': `Angebot`,
-'s8243ba014fbe1738': `Beste verfügbare Plätze`,
+'s8243ba014fbe1738': `Beste Plätze`,
 's82753b71259ce4fe': str`Saalplan: ${0}`,
 's82a88e18c784b991': str`Reihe ${0} (${1} Platz)`,
 's82fb1e870a51fdd8': str`Rückerstattungsschutz hinzufügen: ${0} pro Karte`,

@@ -150,7 +150,7 @@
 's81b3e1ebd3049ae8': str`Solo quedan ${0}. Tus butacas se liberarán en breve.`,
 's81fa26ccde47d6b4': `(se abre en una pestaña nueva)`,
 's820ed739809a155d': `Oferta`,
-'s8243ba014fbe1738': `Mejores disponibles`,
+'s8243ba014fbe1738': `Mejores butacas`,
 's82753b71259ce4fe': str`Plano de la sala: ${0}`,
 's82a88e18c784b991': str`Fila ${0} (${1} butaca)`,
 's82fb1e870a51fdd8': str`Añadir protección de reembolso: ${0} por entrada`,

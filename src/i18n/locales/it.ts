@@ -150,7 +150,7 @@
 's81b3e1ebd3049ae8': str`Restano solo ${0}. I tuoi posti saranno presto liberati.`,
 's81fa26ccde47d6b4': `(si apre in una nuova scheda)`,
 's820ed739809a155d': `Offerta`,
-'s8243ba014fbe1738': `Migliori disponibili`,
+'s8243ba014fbe1738': `Posti migliori`,
 's82753b71259ce4fe': str`Pianta della sala: ${0}`,
 's82a88e18c784b991': str`Fila ${0} (${1} posto)`,
 's82fb1e870a51fdd8': str`Aggiungi la protezione rimborso: ${0} a biglietto`,

@@ -150,7 +150,7 @@
 's81b3e1ebd3049ae8': str`Nog maar ${0}. Je stoelen worden zo vrijgegeven.`,
 's81fa26ccde47d6b4': `(opent in een nieuw tabblad)`,
 's820ed739809a155d': `Aanbieding`,
-'s8243ba014fbe1738': `Beste beschikbare`,
+'s8243ba014fbe1738': `Beste stoelen`,
 's82753b71259ce4fe': str`Zaalplattegrond: ${0}`,
 's82a88e18c784b991': str`Rij ${0} (${1} stoel)`,
 's82fb1e870a51fdd8': str`Restitutiegarantie toevoegen: ${0} per kaart`,
