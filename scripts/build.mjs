@@ -305,6 +305,9 @@ export async function buildEagerBundle({
       lib: { entry, formats: ['es'], fileName: () => fileName },
       rolldownOptions: {
         external,
+        // Code the lazy chunks share with the entry (the language modules use @lit/localize's \`str\`)
+        // stays in the entry, which they import from: the yardstick stays one eager file.
+        preserveEntrySignatures: 'allow-extension',
         output: { chunkFileNames: (chunk) => `${base}-${chunk.name.replace(/\.es$/, '')}-[hash].js` },
       },
     },

@@ -21,6 +21,8 @@ export { SelectionStore } from './state/selection.ts';
 export { bookingContext, createBooking, sharedBooking } from './state/booking.ts';
 export type { BookingContextValue } from './state/booking.ts';
 export { resolveConfig } from './state/config.ts';
+export { setLocale, textLocaleFor } from './i18n/locale.ts';
+export type { TextLocale } from './i18n/locale.ts';
 export type { BookingConfig } from './state/config.ts';
 export { bookingEvent } from './events.ts';
 export type { BookingEventDetails, BookingEventName, BookingEvent } from './events.ts';

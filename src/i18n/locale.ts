@@ -13,6 +13,9 @@
  *   latest booking created (a <booking-provider> whose `locale` changed, the
  *   page configuration) sets it for every element. Dates and money follow
  *   the same language (see `intlLocale`), so text and numbers never disagree.
+ * - While the language is the page's own (no `locale` configured, or the
+ *   same), the widget follows the page: a site that switches `<html lang>`
+ *   at run time switches the widget with it.
  *
  * No DOM beyond what @lit/localize itself needs (a `window` event).
  */
@@ -119,6 +122,23 @@ function configured(): Localization | null {
 
 let loading: Promise<void> | null = null;
 let requested: TextLocale = sourceLocale;
+/** Whether the language asked for last is the page's (then a change of `<html lang>` changes it). */
+let followsPage = false;
+
+function pageLocale(): string | null {
+  return typeof document === 'undefined' ? null : servedLocale(document.documentElement.lang);
+}
+
+let watching = false;
+
+/** Follow `<html lang>` while the widget speaks the page's language. */
+function watchPageLang(): void {
+  if (watching || typeof MutationObserver === 'undefined' || typeof document === 'undefined') return;
+  watching = true;
+  new MutationObserver(() => {
+    if (followsPage) void setLocale(document.documentElement.lang);
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+}
 
 /** The language the page's text is in now (English until another one has loaded). */
 export function activeTextLocale(): TextLocale {
@@ -135,6 +155,8 @@ export function setLocale(locale: string | null | undefined): Promise<void> {
   const l10n = configured();
   const target = textLocaleFor(locale);
   if (!l10n) return Promise.resolve();
+  followsPage = servedLocale(locale) === pageLocale();
+  watchPageLang();
   if (target === requested && loading) return loading;
   requested = target;
   const done = l10n.setLocale(target).then(

@@ -37,9 +37,11 @@ const SECOND = '/box-office/api';
 
 /** The tags of `names` that are defined in the page. */
 const definedTags = (p: Page, names: string[]): Promise<string[]> => p.evaluate((n) => n.filter((t) => customElements.get(t)), names);
+/** A lazy chunk of one language's text (stagedoor-de-<hash>.js): the language, or null. */
+const languageChunk = (url: string): string | null => /\/stagedoor-([a-z]{2})-[^/]*\.js$/.exec(new URL(url).pathname)?.[1] ?? null;
 
-function page(head: string, body: string): string {
-  return `<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Bare host page</title>${head}</head><body>${body}</body></html>`;
+function page(head: string, body: string, lang = 'en-GB'): string {
+  return `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Bare host page</title>${head}</head><body>${body}</body></html>`;
 }
 
 describe('the script-tag bundle in a bare page', () => {
@@ -84,6 +86,12 @@ describe('the script-tag bundle in a bare page', () => {
       '/seats': page(
         '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
         `<header><basket-timer></basket-timer></header><article><seat-picker performance-id="${performanceId}"></seat-picker></article>`,
+      ),
+      // The same in an Austrian page: the page's lang picks the German text.
+      '/seats-de': page(
+        '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
+        `<header><basket-timer></basket-timer></header><article><seat-picker performance-id="${performanceId}"></seat-picker></article>`,
+        'de-AT',
       ),
       // An event's detail: its description is HTML, so the sanitizer chunk loads.
       '/event': page('<script type="module" src="/v1/stagedoor.js"></script>', `<event-list endpoint="/api" event-id="${eventId}"></event-list>`),
@@ -297,6 +305,23 @@ describe('the script-tag bundle in a bare page', () => {
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
     assert.deepEqual(requests.filter(isSanitizerChunk), [], 'no HTML field was shown, so DOMPurify was not fetched');
+    assert.deepEqual(requests.filter(languageChunk), [], 'English is built in: no language chunk was fetched');
+    await p.close();
+  });
+
+  it('fetches the visitor\'s language, and only that one, as a lazy chunk under the same CSP', { skip: !tags.includes('seat-picker') && '<seat-picker> is not on this branch yet' }, async () => {
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/seats-de`);
+    const picker = p.locator('seat-picker');
+    await picker.locator('[part~="title"]').getByText('Wählen Sie Ihre Plätze').waitFor();
+    await picker.locator('[part~="seat"]').first().waitFor();
+    const label = await picker.locator('[part~="seat"]').first().getAttribute('aria-label');
+    assert.match(label ?? '', /, Reihe \S+, Platz \S+, /, 'the seats are named in German');
+    assert.match(label ?? '', /£\s\d+,\d\d/, 'money in Austrian German');
+    assert.equal(await picker.getAttribute('lang'), 'de-AT');
+    assert.deepEqual(requests.map(languageChunk).filter(Boolean), ['de'], 'the German chunk alone, once');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
     await p.close();
   });
 

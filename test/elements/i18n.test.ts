@@ -16,7 +16,7 @@ import '../../src/elements/performance-calendar/performance-calendar.ts';
 import type { PerformanceCalendar } from '../../src/elements/performance-calendar/performance-calendar.ts';
 import type { BookingProvider } from '../../src/elements/booking-provider/booking-provider.component.ts';
 import { formatDateTime, formatList, formatMoney } from '../../src/format.ts';
-import { activeTextLocale, firstDayOfWeek, intlLocale, servedLocale, setLocale, textLocaleFor } from '../../src/i18n/locale.ts';
+import { activeTextLocale, firstDayOfWeek, intlLocale, localeLoading, servedLocale, setLocale, textLocaleFor } from '../../src/i18n/locale.ts';
 import { plural } from '../../src/i18n/plural.ts';
 import { createBooking, registerSharedBooking, resetSharedBookings } from '../../src/state/booking.ts';
 import { resetPageConfig, resolveConfig } from '../../src/state/config.ts';
@@ -252,6 +252,31 @@ describe('the visitor\'s language', () => {
       await waitUntil(() => text(sr(calendar).querySelector('[part="month"]')) === 'December 2026', 'the calendar stayed French');
       calendar.remove();
       timer.remove();
+    });
+
+    it("follows the page's lang when the page switches language (a single-page site's language menu)", async () => {
+      document.documentElement.lang = 'de';
+      const el = await withBooking<EventList>(testBooking(api()), html`<event-list></event-list>`);
+      await listLoaded(el);
+      expect(text(sr(el).querySelector('[part="status"]'))).to.equal('2 Veranstaltungen');
+      document.documentElement.lang = 'it';
+      await waitUntil(() => text(sr(el).querySelector('[part="status"]')) === '2 spettacoli', 'the widget did not follow the page to Italian');
+      expect(text(sr(el).querySelector('[part="price"]')).replace(/\s/g, ' ')).to.equal('Da 100,00 £');
+      expect(el.getAttribute('lang')).to.equal('it');
+    });
+
+    it('keeps a configured locale when the page changes its lang', async () => {
+      document.documentElement.lang = 'en-GB';
+      const el = await withBooking<EventList>(testBooking(api(), { locale: 'nl' }), html`<event-list></event-list>`);
+      await listLoaded(el);
+      expect(text(sr(el).querySelector('[part="status"]'))).to.equal('2 voorstellingen');
+      document.documentElement.lang = 'fr';
+      // The lang observer runs as a microtask: after it, a switch would already be loading.
+      for (let i = 0; i < 3; i++) await Promise.resolve();
+      expect(localeLoading(), 'a language load was started').to.equal(null);
+      await el.updateComplete;
+      expect(activeTextLocale()).to.equal('nl');
+      expect(text(sr(el).querySelector('[part="status"]'))).to.equal('2 voorstellingen');
     });
 
     it('renders a German page in German at once: no English render comes first', async () => {
