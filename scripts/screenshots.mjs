@@ -3,10 +3,12 @@
 // Chromium (playwright-core; /usr/bin/chromium or CHROME_PATH).
 //
 //   npm start &                               # the demo, proxy and sandbox
-//   node scripts/screenshots.mjs [base-url]   # default http://127.0.0.1:8080
+//   node scripts/screenshots.mjs [base-url] [page,...]   # default http://127.0.0.1:8080, every page
 //
 // Writes docs/screenshots/<page>-<width>-<scheme>.png (the full page) and
-// <page>-<width>-<scheme>-seats.png (the screen around the seat map). Each page is brought to
+// <page>-<width>-<scheme>-seats.png (the screen around the seat map); the theatre in German
+// (theatre-de-...) also gets -checkout.png: its checkout after a submit with nothing filled in,
+// where the longest German words and the error messages are. Each page is brought to
 // an interesting state first, as a visitor would (open a show, pick a date,
 // choose seats, add them) from the keyboard, with locators that pierce shadow
 // DOM (parts and roles); each shot is a fresh visitor in its scheme. A step
@@ -20,6 +22,7 @@ import { chromiumLaunchOptions } from './chromium.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const base = (process.argv[2] ?? process.env.STAGEDOOR_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const outDir = join(root, 'docs', 'screenshots');
+const only = process.argv[3]?.split(',').filter(Boolean);
 
 const sizes = [
   { name: 'desktop', width: 1280, height: 900 },
@@ -94,7 +97,34 @@ async function loadLazyImages(page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+/** Submit the checkout empty, so it shows its problem list and every field's message. */
+async function checkoutProblems(page) {
+  await step('submit the checkout empty', async () => {
+    const checkout = page.locator('checkout-form').first();
+    await checkout.locator('[part~="submit-button"]').press('Enter', { timeout: 10000 });
+    await checkout.locator('[part~="error-summary"]').waitFor({ timeout: 5000 });
+  });
+}
+
 const pages = [
+  {
+    name: 'theatre-de',
+    path: '/?lang=de',
+    schemes: ['light'],
+    async prepare(page) {
+      await step('open a show', async () => {
+        await page.locator('event-list').locator('[part~="card-button"]').first().press('Enter', { timeout: 15000 });
+      });
+      await chooseSeats(page, page);
+    },
+    async extra(page, file) {
+      await checkoutProblems(page);
+      await step('checkout close-up', async () => {
+        await page.locator('checkout-form').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await page.screenshot({ path: file('checkout') });
+      });
+    },
+  },
   {
     name: 'theatre',
     path: '/',
@@ -127,9 +157,9 @@ const pages = [
 mkdirSync(outDir, { recursive: true });
 const browser = await chromium.launch(chromiumLaunchOptions());
 try {
-  for (const demo of pages) {
+  for (const demo of pages.filter((p) => !only || only.includes(p.name))) {
     for (const size of sizes) {
-      for (const scheme of schemes) {
+      for (const scheme of demo.schemes ?? schemes) {
         // A fresh context per shot, loaded in its colour scheme (as a visitor's system
         // setting would be): its own sessionStorage, so its own basket.
         shotNumber += 1;
@@ -147,6 +177,7 @@ try {
           await page.locator('seat-picker').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
           await page.screenshot({ path: join(outDir, `${demo.name}-${size.name}-${scheme}-seats.png`) });
         });
+        await demo.extra?.(page, (what) => join(outDir, `${demo.name}-${size.name}-${scheme}-${what}.png`));
         if (errors.length) console.warn(`  page errors: ${errors.join(' | ')}`);
         await context.close();
       }

@@ -114,6 +114,59 @@ describe('the demo site (built)', () => {
     await page.close();
   });
 
+  it('books in German end to end on the theatre site: the widget, the sandbox payment page and the confirmation all German', { skip: flowMissing.length > 0 && `${flowMissing.map((t) => `<${t}>`).join(', ')} not on this branch yet` }, async () => {
+    const { page, errors, requests } = await watchedPage(browser);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.origin}/index.html?lang=de`);
+    await page.locator('event-list').getByRole('button', { name: /./ }).first().waitFor();
+    await page.locator('event-list').locator('[part~="card-button"]').first().press('Enter');
+    await choosePerformance(page.locator('performance-calendar'));
+    const picker = page.locator('seat-picker');
+    await picker.getByRole('heading', { name: 'Wählen Sie Ihre Plätze' }).waitFor();
+    assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
+    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.getByText('2 Karten in den Warenkorb gelegt.').first().waitFor();
+
+    const checkout = page.locator('checkout-form');
+    await checkout.getByRole('heading', { name: 'Ihr Warenkorb' }).waitFor();
+    await checkout.getByLabel('Vorname').fill('Ada');
+    await checkout.getByLabel('Nachname').fill('Lovelace');
+    await checkout.getByLabel('E-Mail-Adresse').fill('ada@example.com');
+    for (const box of await checkout.locator('[part~="notice"][part~="required"] input[type="checkbox"]').all()) await box.check();
+    await checkout.getByRole('button', { name: 'Weiter zur Zahlung' }).press('Enter');
+
+    // SubmitOrder asked for the German payment gate: the sandbox's page is German.
+    await page.waitForURL(/\/sandbox\/pay\//);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'de');
+    await page.getByRole('heading', { name: 'Sandbox-Zahlung' }).waitFor();
+    await page.getByRole('button', { name: /bezahlen$/ }).click();
+
+    // Back on the page the order named, still in German.
+    await page.waitForURL(/index\.html\?.*stagedoor=success/);
+    const confirmation = page.locator('booking-confirmation');
+    await confirmation.getByRole('heading', { name: 'Vielen Dank: Ihre Buchung ist bestätigt' }).waitFor();
+    assert.match(await confirmation.locator('[part~="reference"]').innerText(), /^Buchungsnummer\s+SD-[A-Z0-9]{8}$/);
+    assert.deepEqual(requests.filter((u) => /\/stagedoor-[a-z]{2}-[^/]*\.js$/.test(new URL(u).pathname)).map((u) => /stagedoor-([a-z]{2})-/.exec(u)?.[1]), ['de', 'de'], 'the German chunk, once on each page');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('switches every element to another language from the theatre\'s language menu, at run time', async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(`${server.origin}/index.html`);
+    const list = page.locator('event-list');
+    await list.getByLabel('Type of show').waitFor();
+    await page.locator('#language').selectOption('fr');
+    await list.getByLabel('Type de spectacle').waitFor();
+    await page.locator('performance-calendar').getByText('Choisissez un spectacle pour voir ses dates.').waitFor();
+    await page.locator('#language').selectOption('nb');
+    await list.getByLabel('Type forestilling').waitFor();
+    assert.equal(await list.getAttribute('lang'), 'nb');
+    assert.match(page.url(), /[?&]lang=nb\b/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   for (const name of demoPages) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`${name}, ${scheme} scheme: axe finds no violation, shadow roots included`, async () => {
