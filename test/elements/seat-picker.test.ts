@@ -58,9 +58,13 @@ const button = (el: SeatPicker, label: RegExp) => {
   if (!b) throw new Error(`no button ${label}`);
   return b;
 };
-/** The map is painted and its focusable seats are in place. */
+/**
+ * The map is painted and its focusable seats are in place. Within 5 s, not waitUntil's 1 s: the
+ * overlay of seat buttons follows the first painted frame, and with the whole suite on two cores
+ * (the every-language tests beside it) a frame can come late.
+ */
 const mapReady = async (el: SeatPicker) => {
-  await waitUntil(() => seatButtons(el).length > 1 || (seatButtons(el).length === 1 && root(el).querySelector('.sizer')?.getAttribute('aria-label')?.includes(' 1 seat.')), 'the map did not render');
+  await waitUntil(() => seatButtons(el).length > 1 || (seatButtons(el).length === 1 && root(el).querySelector('.sizer')?.getAttribute('aria-label')?.includes(' 1 seat.')), 'the map did not render', { timeout: 5000 });
   await el.updateComplete;
 };
 
