@@ -10,15 +10,17 @@ import type { ServiceDateTime } from './api/types.ts';
 import { FALLBACK_LOCALE, intlLocale } from './i18n/locale.ts';
 import type { BookingConfig } from './state/config.ts';
 
-const cache = new Map<string, Intl.NumberFormat | Intl.ListFormat>();
+const cache = new Map<string, { format(value: never): string }>();
 
-function cached<T extends Intl.NumberFormat | Intl.ListFormat>(key: string, make: () => T, fallback: () => T): T {
+/** One formatter per kind, locale and options; British English (and pounds) if Intl refuses them. */
+function formatter<T extends { format(value: never): string }>(kind: string, locale: string, options: object, make: (locale: string, options: object) => T): T {
+  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
   let format = cache.get(key) as T | undefined;
   if (!format) {
     try {
-      format = make();
+      format = make(locale, options);
     } catch {
-      format = fallback();
+      format = make(FALLBACK_LOCALE, kind === 'money' ? { style: 'currency', currency: 'GBP' } : {});
     }
     cache.set(key, format);
   }
@@ -26,22 +28,13 @@ function cached<T extends Intl.NumberFormat | Intl.ListFormat>(key: string, make
 }
 
 export function formatMoney(amount: number, config: Pick<BookingConfig, 'locale' | 'currency'>): string {
-  const locale = intlLocale(config.locale);
-  return cached(
-    `money|${locale}|${config.currency}`,
-    () => new Intl.NumberFormat(locale, { style: 'currency', currency: config.currency }),
-    () => new Intl.NumberFormat(FALLBACK_LOCALE, { style: 'currency', currency: 'GBP' }),
-  ).format(amount);
+  const options = { style: 'currency', currency: config.currency };
+  return formatter('money', intlLocale(config.locale), options, (l, o) => new Intl.NumberFormat(l, o)).format(amount);
 }
 
 /** A number in the visitor's language ("4,5" in German). */
 export function formatNumber(value: number, config: Pick<BookingConfig, 'locale'>, options: Intl.NumberFormatOptions = {}): string {
-  const locale = intlLocale(config.locale);
-  return cached(
-    `number|${locale}|${JSON.stringify(options)}`,
-    () => new Intl.NumberFormat(locale, options),
-    () => new Intl.NumberFormat(FALLBACK_LOCALE, options),
-  ).format(value);
+  return formatter('number', intlLocale(config.locale), options, (l, o) => new Intl.NumberFormat(l, o)).format(value);
 }
 
 /** A list in the visitor's language: "A, B and C", "A, B und C". */
@@ -50,12 +43,7 @@ export function formatList(
   config: Pick<BookingConfig, 'locale'>,
   options: Intl.ListFormatOptions = { style: 'long', type: 'conjunction' },
 ): string {
-  const locale = intlLocale(config.locale);
-  return cached(
-    `list|${locale}|${options.style}|${options.type}`,
-    () => new Intl.ListFormat(locale, options),
-    () => new Intl.ListFormat(FALLBACK_LOCALE, options),
-  ).format(items);
+  return formatter('list', intlLocale(config.locale), options, (l, o) => new Intl.ListFormat(l, o)).format(items);
 }
 
 /** A service DateTime as the venue's wall clock; falls back to the raw text when it is not a DateTime. */

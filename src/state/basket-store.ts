@@ -16,7 +16,7 @@
  *   refresh that fails, or a service late to release, is retried with backoff
  *   (1 s doubling to 30 s), never in a tight loop.
  */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../i18n/msg.ts';
 import { plural } from '../i18n/plural.ts';
 import { ApiError, InvalidRequestError, NetworkError, isAbortError, type ApiClient } from '../api/client.ts';
 import { isMinServiceDateTime, serviceTimeToInstant } from '../api/time.ts';

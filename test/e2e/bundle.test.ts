@@ -38,6 +38,8 @@ const SECOND = '/box-office/api';
 /** The tags of `names` that are defined in the page. */
 const definedTags = (p: Page, names: string[]): Promise<string[]> => p.evaluate((n) => n.filter((t) => customElements.get(t)), names);
 /** A lazy chunk of one language's text (stagedoor-de-<hash>.js): the language, or null. */
+/** @lit/localize's runtime and ours, fetched with a language other than English. */
+const isLocalizeRuntime = (url: string): boolean => /\/stagedoor-(runtime|lit-localize)-[^/]*\.js$/.test(new URL(url).pathname);
 const languageChunk = (url: string): string | null => /\/stagedoor-([a-z]{2})-[^/]*\.js$/.exec(new URL(url).pathname)?.[1] ?? null;
 
 function page(head: string, body: string, lang = 'en-GB'): string {
@@ -306,6 +308,7 @@ describe('the script-tag bundle in a bare page', () => {
     assert.deepEqual(await violations(), []);
     assert.deepEqual(requests.filter(isSanitizerChunk), [], 'no HTML field was shown, so DOMPurify was not fetched');
     assert.deepEqual(requests.filter(languageChunk), [], 'English is built in: no language chunk was fetched');
+    assert.deepEqual(requests.filter(isLocalizeRuntime), [], 'nor the runtime that switches languages');
     await p.close();
   });
 
@@ -320,6 +323,7 @@ describe('the script-tag bundle in a bare page', () => {
     assert.match(label ?? '', /£\s\d+,\d\d/, 'money in Austrian German');
     assert.equal(await picker.getAttribute('lang'), 'de-AT');
     assert.deepEqual(requests.map(languageChunk).filter(Boolean), ['de'], 'the German chunk alone, once');
+    assert.ok(requests.some(isLocalizeRuntime), 'with the runtime that switches the text');
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
     await p.close();

@@ -71,7 +71,25 @@ function litLocalize(command: 'extract' | 'build', configFile: string): void {
   if (r.status !== 0) throw new Error(`lit-localize ${command} failed:\n${r.stdout}${r.stderr}`);
 }
 
+/** Every TypeScript file under a folder. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
 describe('translations', () => {
+  it("imports msg, str and localized from src/i18n/msg.ts, never from '@lit/localize' (its index carries the runtime only non-English visitors need)", () => {
+    const generated = join(root, config.output.outputDir);
+    const offenders = sources(join(root, 'src'))
+      .filter((f) => !f.startsWith(generated))
+      .filter((f) => /^\s*(import|export)\b[^;]*\bfrom\s*['"]@lit\/localize['"]/m.test(readFileSync(f, 'utf8')))
+      .map((f) => f.slice(root.length + 1));
+    assert.deepEqual(offenders, [], `import from src/i18n/msg.ts instead in: ${offenders.join(', ')}`);
+  });
+
+
   let dir: string;
   const fresh = new Map<string, Unit[]>();
 

@@ -1,4 +1,4 @@
-import { localized } from '@lit/localize';
+import { localized } from '../../i18n/msg.ts';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { BasketStore } from '../../state/basket-store.ts';

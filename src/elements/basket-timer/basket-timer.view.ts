@@ -4,7 +4,7 @@
  * per-item times and the released tickets. Loaded by the element the first
  * time its basket holds something (src/elements/basket-timer/basket-timer.component.ts).
  */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { BasketItem } from '../../api/types.ts';
 import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';

@@ -6,7 +6,7 @@
  * page's URL carries one (src/elements/booking-confirmation/booking-confirmation.component.ts):
  * every other page that holds a confirmation does not download it.
  */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { Task, TaskStatus } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, NetworkError, isAbortError, isNotAvailableYet } from '../../api/client.ts';

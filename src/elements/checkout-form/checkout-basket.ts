@@ -1,5 +1,5 @@
 /** The basket in <checkout-form>: its items and tickets, removing one, and emptying it (with an inline confirmation). */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BasketContent, BasketItem, BasketTicket, ETicketNotice } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';

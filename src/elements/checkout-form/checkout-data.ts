@@ -2,7 +2,7 @@
  * What the checkout loads (the System lists, the basket's checkout options and
  * deliveries) and the sums it shows and sends.
  */
-import { msg } from '@lit/localize';
+import { msg } from '../../i18n/msg.ts';
 import { ApiError, NetworkError, isAbortError, type ApiClient } from '../../api/client.ts';
 import type { BasketContent, CheckoutOptions, Country, DeliveryType, USState } from '../../api/types.ts';
 

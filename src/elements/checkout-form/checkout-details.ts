@@ -1,5 +1,5 @@
 /** The checkout form's sections: error summary, notices, delivery, customer details, options and totals. */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';

@@ -3,7 +3,7 @@
  * service's names for them (SERVICE_FIELDS), and validation in the widget's
  * own words (the form's constraint validation, collected into problems).
  */
-import { msg } from '@lit/localize';
+import { msg } from '../../i18n/msg.ts';
 import type { ApiError } from '../../api/client.ts';
 import type { Country } from '../../api/types.ts';
 

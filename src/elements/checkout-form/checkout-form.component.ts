@@ -1,4 +1,4 @@
-import { msg, str, localized } from '@lit/localize';
+import { msg, str, localized } from '../../i18n/msg.ts';
 import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';

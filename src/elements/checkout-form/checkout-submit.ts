@@ -3,7 +3,7 @@
  * when configured (paying instead when that is refused), and what the visitor
  * is told when sending fails.
  */
-import { msg } from '@lit/localize';
+import { msg } from '../../i18n/msg.ts';
 import { ApiError, NetworkError, type ApiClient } from '../../api/client.ts';
 import type { SubmitOrderBody } from '../../api/types.ts';
 import { intlLocale } from '../../i18n/locale.ts';

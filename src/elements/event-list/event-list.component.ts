@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
-import { localized, msg, str } from '@lit/localize';
+import { localized, msg, str } from '../../i18n/msg.ts';
 import { ApiError, isAbortError } from '../../api/client.ts';
 import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
 import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';

@@ -1,12 +1,13 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
-import { localized, msg, str } from '@lit/localize';
+import { localized, msg, str } from '../../i18n/msg.ts';
 import { ApiError, isAbortError } from '../../api/client.ts';
 import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
-import { firstDayOfWeek, intlLocale } from '../../i18n/locale.ts';
+import { intlLocale } from '../../i18n/locale.ts';
+import { firstDayOfWeek } from '../../i18n/week.ts';
 import { plural } from '../../i18n/plural.ts';
 import { BookingElement } from '../booking-element.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';

@@ -2,7 +2,7 @@
  * One add to the shared basket from <seat-picker> (seats, best available or
  * general admission), and what the visitor is told about its outcome.
  */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';

@@ -2,7 +2,7 @@
  * Best available for N tickets (AvailableTickets): the count, the service's best
  * block in each area, and adding one of them.
  */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { Task } from '@lit/task';
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { ApiClient } from '../../api/client.ts';

@@ -2,7 +2,7 @@
  * General admission (unreserved seating, AreasPrices + BestSeats): an area and
  * a price, how many tickets, and adding them.
  */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body, AreaPriceGroup } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';

@@ -1,5 +1,5 @@
 /** The key to the seat map: each price band, your choice, in your basket, restricted view, drawn like the canvas draws them. */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { SeatMap } from '../../state/seat-map.ts';
 import { BAND_DEFAULTS } from './seat-map-painter.ts';

@@ -1,5 +1,5 @@
 /** How <seat-picker> names a seat, for buttons, the list, announcements and the summary. */
-import { msg, str } from '@lit/localize';
+import { msg, str } from '../../i18n/msg.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { MapSeat } from '../../state/seat-map.ts';
 

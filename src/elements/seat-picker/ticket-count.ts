@@ -1,5 +1,5 @@
 /** What the ways of choosing by count (best available, general admission) share. */
-import { msg } from '@lit/localize';
+import { msg } from '../../i18n/msg.ts';
 import { html, type nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { MoneyText } from './seat-words.ts';
 
