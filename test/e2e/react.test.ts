@@ -106,6 +106,8 @@ describe('the React example', { timeout: 240_000 }, () => {
       await page.waitForURL(/\/checkout$/);
       const checkout = page.locator('checkout-form');
       const item = checkout.getByRole('listitem', { name: SHOW });
+      // The basket's items are a part the checkout loads when it first has a basket: wait for them to show.
+      await item.getByRole('row').nth(2).waitFor();
       assert.equal(await item.getByRole('row').count(), 3, 'a header row and two tickets');
       await fillCheckout(checkout);
       await checkout.getByRole('button', { name: 'Continue to payment' }).click();

@@ -45,9 +45,10 @@ export async function chooseSeatPair(page: Page, picker: Locator): Promise<boole
 
 /** In <checkout-form>: tick the notices that need it and fill in the customer (the order is then ready to go to payment). */
 export async function fillCheckout(form: Locator): Promise<void> {
+  // The first field waits for the form; the notices render with it (counting them first could find none yet).
+  await form.getByRole('textbox', { name: 'First name' }).fill('Ada');
   const notices = form.getByRole('group', { name: 'Before you book' }).getByRole('checkbox');
   for (let i = 0; i < (await notices.count()); i += 1) await notices.nth(i).check();
-  await form.getByRole('textbox', { name: 'First name' }).fill('Ada');
   await form.getByRole('textbox', { name: 'Last name' }).fill('Lovelace');
   await form.getByRole('textbox', { name: 'E-mail address' }).fill('ada@example.com');
   await form.getByRole('textbox', { name: /^Phone/ }).fill('+44 20 7946 0000');
