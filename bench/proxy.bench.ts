@@ -1,63 +1,117 @@
 /**
- * Proxy throughput and added latency, against calling the sandbox directly,
- * measured in one run: the sandbox (`stagedoor sandbox`) and the proxy
- * (`stagedoor proxy`, access log on) each in its own process on 127.0.0.1,
- * autocannon in this one, bounded in time and connections.
+ * `npm run bench -- proxy`: what the proxy adds, side by side in one run with
+ * the sandbox called directly and with nginx as a keep-alive reverse proxy
+ * (when nginx is installed: Debian's nginx-light; bench/nginx.ts writes its
+ * config and starts it on a free loopback port).
  *
- * - a cached GET (System/Countries, Events): the proxy answers from its cache;
- * - an uncached GET (a basket's detail, never cached): every request goes
- *   through the proxy to the sandbox and back.
+ * Every server is its own process on 127.0.0.1: the sandbox (`stagedoor
+ * sandbox`), nginx in front of it (one worker), and our proxy (`stagedoor
+ * proxy`, one process, access log on) in front of it. autocannon runs in this
+ * process; its latencies are taken per response at microsecond resolution
+ * (autocannon's own histogram keeps whole milliseconds).
  *
- * A second table takes sockets and scheduling out: the proxy's own cost per
- * request, in process, with the sandbox as its in-process upstream.
+ * - an uncached basket read (GET Baskets/{id}): every request goes through to
+ *   the sandbox and back;
+ * - a cached catalogue read (GET Events/{id}): our proxy answers it from its
+ *   cache; nginx passes it through (it has no cache configured), the sandbox
+ *   computes it.
+ *
+ * The three targets are measured in alternation, round after round, so a drift
+ * in the machine's load hits them alike. A second table measures latency with
+ * one connection (no queueing): the latency the proxy adds to one request.
+ * A third takes sockets out: the proxy's own cost per request, in process.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import type { BenchTable } from './index.ts';
+import { findNginx, startNginx, type RunningNginx } from './nginx.ts';
 import { createProxy } from '../src/server/proxy/index.ts';
 import { createSandbox } from '../src/server/sandbox/index.ts';
 import { stagedoor, type Running } from '../test/server/cli-helpers.ts';
 
 const CONNECTIONS = 10;
 const SECONDS = 3;
+const LATENCY_SECONDS = 2;
 const WARM_UP_SECONDS = 1;
-/** Direct and proxied runs alternate this many times, so drifting machine load hits both alike. */
+/** Rounds of alternating runs; the figures are their means. */
 const ROUNDS = 2;
 const KEY = 'bench-key';
 
 interface Measured {
   rps: number;
+  /** Milliseconds. */
   p50: number;
   p99: number;
   bad: number;
+  /** CPU time of the serving process(es) per request, µs (NaN when unknown). */
+  cpuUs: number;
 }
 
-async function run(url: string, headers: Record<string, string>, seconds: number): Promise<Measured> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors };
+/** User + system CPU time of processes, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      // utime and stime are fields 14 and 15 of stat: 12 and 13 after the command name.
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return Number.NaN;
+    }
+  }
+  return ticks * 10;
 }
 
-/** The mean of the rounds (p50/p99 included), and every bad answer. */
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function run(url: string, headers: Record<string, string>, seconds: number, connections = CONNECTIONS, pids: () => number[] = () => []): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const times: number[] = [];
+    const serving = pids();
+    const cpuBefore = cpuMs(serving);
+    const instance = autocannon({ url, connections, duration: seconds, headers }, (error, result) => {
+      if (error) return reject(error);
+      const sorted = Float64Array.from(times).sort();
+      const cpuUs = serving.length ? ((cpuMs(serving) - cpuBefore) * 1000) / Math.max(1, times.length) : Number.NaN;
+      resolve({ rps: result.requests.average, p50: percentile(sorted, 50), p99: percentile(sorted, 99), bad: result.non2xx + result.errors, cpuUs });
+    });
+    // autocannon's histogram rounds to whole ms; each response's own time is a float in ms.
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      times.push(responseTime);
+    });
+  });
+}
+
 function mean(runs: Measured[]): Measured {
   const avg = (pick: (m: Measured) => number) => runs.reduce((sum, m) => sum + pick(m), 0) / runs.length;
-  return { rps: avg((m) => m.rps), p50: avg((m) => m.p50), p99: avg((m) => m.p99), bad: runs.reduce((sum, m) => sum + m.bad, 0) };
+  return { rps: avg((m) => m.rps), p50: avg((m) => m.p50), p99: avg((m) => m.p99), bad: runs.reduce((sum, m) => sum + m.bad, 0), cpuUs: avg((m) => m.cpuUs) };
 }
 
-/** Warm both up, then alternate direct and proxied runs. */
-async function compare(direct: string, proxied: string): Promise<{ direct: Measured; proxied: Measured }> {
-  const key = { 'Api-Key': KEY };
-  await run(direct, key, WARM_UP_SECONDS);
-  await run(proxied, {}, WARM_UP_SECONDS);
-  const d: Measured[] = [];
-  const p: Measured[] = [];
+interface Target {
+  name: string;
+  /** Base URL; the operation path is appended. */
+  base: string;
+  headers: Record<string, string>;
+  /** The processes that serve it (their CPU time is measured). */
+  pids: () => number[];
+}
+
+/** Each target warmed up, then measured in alternation for ROUNDS rounds. */
+async function measure(targets: Target[], path: string, seconds: number, connections: number): Promise<Map<string, Measured>> {
+  for (const t of targets) await run(t.base + path, t.headers, WARM_UP_SECONDS, connections);
+  const runs = new Map<string, Measured[]>(targets.map((t) => [t.name, []]));
   for (let i = 0; i < ROUNDS; i++) {
-    d.push(await run(direct, key, SECONDS));
-    p.push(await run(proxied, {}, SECONDS));
+    for (const t of targets) runs.get(t.name)?.push(await run(t.base + path, t.headers, seconds, connections, t.pids));
   }
-  return { direct: mean(d), proxied: mean(p) };
+  return new Map([...runs].map(([name, r]) => [name, mean(r)]));
 }
 
-const ms = (m: Measured) => `${m.p50.toFixed(1)} / ${m.p99.toFixed(1)}`;
+const ms = (value: number) => value.toFixed(2);
+const signed = (value: number) => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
 
 async function started(cli: Running, pattern: RegExp): Promise<string> {
   const [, url] = await cli.line(pattern, 30_000);
@@ -75,15 +129,15 @@ async function microseconds(call: () => Promise<Response>): Promise<number> {
   return ((performance.now() - start) * 1000) / IN_PROCESS_REQUESTS;
 }
 
-async function inProcess(): Promise<BenchTable> {
+async function inProcess(eventPath: string): Promise<BenchTable> {
   const sandbox = createSandbox();
   const proxy = createProxy({ upstream: (request) => sandbox.fetch(request), apiKey: KEY, log: () => undefined });
   const created = await sandbox.fetch(new Request('http://sandbox/rest/v2/Baskets', { method: 'POST', headers: { 'Api-Key': KEY } }));
   const { BasketId } = (await created.json()) as { BasketId: string };
   const rows: (string | number)[][] = [];
   for (const [label, path] of [
-    ['GET System/Countries (cached at the proxy)', '/rest/v2/System/Countries'],
     ['GET Baskets/{id} (never cached)', `/rest/v2/Baskets/${BasketId}`],
+    ['GET Events/{id} (cached at the proxy)', eventPath],
   ] as const) {
     const direct = await microseconds(() => sandbox.fetch(new Request(`http://sandbox${path}`, { headers: { 'Api-Key': KEY } })));
     const proxied = await microseconds(async () => proxy.fetch(new Request(`http://proxy/api${path}`)));
@@ -98,42 +152,81 @@ async function inProcess(): Promise<BenchTable> {
 }
 
 export default async function proxyBench(): Promise<BenchTable[]> {
-  const tables = [await inProcess()];
   const sandboxCli = stagedoor(['sandbox', '--port', '0']);
   let proxyCli: Running | undefined;
+  let nginx: RunningNginx | undefined;
   try {
     const sandbox = await started(sandboxCli, /^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//);
     proxyCli = stagedoor(['proxy', '--upstream', sandbox, '--port', '0'], { STAGEDOOR_API_KEY: KEY });
     const proxy = await started(proxyCli, /^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//);
+    const nginxBinary = findNginx();
+    if (nginxBinary) nginx = await startNginx(nginxBinary, sandbox, KEY);
 
     const created = await fetch(`${proxy}/rest/v2/Baskets`, { method: 'POST' });
     const { BasketId } = (await created.json()) as { BasketId: string };
-    const targets: [string, string][] = [
-      ['GET System/Countries (cached at the proxy)', '/rest/v2/System/Countries'],
-      ['GET Events (cached at the proxy)', '/rest/v2/Events'],
-      ['GET Baskets/{id} (never cached)', `/rest/v2/Baskets/${BasketId}`],
+    const events = (await (await fetch(`${proxy}/rest/v2/Events`)).json()) as { Events: { EventId: number }[] };
+    const eventPath = `/rest/v2/Events/${events.Events[0]?.EventId ?? 0}`;
+    const requests: [string, string][] = [
+      ['uncached basket read: GET Baskets/{id}', `/rest/v2/Baskets/${BasketId}`],
+      ['cached catalogue read: GET Events/{id}', eventPath],
     ];
-    const rows: (string | number)[][] = [];
-    for (const [label, path] of targets) {
-      const { direct, proxied } = await compare(sandbox + path, proxy + path);
-      rows.push([label, Math.round(direct.rps), Math.round(proxied.rps), (proxied.rps / direct.rps).toFixed(2), ms(direct), ms(proxied), direct.bad + proxied.bad]);
+    const pidOf = (cli: Running) => () => (cli.child.pid === undefined ? [] : [cli.child.pid]);
+    const ours = proxyCli;
+    const targets: Target[] = [
+      { name: 'sandbox direct', base: sandbox, headers: { 'Api-Key': KEY }, pids: pidOf(sandboxCli) },
+      ...(nginx ? [{ name: `nginx ${nginx.version}`, base: nginx.url, headers: {}, pids: () => nginx?.workers() ?? [] }] : []),
+      { name: 'our proxy', base: proxy, headers: {}, pids: pidOf(ours) },
+    ];
+
+    const loaded: (string | number)[][] = [];
+    const single: (string | number)[][] = [];
+    const summary: string[] = [];
+    for (const [label, path] of requests) {
+      const m = await measure(targets, path, SECONDS, CONNECTIONS);
+      const l = await measure(targets, path, LATENCY_SECONDS, 1);
+      const direct = m.get('sandbox direct');
+      const directOne = l.get('sandbox direct');
+      for (const t of targets) {
+        const r = m.get(t.name);
+        const one = l.get(t.name);
+        if (!r || !one || !direct || !directOne) continue;
+        loaded.push([label, t.name, Math.round(r.rps), (r.rps / direct.rps).toFixed(2), ms(r.p50), ms(r.p99), Number.isNaN(r.cpuUs) ? '' : Math.round(r.cpuUs), r.bad]);
+        single.push([label, t.name, Math.round(one.rps), ms(one.p50), ms(one.p99), t.name === 'sandbox direct' ? '' : signed(one.p50 - directOne.p50), one.bad]);
+      }
+      const ours = m.get('our proxy');
+      const oursOne = l.get('our proxy');
+      const yardstick = nginx ? m.get(`nginx ${nginx.version}`) : undefined;
+      if (ours && yardstick && oursOne && directOne) {
+        summary.push(
+          `${label}: our proxy ${(ours.rps / yardstick.rps).toFixed(2)}× nginx's req/s; adds ${ms(oursOne.p50 - directOne.p50)} ms p50 over direct with one connection, ` +
+            `${ms(ours.p50 - (direct?.p50 ?? 0))} ms with ${CONNECTIONS}.`,
+        );
+      }
     }
+    const machine = `Machine: ${availableParallelism()} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end of the run; the load generator shares them.`;
     return [
-      ...tables,
       {
-        title: `Proxy vs sandbox direct (autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating runs of ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up, 127.0.0.1)`,
-        columns: ['request', 'direct req/s', 'via proxy req/s', 'proxy/direct', 'direct p50 / p99 ms', 'via proxy p50 / p99 ms', 'non-2xx + errors'],
-        rows,
+        title: `Proxy under load (autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating runs of ${SECONDS} s after ${WARM_UP_SECONDS} s warm-up, 127.0.0.1)`,
+        columns: ['request', 'through', 'req/s', '× direct', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx + errors'],
+        rows: loaded,
         notes: [
-          'Sandbox and proxy run as separate processes (the CLI commands), the proxy with its JSON access log on stdout; figures are the mean of the runs.',
-          'A ratio above 1: the proxy answered from its cache faster than the sandbox computes the answer; below 1: the cost of the extra hop',
-          "(the proxy's upstream client is the runtime's fetch; on a machine with few cores all three processes share them).",
-          `Machine: ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end of the run.`,
+          ...(nginx ? [] : ['nginx is not installed (apt-get install nginx-light): no yardstick column.']),
+          'Goals (issue 12): uncached req/s at least 0.5× nginx; added p50 over direct at most 1 ms; cached reads at least nginx’s uncached req/s.',
+          'CPU µs/req: user + system CPU time of the serving process per request (the sandbox for direct, the nginx worker, our proxy process; not the sandbox behind them): what a request costs, whatever else loads the machine.',
+          ...summary,
+          machine,
         ],
       },
+      {
+        title: `Latency with one connection (no queueing; ${ROUNDS} alternating runs of ${LATENCY_SECONDS} s)`,
+        columns: ['request', 'through', 'req/s', 'p50 ms', 'p99 ms', 'p50 added over direct ms', 'non-2xx + errors'],
+        rows: single,
+      },
+      await inProcess(eventPath),
     ];
   } finally {
     await proxyCli?.stop();
+    await nginx?.stop();
     await sandboxCli.stop();
   }
 }

@@ -12,6 +12,7 @@ import { Hono } from 'hono';
 import { matchRoute } from '../../src/api/match.ts';
 import { operationList, type OperationRow, type ParamType } from '../../src/api/operations.ts';
 import type { AccessLogEntry } from '../../src/server/proxy/index.ts';
+import { freePort } from './servers.ts';
 
 export interface Listening {
   url: string;
@@ -51,13 +52,7 @@ export function listenHanging(): Promise<Listening & { requests: () => number }>
 }
 
 /** A port nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export const closedPort = freePort;
 
 export interface Received {
   method: string;
