@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createProxy, type ProxyOptions } from '../../src/server/proxy/index.ts';
-import { client, listen, logSink, manualNow, recording, stubService, type Listening } from './proxy-helpers.ts';
+import { client, listen, logSink, manualNow, recording, stubService, unreachableStore, type Listening } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
 const BASKET = '/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -14,7 +14,12 @@ const BASKET = '/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 const clock = manualNow();
 const sink = logSink();
 /** Event 404 does not exist upstream. */
-const upstream = recording(stubService((op, request) => (op.name === 'getEvent' && request.url.endsWith('/404') ? Response.json({ Message: 'gone' }, { status: 404 }) : undefined)).fetch);
+const upstream = recording(
+  stubService((op, request) => {
+    if (op.name === 'getHeartBeat') return Response.json(true);
+    return op.name === 'getEvent' && request.url.endsWith('/404') ? Response.json({ Message: 'gone' }, { status: 404 }) : undefined;
+  }).fetch,
+);
 let upstreamServer: Listening;
 let proxyServer: Listening;
 let api: ReturnType<typeof client>;
@@ -163,22 +168,27 @@ describe('concurrent misses', () => {
   });
 });
 
-describe('shared stores that fail', () => {
-  test('a cache or rate-limit store that throws does not fail requests: they go upstream, uncounted', async () => {
-    const broken = new Error('store unreachable');
-    const proxy = await startProxy({
-      cache: { get: () => Promise.reject(broken), set: () => Promise.reject(broken) },
-      rateLimit: { store: { hit: () => Promise.reject(broken) }, createBasket: { limit: 1, windowMs: 60_000 } },
-    });
+describe('a shared store that fails', () => {
+  test('requests do not fail with it: this process caches and counts alone, and the proxy says it is degraded', async () => {
+    const store = unreachableStore('broken');
+    const app = createProxy({ upstream: upstreamServer.url, apiKey: KEY, log: sink.log, now: clock.now, store, rateLimit: { createBasket: { limit: 1, windowMs: 60_000 } } });
+    const proxy = await listen(app.fetch);
     try {
       const c = client(proxy.url);
+      assert.equal(app.storeHealth, 'ok');
       assert.equal((await c.call('GET', '/api/rest/v2/Venues/88')).status, 200);
+      assert.equal(app.storeHealth, 'degraded');
       assert.equal((await c.call('GET', '/api/rest/v2/Venues/88')).status, 200);
-      assert.equal(upstreamCalls('/rest/v2/Venues/88'), 2);
+      assert.equal(upstreamCalls('/rest/v2/Venues/88'), 1, 'the second is a hit in this process');
+      // The limit still holds, per process: never no limit.
       assert.equal((await c.call('POST', '/api/rest/v2/Baskets')).status, 200);
-      assert.equal((await c.call('POST', '/api/rest/v2/Baskets')).status, 200);
+      assert.equal((await c.call('POST', '/api/rest/v2/Baskets')).status, 429);
+      const ready = await c.call('GET', '/readyz');
+      assert.equal(ready.status, 200);
+      assert.deepEqual(JSON.parse(ready.text), { status: 'degraded', upstream: 'ok', store: { name: 'broken', health: 'degraded' } });
     } finally {
       await proxy.close();
+      await app.close();
     }
   });
 });

@@ -11,7 +11,7 @@ import type { ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { matchRoute } from '../../src/api/match.ts';
 import { operationList, type OperationRow, type ParamType } from '../../src/api/operations.ts';
-import type { AccessLogEntry } from '../../src/server/proxy/index.ts';
+import type { AccessLogEntry, ProxyStore } from '../../src/server/proxy/index.ts';
 import { freePort } from './servers.ts';
 
 export interface Listening {
@@ -173,4 +173,19 @@ export function messageOf(text: string): string {
   const body = JSON.parse(text) as { Message?: unknown };
   assert.equal(typeof body.Message, 'string', `a JSON { Message } body, got ${text}`);
   return String(body.Message);
+}
+
+/** A shared store whose every call fails, as when Redis cannot be reached (the proxy must go on without it). */
+export function unreachableStore(name = 'unreachable'): ProxyStore {
+  const broken = () => Promise.reject(new Error('store unreachable'));
+  return {
+    name,
+    shared: true,
+    cache: { get: broken, set: broken },
+    orders: { get: broken, set: broken },
+    rateLimits: { hit: broken },
+    flights: { claim: broken, release: broken, wait: async () => undefined },
+    ping: broken,
+    close: async () => undefined,
+  };
 }

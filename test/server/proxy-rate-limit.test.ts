@@ -1,6 +1,7 @@
 /**
  * Rate limits per client address on Create Basket and Add Tickets (v2 and v3
- * together): 429 with Retry-After, windows moved by an injected clock.
+ * together): a sliding window (never twice the limit across a boundary), 429
+ * with Retry-After, time moved by an injected clock.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -42,13 +43,14 @@ function from(address: string) {
 
 describe('Create Basket', () => {
   test('the third in a minute from one address is 429 with Retry-After, and is not forwarded', async () => {
-    clock.advance(10_000); // 10 s into a window
     const a = from('198.51.100.1');
     const before = createBaskets();
     assert.equal((await a.createBasket()).status, 200);
+    clock.advance(10_000);
     assert.equal((await a.createBasket()).status, 200);
     const refused = await a.createBasket();
     assert.equal(refused.status, 429);
+    // The first of the two leaves the window 50 s from now.
     assert.equal(refused.headers.get('retry-after'), '50');
     assert.match((JSON.parse(refused.text) as { Message: string }).Message, /Too many requests/);
     assert.equal(createBaskets(), before + 2);
@@ -59,9 +61,32 @@ describe('Create Basket', () => {
     assert.equal((await from('198.51.100.1').createBasket()).status, 429);
   });
 
-  test('the next window allows requests again', async () => {
-    clock.advance(50_000);
-    assert.equal((await from('198.51.100.1').createBasket()).status, 200);
+  test('a request is allowed again once the oldest counted one has left the window, and one only', async () => {
+    clock.advance(49_999);
+    assert.equal((await from('198.51.100.1').createBasket()).status, 429, 'both still within the last minute');
+    clock.advance(1);
+    assert.equal((await from('198.51.100.1').createBasket()).status, 200, 'the first has left the window');
+    assert.equal((await from('198.51.100.1').createBasket()).status, 429, 'the second is still in it');
+  });
+
+  test('no boundary to exploit: the limit at the end of one minute and again at the start of the next is refused', async () => {
+    const b = from('198.51.100.3');
+    clock.advance(59_000); // late in a clock-aligned minute
+    assert.deepEqual([(await b.createBasket()).status, (await b.createBasket()).status], [200, 200]);
+    clock.advance(2_000); // early in the next clock-aligned minute
+    assert.deepEqual([(await b.createBasket()).status, (await b.createBasket()).status], [429, 429]);
+    clock.advance(58_000);
+    assert.equal((await b.createBasket()).status, 200, 'a full minute after the first');
+  });
+
+  test('refused requests are not counted: a client that keeps trying gets its limit per window, no less', async () => {
+    const c = from('198.51.100.4');
+    clock.advance(60_000);
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await c.createBasket()).status);
+    assert.deepEqual(statuses, [200, 200, 429, 429, 429, 429]);
+    clock.advance(60_000);
+    assert.equal((await c.createBasket()).status, 200);
   });
 
   test('without a trusted header, X-Forwarded-For is ignored: the connection address counts', async () => {

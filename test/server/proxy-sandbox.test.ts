@@ -12,6 +12,7 @@ import type { OperationName } from '../../src/api/operations.ts';
 import type { AddTicketsResult, CreateBasketResult, SubmitOrderResult } from '../../src/api/types.ts';
 import { createProxy } from '../../src/server/proxy/index.ts';
 import { createSandbox, ManualClock } from '../../src/server/sandbox/index.ts';
+import { orderFor, seatedPerformances } from './booking-steps.ts';
 import { client, listen, logSink, operationList, recording, type Answer, type Listening } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
@@ -41,16 +42,9 @@ after(async () => {
 /** Real identifiers from the sandbox, found through the proxy with the typed client. */
 async function discover() {
   const typed = createApiClient({ endpoint: `${proxyServer.url}/api` });
-  const { Events } = await typed.getEvents();
-  for (const event of Events) {
-    const { Performances } = await typed.getEventPerformances({ eventId: event.EventId });
-    for (const performance of Performances) {
-      if (!performance.DirectlyBookablePerformance) continue;
-      const seats = await typed.getAvailableTickets({ performanceId: performance.PerformanceId, requiredTicketsCount: 2 }).catch(() => null);
-      const area = seats?.TicketAreas.find((a) => a.Tickets.length >= 4);
-      if (!area) continue;
-      return { event, performance, tickets: area.Tickets.map((t) => t.TicketId) };
-    }
+  for await (const { event, performance, areas } of seatedPerformances(typed)) {
+    const area = areas.find((a) => a.Tickets.length >= 4);
+    if (area) return { event, performance, tickets: area.Tickets.map((t) => t.TicketId) };
   }
   throw new Error('the sandbox has no seated performance with four seats in one area');
 }
@@ -135,15 +129,7 @@ describe('a booking through the proxy', () => {
 
     const submitted = await api.call('POST', `/api/rest/v2/Baskets/${BasketId}/SubmitOrder`, {
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        BasketId,
-        Email: 'guest@example.com',
-        Name: 'Ada',
-        LastName: 'Lovelace',
-        DeliveryType: 1,
-        SuccessReturnUrl: 'https://theatre.example/ok',
-        FailureReturnUrl: 'https://theatre.example/ko',
-      }),
+      body: JSON.stringify(orderFor(BasketId)),
     });
     assert.equal(submitted.status, 200, submitted.text);
     const { PaymentRedirectUrl } = JSON.parse(submitted.text) as SubmitOrderResult;

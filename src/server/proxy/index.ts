@@ -7,6 +7,11 @@
  *   app.all('/api/*', (c) => proxy.fetch(c.req.raw, c.env));        // inside another Hono app
  *   export default { fetch: proxy.fetch };                          // serverless / edge
  *
+ * This module runs on any Fetch-API runtime and reaches the service with the
+ * platform fetch. Under Node, `stagedoor/proxy` resolves to node.ts instead
+ * (package.json's `node` export condition): the same proxy with a keep-alive
+ * connection pool (undici) and Prometheus metrics.
+ *
  * Everything is derived from the operations table (src/api/operations.ts)
  * through src/api/match.ts: only table operations are forwarded, rebuilt from
  * validated parameters (unknown query parameters are dropped, never forwarded).
@@ -23,34 +28,46 @@
  * header are dropped. The key is redacted from any answer body that echoes it.
  *
  * Caching (GET only, per the table's `kind`): catalogue 5 min, system 1 h,
- * availability 5 s, basket and health never. Only 200 answers are stored: 204
- * ("not available yet") belongs to basket operations, and an error must not
- * outlive its cause. Concurrent misses for one key make one upstream call.
- * Cached answers say `Cache-Control: public, max-age=<ttl>` so a CDN can keep
- * them too; everything else says `no-store`. `Date` is the upstream's on a
- * fresh answer and the proxy's clock on a cache hit (with `Age`), because the
- * widget corrects the visitor's clock with it and a stored Date is stale.
+ * availability 5 s, basket and health never; in this process and, with a
+ * shared `store` (Redis), across processes (lookup.ts). Only 200 answers are
+ * stored. Concurrent misses for one key make one upstream call, across
+ * processes too. Cached answers say `Cache-Control: public, max-age=<ttl>` so a
+ * CDN can keep them too; everything else says `no-store`. `Date` is the
+ * upstream's on a fresh answer and the proxy's clock on a cache hit (with
+ * `Age`), because the widget corrects the visitor's clock with it.
+ *
+ * SubmitOrder is idempotent (submissions.ts); Create Basket and Add Tickets are
+ * rate-limited per client address (a sliding window, shared through the store);
+ * /healthz, /readyz and /metrics are answered outside the prefix (health.ts).
  */
-import { Hono, type MiddlewareHandler } from 'hono';
-import { cors } from 'hono/cors';
+import { Hono } from 'hono';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
-import { MemoryCacheStore, MemoryRateLimitStore, type CacheStore, type CachedResponse, type RateLimitStore } from './stores.ts';
-import { callUpstream, normaliseBaseUrl, type Upstream, type UpstreamResult } from './upstream.ts';
+import { corsFor, normaliseOrigin } from './cors.ts';
+import { jsonResponse, readinessCheck, type Readiness } from './health.ts';
+import { Lookups, type LookupSource } from './lookup.ts';
+import { message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
+import { ProxyState, type StoreHealth } from './state.ts';
+import type { ProxyStore, RateLimitRule } from './stores.ts';
+import { Submissions } from './submissions.ts';
+import { callUpstream, fetchClient, handlerClient, type Upstream, type UpstreamClient, type UpstreamRequest } from './upstream.ts';
 
-export { MemoryCacheStore, MemoryRateLimitStore, type CacheStore, type CachedResponse, type RateLimitStore } from './stores.ts';
-export type { RateLimitHit, MemoryCacheStoreOptions } from './stores.ts';
-export type { Upstream } from './upstream.ts';
-
-/** At most `limit` requests per client address in each window of `windowMs`. */
-export interface RateLimitRule {
-  limit: number;
-  windowMs: number;
-}
+export { MemoryCacheStore, MemoryRateLimitStore, memoryStore } from './stores.ts';
+export type {
+  CacheStore,
+  CachedResponse,
+  FlightStore,
+  MemoryCacheStoreOptions,
+  ProxyStore,
+  RateLimitDecision,
+  RateLimitRule,
+  RateLimitStore,
+} from './stores.ts';
+export type { Attempt, Upstream, UpstreamAnswer, UpstreamClient, UpstreamRequest } from './upstream.ts';
+export type { Readiness } from './health.ts';
+export type { StoreHealth } from './state.ts';
 
 export interface RateLimitOptions {
-  /** Where the counters live. Default: in this process (MemoryRateLimitStore). Share one (Redis) across proxies. If it fails, requests pass uncounted. */
-  store?: RateLimitStore;
   /** Create Basket. Default 10 per minute per client address; `false` switches it off. */
   createBasket?: RateLimitRule | false;
   /** Add Tickets, version 2 and version 3 counted together. Default 30 per minute per client address; `false` switches it off. */
@@ -66,14 +83,26 @@ export interface AccessLogEntry {
   operation: string | null;
   status: number;
   durationMs: number;
-  /** `hit`: from the cache; `miss`: fetched and stored; `coalesced`: shared another request's upstream call; `none`: not cacheable. */
-  cache: 'hit' | 'miss' | 'coalesced' | 'none';
+  /** `hit`: from a cache; `miss`: fetched and stored; `coalesced`: shared another request's upstream call; `none`: not cacheable. */
+  cache: LookupSource | 'none';
   /** The upstream's status, when it answered. */
   upstreamStatus?: number;
   /** Why the proxy answered for the upstream: `timeout` (504), `unreachable`/`bad-answer` (502), `internal` (500). */
-  error?: 'timeout' | 'unreachable' | 'bad-answer' | 'internal';
+  error?: ReplyError;
   /** Set when a read was retried after a connection error. */
   retried?: boolean;
+  /** Set on a 429 of the proxy's own rate limit. */
+  limited?: boolean;
+  /** Set when a repeated SubmitOrder got the answer kept from the accepted one. */
+  replayed?: boolean;
+}
+
+/** Prometheus metrics (metrics.ts, on Node): fed by the proxy, rendered at GET /metrics. */
+export interface ProxyMetrics {
+  request(entry: AccessLogEntry): void;
+  storeError(operation: string): void;
+  storeHealth(health: StoreHealth): void;
+  render(): Promise<{ contentType: string; body: string }>;
 }
 
 export interface ProxyOptions {
@@ -95,12 +124,22 @@ export interface ProxyOptions {
   bodyLimit?: number;
   /** Time allowed for the upstream's complete answer, retry included, in ms (default 10 000); then 504. */
   timeoutMs?: number;
-  /** The response cache. Default: in this process (MemoryCacheStore, LRU). `false`: no caching at the proxy (Cache-Control headers still sent). If it fails, requests go upstream. */
-  cache?: CacheStore | false;
+  /**
+   * A store shared by every proxy process (`createRedisStore` from `stagedoor/proxy/redis`):
+   * the cache, the rate-limit counters, the single flight of identical lookups and the kept
+   * SubmitOrder answers. Default: none, each process keeps its own in memory. If it fails,
+   * requests go on without it (degraded, see /readyz) until it answers again.
+   * `close()` closes it.
+   */
+  store?: ProxyStore;
+  /** `false`: no caching at the proxy (Cache-Control headers are still sent for a CDN). */
+  cache?: boolean;
   /** Cache lifetime per operation kind, in seconds; 0 never caches. Defaults: catalogue 300, system 3600, availability 5, basket 0, health 0. */
   cacheTtlSeconds?: Partial<Record<OperationKind, number>>;
   /** Rate limits per client address on Create Basket and Add Tickets. `false` switches them off. */
   rateLimit?: RateLimitOptions | false;
+  /** The service's payment timeout, ms (default 20 minutes): how long a basket's SubmitOrder answer is kept for a repeat. */
+  paymentTimeoutMs?: number;
   /**
    * A header set by a trusted load balancer that carries the client address
    * (e.g. `X-Forwarded-For`; its rightmost entry, the one the balancer added, is
@@ -112,12 +151,25 @@ export interface ProxyOptions {
   clientAddress?: (request: Request, env: unknown) => string | undefined;
   /** Receives one record per request. Default: one JSON line on stdout. `false`: no log. */
   log?: ((entry: AccessLogEntry) => void) | false;
+  /** Answer GET /healthz, /readyz and /metrics outside the prefix (default true). */
+  operationalEndpoints?: boolean;
+  /** Prometheus metrics for GET /metrics. Default on Node: prom-client (metrics.ts); elsewhere none. */
+  metrics?: ProxyMetrics | false;
+  /** How requests reach a URL upstream. Default: a keep-alive pool on Node (undici), the platform fetch elsewhere. */
+  upstreamClient?: UpstreamClient;
   /** The clock for cache ages, rate-limit windows and Date (ms since the epoch). Default Date.now; tests inject one. */
   now?: () => number;
 }
 
-/** What createProxy returns: a Hono app, whose `fetch(request, env?)` is the Fetch-API handler. */
-export type ProxyApp = Hono;
+/** What createProxy returns: a Hono app, whose `fetch(request, env?)` is the Fetch-API handler, and its controls. */
+export type ProxyApp = Hono & {
+  /** How the shared store is: `local` (none configured), `ok`, or `degraded` (it failed; this process alone). */
+  readonly storeHealth: StoreHealth;
+  /** What GET /readyz reports. */
+  readiness(): Promise<Readiness>;
+  /** Close the upstream connections and the store. */
+  close(): Promise<void>;
+};
 
 export const DEFAULT_CACHE_TTL_SECONDS: Readonly<Record<OperationKind, number>> = Object.freeze({
   catalogue: 300,
@@ -139,57 +191,16 @@ const RATE_LIMITED: Partial<Record<OperationName, keyof typeof DEFAULT_RATE_LIMI
   addTicketsV3: 'addTickets',
 };
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const encoder = new TextEncoder();
+/** The orders made idempotent (submissions.ts). */
+const SUBMISSIONS: ReadonlySet<string> = new Set<OperationName>(['submitOrder', 'submitOrderOnAccount']);
 
-/** What the proxy sends back, before it becomes a Response (one per waiting request). */
-interface Reply {
-  status: number;
-  /** Text from the upstream or the proxy; bytes from the cache. */
-  body: string | Uint8Array<ArrayBuffer> | null;
-  contentType: string;
-  /** The upstream's Date, or null to use the proxy's clock. */
-  date: string | null;
-  retryAfter?: string | null;
-  /** Seconds since the answer was stored (cache hits). */
-  age?: number;
-  upstreamStatus?: number;
-  error?: AccessLogEntry['error'];
-  retried?: boolean;
-}
-
-function message(status: number, text: string, extra: Partial<Reply> = {}): Reply {
-  return { status, body: JSON.stringify({ Message: text }), contentType: JSON_TYPE, date: null, ...extra };
-}
-
-function isJsonType(contentType: string | null): boolean {
-  return contentType !== null && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
-}
-
-function parsesAsJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** How long an order past the time limit may still answer (its answer is kept for a repeat). */
+const LATE_ORDER_MS = 60_000;
 
 function normalisePrefix(prefix: string): string {
   const trimmed = prefix.replace(/\/+$/, '');
   if (trimmed && !trimmed.startsWith('/')) throw new Error(`The prefix '${prefix}' must start with '/'.`);
   return trimmed;
-}
-
-function normaliseOrigin(origin: string): string {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    throw new Error(`The allowed origin '${origin}' is not a URL (expected for example https://theatre.example).`);
-  }
-  if (url.origin === 'null') throw new Error(`The allowed origin '${origin}' has no origin.`);
-  return url.origin;
 }
 
 /** The connection's address under @hono/node-server (its bindings are the env). */
@@ -198,41 +209,6 @@ function socketAddress(env: unknown): string | undefined {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming;
   const address = incoming?.socket?.remoteAddress;
   return typeof address === 'string' ? address : undefined;
-}
-
-/** The request body as text, at most `limit` bytes. */
-async function readBody(request: Request, limit: number): Promise<{ ok: true; text: string } | { ok: false; reply: Reply }> {
-  const tooLarge = (): { ok: false; reply: Reply } => ({
-    ok: false,
-    reply: message(413, `The request body is larger than the limit of ${limit} bytes.`),
-  });
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return tooLarge();
-  if (!request.body) return { ok: true, text: '' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return { ok: false, reply: message(400, 'The request body must be JSON (UTF-8).') };
-  }
 }
 
 /** A whole number of at least `min`, or a configuration error naming the option. */
@@ -249,18 +225,19 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     throw new Error('The Api-Key must be printable ASCII without leading or trailing spaces (it is sent as a header).');
   }
   const apiKey = options.apiKey;
-  const upstream: Upstream = typeof options.upstream === 'string' ? normaliseBaseUrl(options.upstream) : options.upstream;
+  const client: UpstreamClient =
+    typeof options.upstream === 'string' ? (options.upstreamClient ?? fetchClient(options.upstream)) : handlerClient(options.upstream);
   const prefix = normalisePrefix(options.prefix ?? '/api');
   const origins = new Set((options.allowedOrigins ?? []).map(normaliseOrigin));
   const allowOnAccount = options.allowOnAccount ?? false;
   const bodyLimit = checked('bodyLimit', options.bodyLimit ?? 32 * 1024, 1);
   const timeoutMs = checked('timeoutMs', options.timeoutMs ?? 10_000, 1);
+  const paymentTimeoutMs = checked('paymentTimeoutMs', options.paymentTimeoutMs ?? 20 * 60_000, 1);
   const now = options.now ?? Date.now;
-  const cache = options.cache === false ? null : (options.cache ?? new MemoryCacheStore({ now }));
+  const caching = options.cache !== false;
   const ttlSeconds: Record<OperationKind, number> = { ...DEFAULT_CACHE_TTL_SECONDS, ...options.cacheTtlSeconds };
   for (const [kind, ttl] of Object.entries(ttlSeconds)) checked(`cacheTtlSeconds.${kind}`, ttl, 0);
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? {});
-  const rateStore = rateLimit?.store ?? new MemoryRateLimitStore();
   const rule = (name: keyof typeof DEFAULT_RATE_LIMITS): RateLimitRule | false => {
     const value = rateLimit ? (rateLimit[name] ?? DEFAULT_RATE_LIMITS[name]) : false;
     if (value) {
@@ -271,12 +248,22 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   };
   const rules: Record<keyof typeof DEFAULT_RATE_LIMITS, RateLimitRule | false> = { createBasket: rule('createBasket'), addTickets: rule('addTickets') };
   const log = options.log === false ? null : (options.log ?? ((entry: AccessLogEntry) => console.log(JSON.stringify(entry))));
+  const metrics = options.metrics || null;
+  const operational = options.operationalEndpoints ?? true;
   const addressHeader = options.clientAddressHeader?.toLowerCase();
   // Redact the key from answers that echo it. A very short key would match ordinary text.
   const redact = apiKey.length >= 8 ? (text: string) => (text.includes(apiKey) ? text.split(apiKey).join('[redacted]') : text) : (text: string) => text;
+  const httpDate = () => new Date(now()).toUTCString();
 
-  /** Misses in flight, by cache key: concurrent requests share one upstream call. */
-  const inflight = new Map<string, Promise<{ reply: Reply; storedAt?: number }>>();
+  const state = new ProxyState({
+    shared: options.store ?? null,
+    now,
+    events: { storeError: (operation) => metrics?.storeError(operation), storeHealth: (health) => metrics?.storeHealth(health) },
+  });
+  metrics?.storeHealth(state.health);
+  const lookups = new Lookups({ state, now, timeoutMs });
+  const submissions = new Submissions({ state, now, keepMs: paymentTimeoutMs, timeoutMs, lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2) });
+  const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000) });
 
   function clientAddress(request: Request, env: unknown): string {
     if (options.clientAddress) return options.clientAddress(request, env) ?? 'unknown';
@@ -293,50 +280,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     return reply.status === 200 && !reply.error && ttl > 0 ? `public, max-age=${ttl}` : 'no-store';
   }
 
-  function toResponse(reply: Reply, cacheControlValue: string): Response {
-    const headers = new Headers({
-      'Cache-Control': cacheControlValue,
-      Date: reply.date ?? new Date(now()).toUTCString(),
-      'X-Content-Type-Options': 'nosniff',
-    });
-    if (reply.body !== null) headers.set('Content-Type', reply.contentType);
-    if (reply.retryAfter) headers.set('Retry-After', reply.retryAfter);
-    if (reply.age !== undefined) headers.set('Age', String(reply.age));
-    return new Response(reply.body, { status: reply.status, headers });
-  }
-
-  /** Turn what the upstream did into what the browser gets. */
-  function replyFrom(result: UpstreamResult): Reply {
-    if (result.kind !== 'answer') {
-      return result.kind === 'timeout'
-        ? message(504, 'The booking service did not answer in time.', { error: 'timeout', retried: result.retried })
-        : message(502, 'The booking service could not be reached.', { error: 'unreachable', retried: result.retried });
-    }
-    const base = { date: result.date, upstreamStatus: result.status, retried: result.retried };
-    const { status } = result;
-    if (status < 200 || (status >= 300 && status < 400)) {
-      return message(502, 'The booking service sent an answer that could not be read.', { ...base, error: 'bad-answer' });
-    }
-    if (status === 204 || status === 205) return { ...base, status, body: null, contentType: JSON_TYPE };
-    const body = redact(result.body);
-    const json = isJsonType(result.contentType) ? body.trim() !== '' : parsesAsJson(body);
-    if (json) {
-      // Always labelled JSON: an upstream's text/html label on a JSON body would let markup run on the proxy's origin.
-      return { ...base, status, body, contentType: JSON_TYPE, retryAfter: result.retryAfter };
-    }
-    if (status < 300) {
-      return message(502, 'The booking service sent an answer that could not be read.', { ...base, error: 'bad-answer' });
-    }
-    // An error page that is not JSON (a gateway's HTML): keep the status, give the service's shape.
-    return message(status, `The booking service answered ${status}.`, { ...base, retryAfter: result.retryAfter });
-  }
+  const plain = (reply: Reply, headers?: Record<string, string>) => toResponse(reply, 'no-store', httpDate, headers);
 
   async function route(request: Request, env: unknown, entry: AccessLogEntry): Promise<Response> {
-    const plain = (reply: Reply, headers: Record<string, string> = {}) => {
-      const response = toResponse(reply, 'no-store');
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
-    };
     const url = new URL(request.url);
     const relative = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : null;
     const shown = (relative ?? url.pathname).slice(0, 200);
@@ -376,63 +322,54 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     }
 
     const ruleName = RATE_LIMITED[op.name as OperationName];
-    const rule = ruleName ? rules[ruleName] : false;
-    if (ruleName && rule) {
+    const limit = ruleName ? rules[ruleName] : false;
+    if (ruleName && limit) {
       const at = now();
-      // A shared store that fails must not stop sales: the request goes through uncounted.
-      const hit = await rateStore.hit(`${ruleName}:${clientAddress(request, env)}`, rule.windowMs, at).catch(() => null);
-      if (hit && hit.count > rule.limit) {
-        const retryAfter = String(Math.max(1, Math.ceil((hit.resetAt - at) / 1000)));
+      // Shared counters when the store answers, this process's otherwise: never no limit, never a failed request.
+      const decision = await state.rateLimit(`${ruleName}:${clientAddress(request, env)}`, limit, at);
+      if (!decision.allowed) {
+        entry.limited = true;
+        const retryAfter = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
         return plain(message(429, 'Too many requests from this address; try again shortly.'), { 'Retry-After': retryAfter });
       }
     }
 
     const pathAndQuery = fillPath(op.path, params.path) + buildQuery(op, params.query);
-    const headers = new Headers({ Accept: 'application/json', 'Api-Key': apiKey });
+    const headers: Record<string, string> = { accept: 'application/json', 'api-key': apiKey };
     const ttlMs = op.method === 'GET' ? ttlSeconds[op.kind] * 1000 : 0;
     // The visitor's language only where the answer is never shared: a cached answer must not
     // depend on a header that is not part of its key.
     const language = request.headers.get('accept-language');
-    if (language && ttlMs <= 0) headers.set('Accept-Language', language);
-    if (body !== undefined) headers.set('Content-Type', 'application/json');
-    const forward = async () =>
-      replyFrom(
-        await callUpstream(upstream, { method: op.method, pathAndQuery, headers, body, retryable: op.idempotent && op.kind !== 'basket' }, timeoutMs),
-      );
+    if (language && ttlMs <= 0) headers['accept-language'] = language;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const upstreamRequest: UpstreamRequest = { method: op.method, pathAndQuery, headers, body, retryable: op.idempotent && op.kind !== 'basket' };
 
     let reply: Reply;
-    if (!cache || ttlMs <= 0) {
-      reply = await forward();
+    if (SUBMISSIONS.has(op.name)) {
+      const outcome = await submissions.submit(`${op.name}:${String(params.path.basketId).toLowerCase()}`, async (onSettledLate) =>
+        replyFrom(
+          await callUpstream(client, upstreamRequest, {
+            timeoutMs,
+            lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2),
+            onSettledLate: (late) => onSettledLate(replyFrom(late, redact)),
+          }),
+          redact,
+        ),
+      );
+      reply = outcome.reply;
+      if (outcome.replayed) entry.replayed = true;
+    } else if (!caching || ttlMs <= 0) {
+      reply = replyFrom(await callUpstream(client, upstreamRequest, { timeoutMs }), redact);
     } else {
-      const key = `${op.method} ${pathAndQuery}`;
-      let flight = inflight.get(key);
-      const joined = flight !== undefined;
-      if (!flight) {
-        flight = (async () => {
-          // A failing shared store must not fail the request: treat it as a miss.
-          const stored = await cache.get(key).catch(() => undefined);
-          if (stored) {
-            const reply: Reply = { status: stored.status, body: stored.body, contentType: stored.contentType, date: null };
-            return { reply, storedAt: stored.storedAt };
-          }
-          const fresh = await forward();
-          if (fresh.status === 200 && !fresh.error && typeof fresh.body === 'string') {
-            const value: CachedResponse = { status: 200, body: encoder.encode(fresh.body), contentType: fresh.contentType, storedAt: now() };
-            await cache.set(key, value, ttlMs).catch(() => undefined);
-          }
-          return { reply: fresh };
-        })().finally(() => inflight.delete(key));
-        inflight.set(key, flight);
-      }
-      const outcome = await flight;
-      const { storedAt } = outcome;
-      reply = storedAt === undefined ? outcome.reply : { ...outcome.reply, age: Math.max(0, Math.floor((now() - storedAt) / 1000)) };
-      entry.cache = storedAt !== undefined ? 'hit' : joined ? 'coalesced' : 'miss';
+      const forward = async () => replyFrom(await callUpstream(client, upstreamRequest, { timeoutMs }), redact);
+      const outcome = await lookups.get(`${op.method} ${pathAndQuery}`, ttlMs, forward);
+      reply = outcome.reply;
+      entry.cache = outcome.source;
     }
     if (reply.upstreamStatus !== undefined) entry.upstreamStatus = reply.upstreamStatus;
     if (reply.error) entry.error = reply.error;
     if (reply.retried) entry.retried = true;
-    return toResponse(reply, cacheControl(op, reply));
+    return toResponse(reply, cacheControl(op, reply), httpDate);
   }
 
   async function handle(request: Request, env: unknown): Promise<Response> {
@@ -444,14 +381,15 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     } catch (error) {
       console.error('stagedoor proxy: internal error:', redact(error instanceof Error ? error.message : String(error)));
       entry.error = 'internal';
-      response = toResponse(message(500, 'The proxy could not handle this request.'), 'no-store');
+      response = plain(message(500, 'The proxy could not handle this request.'));
     }
-    if (log) {
+    if (log || metrics) {
       entry.status = response.status;
       entry.durationMs = Math.round((performance.now() - started) * 10) / 10;
       entry.time = new Date(now()).toISOString();
       try {
-        log(entry);
+        metrics?.request(entry);
+        log?.(entry);
       } catch {
         // A failing logger must not fail the request.
       }
@@ -460,38 +398,25 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   }
 
   const app = new Hono();
+  if (operational) {
+    app.get('/healthz', () => jsonResponse(200, { status: 'alive' }));
+    app.get('/readyz', async () => {
+      const ready = await readiness();
+      return jsonResponse(ready.status === 'unavailable' ? 503 : 200, ready);
+    });
+    app.get('/metrics', async () => {
+      if (!metrics) return jsonResponse(404, { Message: 'Metrics are not enabled on this proxy.' });
+      const { contentType, body } = await metrics.render();
+      return new Response(body, { status: 200, headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
+    });
+  }
   app.use('*', corsFor(origins));
   app.all('*', (c) => handle(c.req.raw, c.env));
-  return app;
-}
-
-/**
- * CORS for the configured origins only. A request from any other origin gets
- * no CORS headers (the browser then withholds the answer), and its preflight
- * is refused with 403. `Date` is exposed for the widget's clock correction.
- */
-function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
-  const allowed = cors({
-    origin: (origin) => (origins.has(origin) ? origin : null),
-    allowMethods: ['GET', 'POST', 'DELETE'],
-    allowHeaders: ['Content-Type', 'Accept', 'Accept-Language'],
-    exposeHeaders: ['Date', 'Retry-After', 'Age'],
-    maxAge: 600,
+  Object.defineProperty(app, 'storeHealth', { get: () => state.health, enumerable: true });
+  return Object.assign(app as Hono & { readonly storeHealth: StoreHealth }, {
+    readiness,
+    async close() {
+      await Promise.all([client.close?.(), state.close()]);
+    },
   });
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    if (origin && origins.has(origin)) return allowed(c, next);
-    if (origin && c.req.method === 'OPTIONS') {
-      return c.json({ Message: 'Cross-origin requests from this origin are not allowed by this proxy.' }, 403, { 'Cache-Control': 'no-store' });
-    }
-    // A cross-site page can send a "simple" POST or DELETE without a preflight; the browser says
-    // where it came from (Sec-Fetch-Site), so refuse state changes from an origin not allowed.
-    const site = c.req.header('sec-fetch-site');
-    if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && site && site !== 'same-origin' && site !== 'none') {
-      return c.json({ Message: 'Cross-origin requests from this origin are not allowed by this proxy.' }, 403, { 'Cache-Control': 'no-store' });
-    }
-    await next();
-    // Answers differ by Origin once any origin is allowed: tell shared caches.
-    if (origins.size) c.res.headers.append('Vary', 'Origin');
-  };
 }

@@ -1,17 +1,17 @@
 /**
- * The proxy's only state: the response cache and the rate-limit counters.
+ * The proxy's only state, behind one interface (`ProxyStore`) so that several
+ * proxy processes behind a load balancer can share it (redis-store.ts) instead
+ * of each keeping its own (`memoryStore`, the default):
  *
- * Both sit behind small async interfaces so that several proxies behind a
- * load balancer can share them (Redis, Memcached, a platform KV) instead of
- * the in-process defaults below. All booking state lives upstream; nothing
- * else in the proxy is shared.
+ * - `cache`: catalogue, availability and System answers, until their TTL;
+ * - `orders`: each basket's SubmitOrder answer (its PaymentRedirectUrl), until
+ *   the payment timeout, so a repeated SubmitOrder gets the same redirect;
+ * - `rateLimits`: sliding-window counters per client address;
+ * - `flights` (shared stores only): one upstream call for concurrent identical
+ *   lookups across processes (within a process the proxy coalesces them itself).
  *
- * A Redis-backed implementation is a few lines each:
- * - CacheStore: the body as a binary value and the other fields beside it
- *   (`HSET key body <bytes> status 200 ...` + `PEXPIRE key ttlMs`, or one
- *   serialised value with `SET key value PX ttlMs`); `get` reads it back.
- * - RateLimitStore: `INCR key:windowStart` then `PEXPIRE key:windowStart windowMs`
- *   (in a MULTI), answering the count and `windowStart + windowMs`.
+ * All booking state lives upstream; nothing else in the proxy is shared.
+ * Edge-safe: no Node built-ins.
  */
 import { LRUCache } from 'lru-cache';
 
@@ -24,80 +24,141 @@ export interface CachedResponse {
   readonly contentType: string;
   /** When it was stored, in ms since the epoch on the proxy's clock. */
   readonly storedAt: number;
+  /** When it stops being valid (ms since the epoch): storedAt + its TTL. */
+  readonly expiresAt: number;
 }
 
 export interface CacheStore {
   /** The stored answer, or undefined when absent or expired. */
   get(key: string): Promise<CachedResponse | undefined>;
-  /** Store an answer for `ttlMs` milliseconds. */
-  set(key: string, value: CachedResponse, ttlMs: number): Promise<void>;
+  /** Store an answer until `value.expiresAt`. */
+  set(key: string, value: CachedResponse): Promise<void>;
+}
+
+/** At most `limit` requests per client address in any `windowMs`. */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  /** Requests counted in the window ending now, this one included when allowed. */
+  readonly count: number;
+  /** When refused: milliseconds until the oldest counted request leaves the window. 0 when allowed. */
+  readonly retryAfterMs: number;
+}
+
+export interface RateLimitStore {
+  /**
+   * A sliding window: count this request for `key` when fewer than `rule.limit`
+   * were counted in the `rule.windowMs` before `now`, and say whether it was.
+   * Refused requests are not counted, so a client that keeps trying still gets
+   * its limit's worth per window and no more; unlike a fixed window, there is
+   * no boundary at which a client can send twice the limit.
+   */
+  hit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitDecision>;
+}
+
+/** One upstream call for concurrent identical lookups across processes. */
+export interface FlightStore {
+  /** Try to become the one caller (in every process) fetching `key`, for at most `ttlMs`. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Done with `key` (its answer is stored, or the call failed): wake every waiter, in every process. */
+  release(key: string): Promise<void>;
+  /** Resolves when `key` is released by whoever holds it, or after `timeoutMs`. */
+  wait(key: string, timeoutMs: number): Promise<void>;
+}
+
+export interface ProxyStore {
+  /** For logs, /readyz and /metrics: `memory`, `redis`. */
+  readonly name: string;
+  /** Whether other proxy processes see what this one stores. */
+  readonly shared: boolean;
+  readonly cache: CacheStore;
+  readonly orders: CacheStore;
+  readonly rateLimits: RateLimitStore;
+  readonly flights?: FlightStore;
+  /** Resolves when the store answers; rejects when it does not. */
+  ping(): Promise<void>;
+  /** Close its connections. */
+  close(): Promise<void>;
 }
 
 export interface MemoryCacheStoreOptions {
   /** Upper bound of the bodies held, in bytes (default 64 MiB). Least recently used answers go first. */
   maxBytes?: number;
-  /** The clock TTLs are measured against (ms); defaults to Date.now. Tests inject one. */
+  /** The clock expiry is measured against (ms); defaults to Date.now. Tests inject one. */
   now?: () => number;
 }
 
-/** The default CacheStore: an LRU in this process's memory (lru-cache). */
+/** A CacheStore in this process's memory: an LRU bounded in bytes (lru-cache). */
 export class MemoryCacheStore implements CacheStore {
   readonly #lru: LRUCache<string, CachedResponse>;
+  readonly #now: () => number;
 
   constructor(options: MemoryCacheStoreOptions = {}) {
-    const now = options.now ?? Date.now;
+    this.#now = options.now ?? Date.now;
     this.#lru = new LRUCache<string, CachedResponse>({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (value, key) => value.body.byteLength + key.length + 64,
-      perf: { now },
-      // Read the clock on every check: an injected clock may jump.
-      ttlResolution: 0,
     });
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
-    return this.#lru.get(key);
+    return this.getNow(key);
   }
 
-  async set(key: string, value: CachedResponse, ttlMs: number): Promise<void> {
-    if (ttlMs > 0) this.#lru.set(key, value, { ttl: ttlMs });
+  /** The same, synchronously: the proxy's first look, before any shared store. */
+  getNow(key: string): CachedResponse | undefined {
+    const value = this.#lru.get(key);
+    if (value && value.expiresAt <= this.#now()) {
+      this.#lru.delete(key);
+      return undefined;
+    }
+    return value;
   }
-}
 
-export interface RateLimitHit {
-  /** Requests counted in the current window, this one included. */
-  readonly count: number;
-  /** When the current window ends (ms since the epoch). */
-  readonly resetAt: number;
-}
-
-export interface RateLimitStore {
-  /**
-   * Count one request for `key` in the fixed window of `windowMs` that contains
-   * `now`, and say how many the window holds so far.
-   */
-  hit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
+  async set(key: string, value: CachedResponse): Promise<void> {
+    if (value.expiresAt > this.#now()) this.#lru.set(key, value);
+  }
 }
 
 /**
- * The default RateLimitStore: fixed-window counters in this process's memory,
- * at most `maxKeys` of them (least recently used dropped first). A fixed window
- * lets a client send up to twice the limit across a window boundary; that is
- * acceptable against seat-hoarding bots and keeps a shared-store version to one
- * INCR per request.
+ * A RateLimitStore in this process's memory: for each key, the times of the
+ * requests counted in the last window (at most `limit` of them), for at most
+ * `maxKeys` keys (least recently used dropped first).
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #windows: LRUCache<string, { start: number; count: number }>;
+  readonly #windows: LRUCache<string, number[]>;
 
   constructor(options: { maxKeys?: number } = {}) {
     this.#windows = new LRUCache({ max: options.maxKeys ?? 100_000 });
   }
 
-  async hit(key: string, windowMs: number, now: number): Promise<RateLimitHit> {
-    const start = Math.floor(now / windowMs) * windowMs;
-    const current = this.#windows.get(key);
-    const count = current && current.start === start ? current.count + 1 : 1;
-    this.#windows.set(key, { start, count });
-    return { count, resetAt: start + windowMs };
+  async hit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitDecision> {
+    const since = now - rule.windowMs;
+    const times = (this.#windows.get(key) ?? []).filter((t) => t > since);
+    if (times.length >= rule.limit) {
+      this.#windows.set(key, times);
+      return { allowed: false, count: times.length, retryAfterMs: (times[0] ?? now) + rule.windowMs - now };
+    }
+    times.push(now);
+    this.#windows.set(key, times);
+    return { allowed: true, count: times.length, retryAfterMs: 0 };
   }
+}
+
+/** The default store: everything in this process's memory. */
+export function memoryStore(options: MemoryCacheStoreOptions = {}): ProxyStore {
+  return {
+    name: 'memory',
+    shared: false,
+    cache: new MemoryCacheStore(options),
+    // Its own LRU, so catalogue answers never push a basket's redirect out.
+    orders: new MemoryCacheStore({ now: options.now, maxBytes: 16 * 1024 * 1024 }),
+    rateLimits: new MemoryRateLimitStore(),
+    ping: async () => undefined,
+    close: async () => undefined,
+  };
 }

@@ -1,7 +1,13 @@
 /**
  * One call to the upstream service: a time limit, one retry for idempotent
  * reads on a connection error, and every failure classified so the proxy can
- * answer 502 or 504. Runs on any Fetch-API runtime.
+ * answer 502 or 504.
+ *
+ * How a request reaches the service is an `UpstreamClient`. This file has the
+ * two that run on any Fetch-API runtime: the platform `fetch` (serverless and
+ * edge), and an in-process handler (the sandbox in the same process). On Node,
+ * `stagedoor/proxy` uses a keep-alive connection pool instead (pool-client.ts,
+ * undici), which this file never imports.
  */
 
 /** The upstream: a base URL, or an in-process Fetch-API handler (such as the sandbox's). */
@@ -11,7 +17,8 @@ export interface UpstreamRequest {
   method: string;
   /** Path and query relative to the service base, already rebuilt from validated parameters. */
   pathAndQuery: string;
-  headers: Headers;
+  /** Lower-case names. */
+  headers: Record<string, string>;
   /** JSON text, for operations that carry a body. */
   body?: string;
   /** Whether a connection error may be retried once (idempotent, non-basket reads). */
@@ -37,6 +44,22 @@ export interface UpstreamFailure {
 
 export type UpstreamResult = UpstreamAnswer | UpstreamFailure;
 
+/** One attempt's outcome. */
+export type Attempt = Omit<UpstreamAnswer, 'retried'> | { kind: 'timeout' } | { kind: 'unreachable' };
+
+/**
+ * How the proxy reaches the service. `send` makes one attempt, within
+ * `timeoutMs`, and never throws: a failure is an `Attempt` of kind `timeout`
+ * or `unreachable`. (A time limit rather than an AbortSignal: creating a
+ * signal and its listeners per request costs more than the rest of a pooled
+ * request; each client enforces the limit its cheapest way.)
+ */
+export interface UpstreamClient {
+  send(request: UpstreamRequest, timeoutMs: number): Promise<Attempt>;
+  /** Close idle connections (a pool); the proxy's `close()` calls it. */
+  close?(): Promise<void>;
+}
+
 /** The host in-process upstream requests are addressed to (never on the network). */
 const IN_PROCESS_ORIGIN = 'http://upstream.invalid';
 
@@ -47,37 +70,71 @@ function abortPromise(signal: AbortSignal): Promise<never> {
   });
 }
 
-type Attempt = UpstreamAnswer | { kind: 'timeout' } | { kind: 'unreachable' };
-
-async function attempt(upstream: Upstream, req: UpstreamRequest, signal: AbortSignal): Promise<Attempt> {
-  const init: RequestInit = { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual' };
-  let response: Response;
+/** One attempt through the Fetch API, aborted after `timeoutMs`. */
+async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, timeoutMs: number): Promise<Attempt> {
+  const controller = new AbortController();
+  const { signal } = controller;
+  // A plain timer rather than AbortSignal.timeout(): cheaper, and cleared once answered.
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    if (typeof upstream === 'string') {
-      response = await fetch(upstream + req.pathAndQuery, init);
-    } else {
-      // An in-process handler may ignore the signal: race it, so a hang still times out.
-      response = await Promise.race([upstream(new Request(IN_PROCESS_ORIGIN + req.pathAndQuery, init)), abortPromise(signal)]);
+    let response: Response;
+    try {
+      response = await call(signal);
+    } catch {
+      return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
     }
-  } catch {
-    return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
+    let body: string;
+    try {
+      body = await Promise.race([response.text(), abortPromise(signal)]);
+    } catch {
+      // The connection broke (or the time ran out) in the middle of the answer.
+      return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
+    }
+    return {
+      kind: 'answer',
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      date: response.headers.get('date'),
+      retryAfter: response.headers.get('retry-after'),
+      body,
+    };
+  } finally {
+    clearTimeout(timer);
   }
-  let body: string;
-  try {
-    body = await Promise.race([response.text(), abortPromise(signal)]);
-  } catch {
-    // The connection broke (or the time ran out) in the middle of the answer.
-    return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
-  }
+}
+
+/** The platform's fetch: any Fetch-API runtime (Workers, Deno, Bun, Vercel edge, Node). */
+export function fetchClient(base: string): UpstreamClient {
+  const origin = normaliseBaseUrl(base);
   return {
-    kind: 'answer',
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    date: response.headers.get('date'),
-    retryAfter: response.headers.get('retry-after'),
-    body,
-    retried: false,
+    send: (req, timeoutMs) =>
+      fetchAttempt((signal) => fetch(origin + req.pathAndQuery, { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual' }), timeoutMs),
   };
+}
+
+/** An in-process Fetch-API handler, such as the sandbox's. */
+export function handlerClient(handler: (request: Request) => Promise<Response>): UpstreamClient {
+  return {
+    send: (req, timeoutMs) =>
+      fetchAttempt((signal) => {
+        const request = new Request(IN_PROCESS_ORIGIN + req.pathAndQuery, { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual' });
+        // An in-process handler may ignore the signal: race it, so a hang still times out.
+        return Promise.race([handler(request), abortPromise(signal)]);
+      }, timeoutMs),
+  };
+}
+
+export interface CallOptions {
+  /** Time allowed for the complete answer, retry included, in ms; then `timeout`. */
+  timeoutMs: number;
+  /**
+   * For a request whose answer must not be lost (SubmitOrder): after `timeoutMs`
+   * the caller gets `timeout`, but the request is not abandoned: it may run on
+   * until `lateAnswerMs`, and `onSettledLate` then gets its final outcome (an
+   * answer, or a failure). Called only when the caller got `timeout` first.
+   */
+  lateAnswerMs?: number;
+  onSettledLate?: (result: UpstreamResult) => void;
 }
 
 /**
@@ -85,18 +142,34 @@ async function attempt(upstream: Upstream, req: UpstreamRequest, signal: AbortSi
  * the retry together). A read is retried once when the connection failed; a
  * time-out is never retried, nor is anything that may change state.
  */
-export async function callUpstream(upstream: Upstream, req: UpstreamRequest, timeoutMs: number): Promise<UpstreamResult> {
-  // A plain timer rather than AbortSignal.timeout(): cheaper per request, and cleared once answered.
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const first = await attempt(upstream, req, controller.signal);
-    if (first.kind !== 'unreachable' || !req.retryable) return first.kind === 'answer' ? first : { kind: first.kind, retried: false };
-    const second = await attempt(upstream, req, controller.signal);
+export async function callUpstream(client: UpstreamClient, req: UpstreamRequest, options: CallOptions): Promise<UpstreamResult> {
+  const late = options.onSettledLate && options.lateAnswerMs && options.lateAnswerMs > options.timeoutMs ? options.onSettledLate : null;
+  const limit = late ? (options.lateAnswerMs ?? options.timeoutMs) : options.timeoutMs;
+  const deadline = performance.now() + limit;
+  const attempts = (async (): Promise<UpstreamResult> => {
+    const first = await client.send(req, limit);
+    if (first.kind !== 'unreachable' || !req.retryable) return first.kind === 'answer' ? { ...first, retried: false } : { kind: first.kind, retried: false };
+    const left = Math.floor(deadline - performance.now());
+    if (left <= 0) return { kind: 'timeout', retried: false };
+    const second = await client.send(req, left);
     return second.kind === 'answer' ? { ...second, retried: true } : { kind: second.kind, retried: true };
-  } finally {
-    clearTimeout(timer);
-  }
+  })();
+  if (!late) return attempts;
+  // The caller's deadline, while the request itself may run on.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const result = await Promise.race([
+    attempts,
+    new Promise<UpstreamResult>((resolve) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        resolve({ kind: 'timeout', retried: false });
+      }, options.timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (timedOut) void attempts.then(late);
+  return result;
 }
 
 /** Normalise a base URL: no trailing slash, http(s) only. Throws a clear error otherwise. */

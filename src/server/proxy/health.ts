@@ -1,0 +1,67 @@
+/**
+ * The operational endpoints an orchestrator and a monitoring system call,
+ * outside the proxy's prefix: `GET /healthz` (the process answers),
+ * `GET /readyz` (the upstream's HeartBeat says true, and how the shared store
+ * is), `GET /metrics` (Prometheus text, when metrics are on: metrics.ts).
+ * None of them shows the key, an address or anything from a request.
+ * Edge-safe.
+ */
+import { JSON_TYPE } from './reply.ts';
+import type { ProxyState, StoreHealth } from './state.ts';
+import { callUpstream, type UpstreamClient } from './upstream.ts';
+
+export interface Readiness {
+  /**
+   * `ready`: the upstream answers and the store is fine; `degraded`: the
+   * upstream answers but the shared store does not (bookings go on, this
+   * process alone: still ready, or every proxy would leave the balancer at
+   * once); `unavailable`: the upstream does not answer (HTTP 503).
+   */
+  status: 'ready' | 'degraded' | 'unavailable';
+  /** `ok`: HeartBeat answered true; `down`: it answered false or an error; `unreachable`: no answer in time. */
+  upstream: 'ok' | 'down' | 'unreachable';
+  store: { name: string; health: StoreHealth };
+}
+
+export interface ReadinessOptions {
+  client: UpstreamClient;
+  apiKey: string;
+  state: ProxyState;
+  now: () => number;
+  /** At most this long for the HeartBeat, ms. */
+  timeoutMs: number;
+  /** A result is reused for this long, so frequent probes never load the upstream (ms, default 1000). */
+  reuseMs?: number;
+}
+
+/** Readiness, asked at most once per `reuseMs` however often probes come (unless the store's health changed meanwhile). */
+export function readinessCheck(options: ReadinessOptions): () => Promise<Readiness> {
+  const reuseMs = options.reuseMs ?? 1000;
+  let last: { at: number; health: StoreHealth; value: Promise<Readiness> } | undefined;
+
+  async function check(): Promise<Readiness> {
+    const [heartbeat, health] = await Promise.all([
+      callUpstream(
+        options.client,
+        { method: 'GET', pathAndQuery: '/rest/v2/System/HeartBeat', headers: { accept: 'application/json', 'api-key': options.apiKey }, retryable: false },
+        { timeoutMs: options.timeoutMs },
+      ),
+      options.state.check(),
+    ]);
+    const upstream = heartbeat.kind !== 'answer' ? 'unreachable' : heartbeat.status === 200 && heartbeat.body.trim() === 'true' ? 'ok' : 'down';
+    const store = { name: options.state.shared?.name ?? 'memory', health };
+    const status = upstream !== 'ok' ? 'unavailable' : health === 'degraded' ? 'degraded' : 'ready';
+    return { status, upstream, store };
+  }
+
+  return () => {
+    const now = options.now();
+    const health = options.state.health;
+    if (!last || now - last.at >= reuseMs || last.health !== health) last = { at: now, health, value: check() };
+    return last.value;
+  };
+}
+
+export function jsonResponse(status: number, value: unknown): Response {
+  return new Response(JSON.stringify(value), { status, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' } });
+}

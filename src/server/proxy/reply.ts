@@ -1,0 +1,120 @@
+/**
+ * What the proxy sends back, before it becomes a Response: the proxy's own
+ * JSON errors, the upstream's answer made safe (JSON only, the key redacted,
+ * no upstream header but Content-Type, Date and Retry-After), and the Response
+ * itself, built with plain header objects (the fast path of @hono/node-server).
+ * Edge-safe.
+ */
+import type { UpstreamResult } from './upstream.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Why the proxy answered for the upstream: `timeout` (504), `unreachable`/`bad-answer` (502), `internal` (500). */
+export type ReplyError = 'timeout' | 'unreachable' | 'bad-answer' | 'internal';
+
+export interface Reply {
+  status: number;
+  /** Text from the upstream or the proxy; bytes from the cache. */
+  body: string | Uint8Array<ArrayBuffer> | null;
+  contentType: string;
+  /** The upstream's Date, or null to use the proxy's clock. */
+  date: string | null;
+  retryAfter?: string | null;
+  /** Seconds since the answer was stored (cache hits). */
+  age?: number;
+  upstreamStatus?: number;
+  error?: ReplyError;
+  retried?: boolean;
+}
+
+export function message(status: number, text: string, extra: Partial<Reply> = {}): Reply {
+  return { status, body: JSON.stringify({ Message: text }), contentType: JSON_TYPE, date: null, ...extra };
+}
+
+function isJsonType(contentType: string | null): boolean {
+  return contentType !== null && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Turn what the upstream did into what the browser gets. `redact` removes the key from a body that echoes it. */
+export function replyFrom(result: UpstreamResult, redact: (text: string) => string): Reply {
+  if (result.kind !== 'answer') {
+    return result.kind === 'timeout'
+      ? message(504, 'The booking service did not answer in time.', { error: 'timeout', retried: result.retried })
+      : message(502, 'The booking service could not be reached.', { error: 'unreachable', retried: result.retried });
+  }
+  const base = { date: result.date, upstreamStatus: result.status, retried: result.retried };
+  const { status } = result;
+  if (status < 200 || (status >= 300 && status < 400)) {
+    return message(502, 'The booking service sent an answer that could not be read.', { ...base, error: 'bad-answer' });
+  }
+  if (status === 204 || status === 205) return { ...base, status, body: null, contentType: JSON_TYPE };
+  const body = redact(result.body);
+  const json = isJsonType(result.contentType) ? body.trim() !== '' : parsesAsJson(body);
+  if (json) {
+    // Always labelled JSON: an upstream's text/html label on a JSON body would let markup run on the proxy's origin.
+    return { ...base, status, body, contentType: JSON_TYPE, retryAfter: result.retryAfter };
+  }
+  if (status < 300) {
+    return message(502, 'The booking service sent an answer that could not be read.', { ...base, error: 'bad-answer' });
+  }
+  // An error page that is not JSON (a gateway's HTML): keep the status, give the service's shape.
+  return message(status, `The booking service answered ${status}.`, { ...base, retryAfter: result.retryAfter });
+}
+
+/** The Response for a reply. `date` is the proxy's clock, used when the reply carries no upstream Date. */
+export function toResponse(reply: Reply, cacheControl: string, date: () => string, extra?: Record<string, string>): Response {
+  const headers: Record<string, string> = {
+    'Cache-Control': cacheControl,
+    Date: reply.date ?? date(),
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (reply.body !== null) headers['Content-Type'] = reply.contentType;
+  if (reply.retryAfter) headers['Retry-After'] = reply.retryAfter;
+  if (reply.age !== undefined) headers.Age = String(reply.age);
+  if (extra) Object.assign(headers, extra);
+  return new Response(reply.body, { status: reply.status, headers });
+}
+
+/** The request body as text, at most `limit` bytes. */
+export async function readBody(request: Request, limit: number): Promise<{ ok: true; text: string } | { ok: false; reply: Reply }> {
+  const tooLarge = (): { ok: false; reply: Reply } => ({
+    ok: false,
+    reply: message(413, `The request body is larger than the limit of ${limit} bytes.`),
+  });
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return tooLarge();
+  if (!request.body) return { ok: true, text: '' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { ok: false, reply: message(400, 'The request body must be JSON (UTF-8).') };
+  }
+}
