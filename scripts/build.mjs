@@ -352,18 +352,30 @@ export async function buildLib({ outDir = fromRoot('dist/lib') } = {}) {
   await buildServer({ outDir });
 }
 
-/** Node/edge modules a host imports from the package: the proxy (`stagedoor/proxy`) and the sandbox (`stagedoor/sandbox`). */
+/**
+ * The server side of the package, one module per source file under
+ * dist/lib/server/: what a host imports (`stagedoor/proxy` on any runtime, its
+ * Node flavour `proxy/node`, `stagedoor/proxy/redis`, `stagedoor/sandbox`) and
+ * the command line that `npx stagedoor` runs (`server/cli`, compiled: an
+ * installed package has no tsx).
+ */
 export const serverEntries = {
   'server/proxy/index': 'src/server/proxy/index.ts',
+  'server/proxy/node': 'src/server/proxy/node.ts',
+  'server/proxy/redis-store': 'src/server/proxy/redis-store.ts',
   'server/sandbox/index': 'src/server/sandbox/index.ts',
+  'server/cli': 'src/server/cli.ts',
 };
 
+/** What the server build leaves as imports: Node built-ins and the package's runtime dependencies. */
+const isServerExternal = (id) => /^(node:|hono(\/|$)|@hono\/|lru-cache(\/|$)|undici(\/|$)|ioredis(\/|$)|prom-client(\/|$)|vite(\/|$))/.test(id);
+
 /**
- * The proxy and the sandbox for the package, built for servers (Vite's SSR
- * mode: node: builtins, hono and lru-cache stay imports), one module per
- * source file, into dist/lib/server/ beside the browser modules, with their
- * .d.ts (tsconfig.lib-server.json). The proxy uses only Fetch-API globals, so
- * the same file runs on serverless and edge runtimes.
+ * The proxy, the sandbox and the command line for the package, built for
+ * servers (Vite's SSR mode), one module per source file, into dist/lib/server/
+ * beside the browser modules, with their .d.ts (tsconfig.lib-server.json).
+ * The proxy's index.js uses only Fetch-API globals, so the same file runs on
+ * serverless and edge runtimes; node.js adds the Node-only parts.
  */
 export async function buildServer({ outDir = fromRoot('dist/lib') } = {}) {
   const { build } = await vite();
@@ -382,7 +394,7 @@ export async function buildServer({ outDir = fromRoot('dist/lib') } = {}) {
       reportCompressedSize: false,
       rolldownOptions: {
         input,
-        external: (id) => /^(node:|hono(\/|$)|@hono\/|lru-cache(\/|$))/.test(id),
+        external: isServerExternal,
         output: { format: 'es', preserveModules: true, preserveModulesRoot: fromRoot('src'), entryFileNames: '[name].js' },
       },
     },

@@ -22,7 +22,7 @@ const work = join(root, 'node_modules', '.cache', `stagedoor-package-test-${proc
 const pkgDir = join(work, 'stagedoor');
 const consumer = join(work, 'consumer');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  exports: Record<string, string | { types: string; default: string }>;
+  exports: Record<string, string | Record<string, string>>;
   sideEffects: string[];
   types: string;
   customElements: string;
@@ -135,7 +135,8 @@ describe('the npm package', () => {
     const targets: string[] = [pkg.types, pkg.customElements];
     for (const [key, value] of Object.entries(pkg.exports)) {
       if (key === './stagedoor.js') continue; // the script-tag bundle: test/e2e/bundle.test.ts builds it
-      const paths = typeof value === 'string' ? [value] : [value.types, value.default];
+      // Every condition's target (`node`, `workerd`, `types`, `default`...).
+      const paths = typeof value === 'string' ? [value] : Object.values(value);
       for (const p of paths) {
         if (p.includes('*')) targets.push(...registrationFiles().map(({ tag }) => p.replaceAll('*', tag)));
         else targets.push(p);

@@ -12,18 +12,18 @@ export interface Running {
   /** Everything printed so far. */
   stdout: () => string;
   stderr: () => string;
-  /** The first stdout line matching `pattern` (already printed or still to come). */
-  line(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  /** The `nth` (default first) line of stdout (or stderr) matching `pattern`, already printed or still to come. */
+  line(pattern: RegExp, timeoutMs?: number, stream?: 'stdout' | 'stderr', nth?: number): Promise<RegExpExecArray>;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
   /** Stop it and everything it started (its process group). */
   stop(): Promise<void>;
 }
 
-/** Start `command args` in the project folder, in its own process group. */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Running {
+/** Start `command args` in the project folder (or `cwd`), in its own process group. */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd: string = PROJECT): Running {
   const child = spawn(command, args, {
-    cwd: PROJECT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -38,19 +38,21 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   let alive = true;
   void exited.then(() => (alive = false));
 
-  function line(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpExecArray> {
+  function line(pattern: RegExp, timeoutMs = 60_000, stream: 'stdout' | 'stderr' = 'stdout', nth = 1): Promise<RegExpExecArray> {
+    const source = stream === 'stdout' ? child.stdout : child.stderr;
     return new Promise((resolve, reject) => {
       const scan = () => {
         // Complete lines only: the last piece may still be arriving.
-        for (const l of out.split('\n').slice(0, -1)) {
+        let seen = 0;
+        for (const l of (stream === 'stdout' ? out : err).split('\n').slice(0, -1)) {
           const m = pattern.exec(l);
-          if (m) return m;
+          if (m && ++seen === nth) return m;
         }
         return null;
       };
       const finish = (error: Error | null, match?: RegExpExecArray) => {
         clearTimeout(timer);
-        child.stdout?.off('data', onData);
+        source?.off('data', onData);
         child.off('exit', onExit);
         if (match) resolve(match);
         else reject(error ?? new Error('no match'));
@@ -65,7 +67,7 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
         () => finish(new Error(`no line matching ${pattern} within ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`)),
         timeoutMs,
       );
-      child.stdout?.on('data', onData);
+      source?.on('data', onData);
       child.once('exit', onExit);
       onData();
     });
@@ -84,7 +86,11 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   return { child, stdout: () => out, stderr: () => err, line, exited, stop };
 }
 
-/** The command line, as `npx stagedoor` runs it. */
+/**
+ * The command line from its TypeScript sources (through tsx), so tests run the
+ * code as it is now, never a stale build. The compiled command, as `npx
+ * stagedoor` runs it from the installed package, is test/e2e/packed.test.ts's.
+ */
 export function stagedoor(args: string[], env: NodeJS.ProcessEnv = {}): Running {
-  return run(process.execPath, ['bin/stagedoor.mjs', ...args], env);
+  return run(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], env);
 }

@@ -5,13 +5,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { freePort } from '../e2e/helpers/free-port.ts';
 
 export { freePort };
 
 /** Debian's redis-server (`apt-get install redis-server`; `.ci/run` installs it when missing), or REDIS_SERVER. */
 export function redisServerPath(): string {
-  for (const candidate of [process.env.REDIS_SERVER, '/usr/bin/redis-server', '/usr/local/bin/redis-server']) {
+  const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'redis-server'));
+  for (const candidate of [process.env.REDIS_SERVER, '/usr/bin/redis-server', ...onPath]) {
     if (candidate && existsSync(candidate)) return candidate;
   }
   throw new Error('redis-server is not installed: `apt-get install redis-server` (or set REDIS_SERVER to its path).');

@@ -1,0 +1,165 @@
+/**
+ * `stagedoor proxy`: the key-holding proxy as a standalone Node server.
+ *
+ *   STAGEDOOR_API_KEY=... stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
+ *       [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
+ *       [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
+ *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000]
+ *
+ * The Api-Key comes from STAGEDOOR_API_KEY only, never argv (where `ps` shows
+ * it). `--redis` (or REDIS_URL) shares the cache, rate limits, single flight
+ * and kept orders with every other process on that Redis. One JSON access-log
+ * line per request on stdout; /healthz, /readyz and /metrics beside the
+ * prefix; SIGTERM or SIGINT drains (server.ts). Node only.
+ */
+import { parseArgs } from 'node:util';
+import { promMetrics } from './metrics.ts';
+import { createProxy, type AccessLogEntry } from './node.ts';
+import { createRedisStore, type RedisStore } from './redis-store.ts';
+import { listenProxy } from './server.ts';
+
+export const KEY_VARIABLE = 'STAGEDOOR_API_KEY';
+
+export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
+                  [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
+                  [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
+                  [--payment-timeout-minutes 20] [--drain-timeout-ms 15000]
+                                       the proxy; the service's Api-Key is read from ${KEY_VARIABLE},
+                                       the Redis URL from --redis or REDIS_URL (optional)`;
+
+/** A mistake in the command line: printed with the usage, exit status 2. */
+export class UsageError extends Error {}
+
+export function parsePort(raw: string, source: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new UsageError(`${source} must be a port number (0-65535), not '${raw}'.`);
+  return Number(raw);
+}
+
+function positive(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!(Number.isInteger(value) && value > 0)) throw new UsageError(`--${name} must be a positive whole number, not '${raw}'.`);
+  return value;
+}
+
+/**
+ * Access-log lines gathered and written once per turn of the event loop: one
+ * write (a system call on a pipe or file) for many requests, not one each.
+ */
+function accessLog(): { log: (entry: AccessLogEntry) => void; flush: () => void } {
+  let lines: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (!lines.length) return;
+    const text = lines.join('');
+    lines = [];
+    process.stdout.write(text);
+  };
+  return {
+    log(entry) {
+      lines.push(`${JSON.stringify(entry)}\n`);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+}
+
+/** Where a Redis URL points, without its password. */
+function redisTarget(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname.length > 1 ? url.pathname : ''}`;
+  } catch {
+    return 'an invalid URL';
+  }
+}
+
+export async function runProxyCommand(args: string[]): Promise<void> {
+  if (args.some((a) => /^--(api-?key|key)(=|$)/i.test(a))) {
+    throw new UsageError(`The Api-Key is never taken from the command line (ps would show it): set ${KEY_VARIABLE} in the environment.`);
+  }
+  let values;
+  try {
+    values = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        upstream: { type: 'string' },
+        port: { type: 'string', default: '8788' },
+        host: { type: 'string', default: '127.0.0.1' },
+        prefix: { type: 'string', default: '/api' },
+        'allow-origin': { type: 'string', multiple: true },
+        'allow-on-account': { type: 'boolean', default: false },
+        'timeout-ms': { type: 'string' },
+        'client-address-header': { type: 'string' },
+        redis: { type: 'string' },
+        'redis-prefix': { type: 'string' },
+        'payment-timeout-minutes': { type: 'string' },
+        'drain-timeout-ms': { type: 'string' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (!values.upstream) throw new UsageError('--upstream URL is required (the ticket service, e.g. https://api.example.com).');
+  const apiKey = process.env[KEY_VARIABLE]?.trim();
+  if (!apiKey) {
+    throw new Error(
+      `${KEY_VARIABLE} is not set. The proxy reads the ticket service's Api-Key from this environment variable only, e.g.\n` +
+        `  ${KEY_VARIABLE}=your-key npx stagedoor proxy --upstream ${values.upstream}`,
+    );
+  }
+  const timeoutMs = positive(values['timeout-ms'], 'timeout-ms');
+  const paymentMinutes = positive(values['payment-timeout-minutes'], 'payment-timeout-minutes');
+  const drainTimeoutMs = positive(values['drain-timeout-ms'], 'drain-timeout-ms') ?? (timeoutMs ?? 10_000) + 5000;
+  const port = parsePort(values.port, '--port');
+  const redisUrl = values.redis ?? (process.env.REDIS_URL?.trim() || undefined);
+
+  let store: RedisStore | undefined;
+  if (redisUrl) store = createRedisStore({ url: redisUrl, keyPrefix: values['redis-prefix'] });
+  const { log, flush } = accessLog();
+  const proxy = createProxy({
+    upstream: values.upstream,
+    apiKey,
+    prefix: values.prefix,
+    allowedOrigins: values['allow-origin'] ?? [],
+    allowOnAccount: values['allow-on-account'],
+    timeoutMs,
+    clientAddressHeader: values['client-address-header'],
+    paymentTimeoutMs: paymentMinutes === undefined ? undefined : paymentMinutes * 60_000,
+    store,
+    log,
+    metrics: promMetrics({ processMetrics: true }),
+  });
+  if (store && !(await store.connected())) {
+    // Asking once makes the proxy degraded at once (and says so) rather than at the first request.
+    await proxy.readiness();
+  }
+  const running = await listenProxy(proxy.fetch, { port, host: values.host, drainTimeoutMs });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`stagedoor proxy: ${signal}: draining ${running.inFlight} request(s) in flight (at most ${drainTimeoutMs} ms)`);
+    void running
+      .drain()
+      .then(async (clean) => {
+        await proxy.close().catch(() => undefined);
+        flush();
+        console.error(clean ? 'stagedoor proxy: drained; exiting' : 'stagedoor proxy: drain time over; requests still in flight were cut off');
+        process.exit(clean ? 0 : 1);
+      });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+
+  const host = values.host.includes(':') ? `[${values.host}]` : values.host;
+  const storeNote = redisUrl ? `redis ${redisTarget(redisUrl)}${proxy.storeHealth === 'degraded' ? ' (not answering: degraded)' : ''}` : 'memory (this process only)';
+  console.log(`Stagedoor proxy: http://${host}:${running.port}${values.prefix.replace(/\/+$/, '')}/ -> ${new URL(values.upstream).origin}; store: ${storeNote}`);
+}
