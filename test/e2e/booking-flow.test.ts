@@ -192,6 +192,30 @@ describe('booking flow over npm start', () => {
     });
   });
 
+  it('an order whose answer is lost on the way back still takes the customer to the payment page', { timeout: 240_000 }, async () => {
+    const page = await openDemo();
+    await visiting('lost-answer', page, async () => {
+    await chooseTwoSeats(page, 'La Traviata');
+    // The first SubmitOrder reaches the proxy and the service takes the order, but its answer
+    // never reaches the browser (the connection drops). The widget sends it again.
+    const orders: string[] = [];
+    await page.route('**/SubmitOrder', async (route) => {
+      if (orders.length === 0) {
+        const answer = await route.fetch();
+        orders.push(`taken ${answer.status()}`);
+        await route.abort('connectionreset');
+      } else {
+        orders.push('sent again');
+        await route.continue();
+      }
+    });
+    await checkOut(page, 'La Traviata');
+    assert.deepEqual(orders, ['taken 200', 'sent again']);
+    await page.getByRole('button', { name: /^Pay\b/ }).waitFor();
+    assert.deepEqual(pageErrors, []);
+    });
+  });
+
   it('a declined payment comes back to the basket, still held', { timeout: 240_000 }, async () => {
     const page = await openDemo();
     await visiting('decline', page, async () => {

@@ -6,7 +6,8 @@ import '../../src/elements/checkout-form/checkout-form.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import type { BookingConfig } from '../../src/state/config.ts';
-import { apiError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
+import { ORDER_RETRY_DELAYS_MS } from '../../src/state/order-retry.ts';
+import { apiError, networkError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { BASKET_ID, basketContent, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
 
 interface Mounted {
@@ -221,9 +222,57 @@ describe('<checkout-form>', () => {
     await fillValid(el);
     await submit(el);
     await waitUntil(() => el.shadowRoot?.querySelector('[part~="message"][part~="error"]'), 'an error is shown');
+    expect(api.callsTo('submitOrder')).to.have.length(1, 'a refusal is an answer: the order is not sent again');
     expect(text(el, '[part~="message"][part~="error"]')).to.contain('no longer valid');
     expect($(el, '[part~="message"][part~="error"]').getAttribute('role')).to.equal('alert');
     await waitUntil(() => api.callsTo('getBasket').length > refreshesBefore, 'the basket is refreshed');
+    await expect(el).to.be.accessible();
+  });
+
+  it('sends an order whose answer was lost again, and the customer goes to the payment page', async () => {
+    let calls = 0;
+    const api = checkoutApi({
+      submitOrder: () => {
+        calls += 1;
+        // The connection dropped on the way back: the service may have taken the order.
+        if (calls === 1) throw networkError('submitOrder');
+        return { Success: true, PaymentRedirectUrl: 'https://pay.example/sandbox/pay/' + BASKET_ID };
+      },
+    });
+    const { el, navigated } = await mount(api);
+    await fillValid(el);
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    try {
+      await submit(el);
+      await clock.tickAsync(0);
+      expect(calls).to.equal(1);
+      expect(el.shadowRoot?.querySelector('[part~="message"][part~="error"]')).to.equal(null, 'no error while it is sent again');
+      await clock.tickAsync(ORDER_RETRY_DELAYS_MS[0] ?? 0);
+    } finally {
+      clock.restore();
+    }
+    await waitUntil(() => navigated.length === 1, 'the customer goes to the payment page');
+    expect(calls).to.equal(2);
+    expect(navigated[0]).to.equal('https://pay.example/sandbox/pay/' + BASKET_ID);
+    expect(bodyOf(api, 1)).to.deep.equal(bodyOf(api, 0), 'the same order, sent again');
+  });
+
+  it('when every attempt loses its answer, says the box office could not be reached and keeps the details', async () => {
+    const api = checkoutApi({ submitOrder: () => { throw apiError('submitOrder', 504); } });
+    const { el, booking } = await mount(api);
+    await fillValid(el);
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    try {
+      await submit(el);
+      await clock.tickAsync(ORDER_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0));
+    } finally {
+      clock.restore();
+    }
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="message"][part~="error"]'), 'an error is shown');
+    expect(api.callsTo('submitOrder')).to.have.length(ORDER_RETRY_DELAYS_MS.length + 1);
+    expect(text(el, '[part~="message"][part~="error"]')).to.contain('try again');
+    expect($<HTMLInputElement>(el, '[name="email"]').value).to.equal('ada@example.com');
+    expect(booking.basket.value.basketId).to.equal(BASKET_ID);
     await expect(el).to.be.accessible();
   });
 

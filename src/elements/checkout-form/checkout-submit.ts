@@ -8,6 +8,7 @@ import { ApiError, NetworkError, type ApiClient } from '../../api/client.ts';
 import type { SubmitOrderBody } from '../../api/types.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingConfig } from '../../state/config.ts';
+import { sendUntilAnswered } from '../../state/order-retry.ts';
 import { paymentGateLanguage, type returnUrls } from '../../state/payment-return.ts';
 import { safeUrl } from '../../safe-url.ts';
 import type { SystemLists } from './checkout-data.ts';
@@ -56,8 +57,9 @@ export type SendOutcome =
   | { kind: 'not-accepted' };
 
 /**
- * Send the order once: on account when configured (a refusal, or a 403 from a proxy
- * or account that does not allow it, falls back to payment), else to payment.
+ * Send the order, again while its answer is lost (order-retry.ts): on account when
+ * configured (a refusal, or a 403 from a proxy or account that does not allow it,
+ * falls back to payment), else to payment.
  * `urls` are the return addresses (`returnUrls`). Other failures are thrown (see `sendFailure`).
  */
 export async function sendOrder(
@@ -70,7 +72,7 @@ export async function sendOrder(
   let refusedOnAccount = false;
   if (config.onAccount) {
     try {
-      const result = await api.submitOrderOnAccount({ basketId, body: { ...fields, ReturnUrl: urls.success } });
+      const result = await sendUntilAnswered(() => api.submitOrderOnAccount({ basketId, body: { ...fields, ReturnUrl: urls.success } }));
       if (result.Success && result.BookingReference) return { kind: 'booked', reference: result.BookingReference };
       refusedOnAccount = true;
     } catch (error) {
@@ -86,7 +88,8 @@ export async function sendOrder(
     // The language the visitor is reading now (the page's, when it differs from this widget's configuration).
     PaymentGateLanguage: paymentGateLanguage(intlLocale(config.locale)),
   };
-  const result = await api.submitOrder({ basketId, body });
+  // Sent again while its answer is lost: the proxy answers a repeat with the accepted order's redirect.
+  const result = await sendUntilAnswered(() => api.submitOrder({ basketId, body }));
   const paymentUrl = safeUrl(result.PaymentRedirectUrl);
   if (!result.Success || !paymentUrl) return { kind: 'not-accepted' };
   return { kind: 'payment', url: paymentUrl, refusedOnAccount };
