@@ -5,10 +5,12 @@
  * config and starts it on a free loopback port).
  *
  * Every server is its own process on 127.0.0.1: the sandbox (`stagedoor
- * sandbox`), nginx in front of it (one worker), and our proxy (`stagedoor
- * proxy`, one process, access log on) in front of it. autocannon runs in this
- * process; its latencies are taken per response at microsecond resolution
- * (autocannon's own histogram keeps whole milliseconds).
+ * sandbox`), nginx in front of it (one worker, no access log), and our proxy
+ * (`stagedoor proxy`, one process, its JSON access log written to a file) in
+ * front of it, both commands compiled as the package ships them (built here
+ * into node_modules/.cache). autocannon runs in this process; its latencies
+ * are taken per response at microsecond resolution (autocannon's own
+ * histogram keeps whole milliseconds).
  *
  * - an uncached basket read (GET Baskets/{id}): every request goes through to
  *   the sandbox and back;
@@ -21,14 +23,16 @@
  * one connection (no queueing): the latency the proxy adds to one request.
  * A third takes sockets out: the proxy's own cost per request, in process.
  */
-import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { BenchTable } from './index.ts';
 import { findNginx, startNginx, type RunningNginx } from './nginx.ts';
 import { createProxy } from '../src/server/proxy/index.ts';
 import { createSandbox } from '../src/server/sandbox/index.ts';
-import { stagedoor, type Running } from '../test/server/cli-helpers.ts';
+import { buildServer, root } from '../scripts/build.mjs';
+import { run as runProcess, type Running } from '../test/server/cli-helpers.ts';
 
 const CONNECTIONS = 10;
 const SECONDS = 3;
@@ -144,20 +148,29 @@ async function inProcess(eventPath: string): Promise<BenchTable> {
     rows.push([label, direct.toFixed(0), proxied.toFixed(0), (proxied - direct).toFixed(0)]);
   }
   return {
-    title: `Proxy cost per request in process (no sockets; ${IN_PROCESS_REQUESTS} sequential requests after as many to warm up)`,
+    title: `Proxy cost per request in process, the sandbox as an in-process upstream as under npm start (no sockets; ${IN_PROCESS_REQUESTS} sequential requests after as many to warm up)`,
     columns: ['request', 'sandbox µs/request', 'proxy + sandbox µs/request', 'proxy adds µs'],
     rows,
-    notes: ['Access-log records built but not printed. A negative figure: the cached answer costs less than the sandbox computing it.'],
+    notes: [
+      'Access-log records built but not printed. A negative figure: the cached answer costs less than the sandbox computing it.',
+      'An in-process upstream goes through a WHATWG Request and Response per call (the edge path); a URL upstream on Node goes through the undici pool instead (the tables above).',
+    ],
   };
 }
 
 export default async function proxyBench(): Promise<BenchTable[]> {
-  const sandboxCli = stagedoor(['sandbox', '--port', '0']);
+  // The command line as the package ships it: compiled, no tsx.
+  const compiled = join(root, 'node_modules', '.cache', 'stagedoor-bench');
+  rmSync(compiled, { recursive: true, force: true });
+  await buildServer({ outDir: compiled, declarations: false });
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runProcess(process.execPath, [join(compiled, 'server', 'cli.js'), ...args], env);
+  const logs = mkdtempSync(join(tmpdir(), 'stagedoor-bench-'));
+  const sandboxCli = cli(['sandbox', '--port', '0']);
   let proxyCli: Running | undefined;
   let nginx: RunningNginx | undefined;
   try {
     const sandbox = await started(sandboxCli, /^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//);
-    proxyCli = stagedoor(['proxy', '--upstream', sandbox, '--port', '0'], { STAGEDOOR_API_KEY: KEY });
+    proxyCli = cli(['proxy', '--upstream', sandbox, '--port', '0', '--access-log', join(logs, 'access.log')], { STAGEDOOR_API_KEY: KEY });
     const proxy = await started(proxyCli, /^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//);
     const nginxBinary = findNginx();
     if (nginxBinary) nginx = await startNginx(nginxBinary, sandbox, KEY);
@@ -228,5 +241,6 @@ export default async function proxyBench(): Promise<BenchTable[]> {
     await proxyCli?.stop();
     await nginx?.stop();
     await sandboxCli.stop();
+    rmSync(logs, { recursive: true, force: true });
   }
 }

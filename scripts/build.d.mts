@@ -19,6 +19,8 @@ export function buildEagerBundle(options: {
   sourcemap?: boolean;
 }): Promise<unknown>;
 export function buildLib(options?: { outDir?: string }): Promise<void>;
+/** The server modules and the command line (dist/lib/server/cli.js); `declarations: false` skips the .d.ts. */
+export function buildServer(options?: { outDir?: string; declarations?: boolean }): Promise<void>;
 export function buildDeclarations(options?: { outDir?: string }): void;
 export function createManifest(): Promise<CustomElementsManifest>;
 export function manifestText(manifest: CustomElementsManifest): string;

@@ -377,7 +377,7 @@ const isServerExternal = (id) => /^(node:|hono(\/|$)|@hono\/|lru-cache(\/|$)|und
  * The proxy's index.js uses only Fetch-API globals, so the same file runs on
  * serverless and edge runtimes; node.js adds the Node-only parts.
  */
-export async function buildServer({ outDir = fromRoot('dist/lib') } = {}) {
+export async function buildServer({ outDir = fromRoot('dist/lib'), declarations = true } = {}) {
   const { build } = await vite();
   const input = Object.fromEntries(Object.entries(serverEntries).map(([name, source]) => [name, fromRoot(source)]));
   await build({
@@ -399,7 +399,7 @@ export async function buildServer({ outDir = fromRoot('dist/lib') } = {}) {
       },
     },
   });
-  buildDeclarations({ outDir, project: 'tsconfig.lib-server.json' });
+  if (declarations) buildDeclarations({ outDir, project: 'tsconfig.lib-server.json' });
 }
 
 /**

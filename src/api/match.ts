@@ -133,9 +133,16 @@ export function validateParams(op: OperationRow, rawPath: Record<string, string>
   return { ok: true, path, query };
 }
 
+/** Path templates split once into literal text (even indexes) and parameter names (odd). */
+const templateParts = new Map<string, string[]>();
+
 /** Fill a path template with (already validated) values. */
 export function fillPath(template: string, values: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
+  let parts = templateParts.get(template);
+  if (!parts) templateParts.set(template, (parts = template.split(/\{(\w+)\}/)));
+  let path = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i += 2) path += encodeURIComponent(String(values[parts[i] ?? ''])) + (parts[i + 1] ?? '');
+  return path;
 }
 
 /** A query string (with leading `?`, or empty) from the declared parameters only, in table order. */

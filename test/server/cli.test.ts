@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stagedoor } from './cli-helpers.ts';
@@ -52,6 +52,40 @@ describe('stagedoor proxy', () => {
       await cli.stop();
       await server.close();
     }
+  });
+});
+
+describe('stagedoor proxy --access-log', () => {
+  test('FILE: the JSON lines are appended to the file (none on stdout); off: no access log at all', async () => {
+    const upstream = recording(stubService().fetch);
+    const server = await listen(upstream.fetch);
+    const dir = mkdtempSync(join(tmpdir(), 'stagedoor-log-'));
+    const file = join(dir, 'access.log');
+    writeFileSync(file, '{"earlier":"line"}\n');
+    const toFile = stagedoor(['proxy', '--upstream', server.url, '--port', '0', '--access-log', file], { STAGEDOOR_API_KEY: KEY });
+    const silent = stagedoor(['proxy', '--upstream', server.url, '--port', '0', '--access-log', 'off'], { STAGEDOOR_API_KEY: KEY });
+    try {
+      for (const cli of [toFile, silent]) {
+        const [, base] = await cli.line(/^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api\/)/);
+        assert.equal((await fetch(`${base}rest/v2/Venues`)).status, 200);
+      }
+      // A drained proxy has written every line it kept.
+      await Promise.all([toFile.stop(), silent.stop()]);
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      assert.equal(lines[0], '{"earlier":"line"}', 'appended, not overwritten');
+      assert.equal((JSON.parse(lines[1] ?? '{}') as { operation?: string }).operation, 'getVenues');
+      for (const cli of [toFile, silent]) assert.doesNotMatch(cli.stdout(), /"operation"/);
+    } finally {
+      await Promise.all([toFile.stop(), silent.stop()]);
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a file it cannot write is a clear error at start', async () => {
+    const cli = stagedoor(['proxy', '--upstream', 'http://127.0.0.1:9', '--port', '0', '--access-log', '/nonexistent-dir/access.log'], { STAGEDOOR_API_KEY: KEY });
+    assert.equal(await cli.exited, 1);
+    assert.match(cli.stderr(), /--access-log: cannot write to \/nonexistent-dir\/access\.log/);
   });
 });
 

@@ -4,14 +4,15 @@
  *   STAGEDOOR_API_KEY=... stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
  *       [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
  *       [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
- *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000]
+ *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
  *
  * The Api-Key comes from STAGEDOOR_API_KEY only, never argv (where `ps` shows
  * it). `--redis` (or REDIS_URL) shares the cache, rate limits, single flight
  * and kept orders with every other process on that Redis. One JSON access-log
- * line per request on stdout; /healthz, /readyz and /metrics beside the
+ * line per request on stdout (or appended to a file, or none); /healthz, /readyz and /metrics beside the
  * prefix; SIGTERM or SIGINT drains (server.ts). Node only.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { promMetrics } from './metrics.ts';
 import { createProxy, type AccessLogEntry } from './node.ts';
@@ -23,7 +24,7 @@ export const KEY_VARIABLE = 'STAGEDOOR_API_KEY';
 export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
                   [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
                   [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
-                  [--payment-timeout-minutes 20] [--drain-timeout-ms 15000]
+                  [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
                                        the proxy; the service's Api-Key is read from ${KEY_VARIABLE},
                                        the Redis URL from --redis or REDIS_URL (optional)`;
 
@@ -43,25 +44,32 @@ function positive(raw: string | undefined, name: string): number | undefined {
 }
 
 /**
- * Access-log lines gathered and written once per turn of the event loop: one
+ * Access-log lines gathered and written together, like nginx's `access_log ...
+ * buffer= flush=`: when 32 KiB are waiting, or 50 ms after the first line. One
  * write (a system call on a pipe or file) for many requests, not one each.
  */
-function accessLog(): { log: (entry: AccessLogEntry) => void; flush: () => void } {
+function accessLog(write: (text: string) => unknown): { log: (entry: AccessLogEntry) => void; flush: () => void } {
   let lines: string[] = [];
-  let scheduled = false;
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
-    scheduled = false;
+    clearTimeout(timer);
+    timer = undefined;
     if (!lines.length) return;
     const text = lines.join('');
     lines = [];
-    process.stdout.write(text);
+    size = 0;
+    write(text);
   };
   return {
     log(entry) {
-      lines.push(`${JSON.stringify(entry)}\n`);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
+      const line = `${JSON.stringify(entry)}\n`;
+      lines.push(line);
+      size += line.length;
+      if (size >= 32 * 1024) flush();
+      else if (!timer) {
+        timer = setTimeout(flush, 50);
+        timer.unref();
       }
     },
     flush,
@@ -101,6 +109,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
         'redis-prefix': { type: 'string' },
         'payment-timeout-minutes': { type: 'string' },
         'drain-timeout-ms': { type: 'string' },
+        'access-log': { type: 'string', default: 'stdout' },
       },
     }).values;
   } catch (error) {
@@ -122,7 +131,18 @@ export async function runProxyCommand(args: string[]): Promise<void> {
 
   let store: RedisStore | undefined;
   if (redisUrl) store = createRedisStore({ url: redisUrl, keyPrefix: values['redis-prefix'] });
-  const { log, flush } = accessLog();
+  const target = values['access-log'];
+  let file: number | undefined;
+  if (target !== 'stdout' && target !== 'off') {
+    try {
+      file = openSync(target, 'a');
+    } catch (error) {
+      throw new Error(`--access-log: cannot write to ${target} (${error instanceof Error ? error.message : String(error)}).`);
+    }
+  }
+  // A file is written synchronously, a batch at a time (as nginx writes its logs), so nothing is lost at exit.
+  const { log, flush } = accessLog((text) => (file === undefined ? process.stdout.write(text) : writeSync(file, text)));
+  process.once('exit', flush);
   const proxy = createProxy({
     upstream: values.upstream,
     apiKey,
@@ -133,7 +153,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     clientAddressHeader: values['client-address-header'],
     paymentTimeoutMs: paymentMinutes === undefined ? undefined : paymentMinutes * 60_000,
     store,
-    log,
+    log: target === 'off' ? false : log,
     metrics: promMetrics({ processMetrics: true }),
   });
   if (store && !(await store.connected())) {
@@ -152,6 +172,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
       .then(async (clean) => {
         await proxy.close().catch(() => undefined);
         flush();
+        if (file !== undefined) closeSync(file);
         console.error(clean ? 'stagedoor proxy: drained; exiting' : 'stagedoor proxy: drain time over; requests still in flight were cut off');
         process.exit(clean ? 0 : 1);
       });

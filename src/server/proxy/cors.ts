@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { headerOf } from './incoming.ts';
 
 export function normaliseOrigin(origin: string): string {
   let url: URL;
@@ -27,14 +28,14 @@ export function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
     maxAge: 600,
   });
   return async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = headerOf(c.req.raw, c.env, 'origin');
     if (origin && origins.has(origin)) return allowed(c, next);
     if (origin && c.req.method === 'OPTIONS') {
       return c.json({ Message: 'Cross-origin requests from this origin are not allowed by this proxy.' }, 403, { 'Cache-Control': 'no-store' });
     }
     // A cross-site page can send a "simple" POST or DELETE without a preflight; the browser says
     // where it came from (Sec-Fetch-Site), so refuse state changes from an origin not allowed.
-    const site = c.req.header('sec-fetch-site');
+    const site = headerOf(c.req.raw, c.env, 'sec-fetch-site');
     if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && site && site !== 'same-origin' && site !== 'none') {
       return c.json({ Message: 'Cross-origin requests from this origin are not allowed by this proxy.' }, 403, { 'Cache-Control': 'no-store' });
     }

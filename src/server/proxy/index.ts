@@ -44,6 +44,7 @@ import { Hono } from 'hono';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
 import { corsFor, normaliseOrigin } from './cors.ts';
+import { headerOf, socketAddress } from './incoming.ts';
 import { jsonResponse, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
 import { message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
@@ -203,14 +204,6 @@ function normalisePrefix(prefix: string): string {
   return trimmed;
 }
 
-/** The connection's address under @hono/node-server (its bindings are the env). */
-function socketAddress(env: unknown): string | undefined {
-  if (typeof env !== 'object' || env === null) return undefined;
-  const incoming = (env as { incoming?: { socket?: { remoteAddress?: unknown } } }).incoming;
-  const address = incoming?.socket?.remoteAddress;
-  return typeof address === 'string' ? address : undefined;
-}
-
 /** A whole number of at least `min`, or a configuration error naming the option. */
 function checked(name: string, value: number, min: number): number {
   if (!Number.isInteger(value) || value < min) throw new Error(`The proxy option ${name} must be a whole number of at least ${min} (got ${value}).`);
@@ -268,7 +261,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   function clientAddress(request: Request, env: unknown): string {
     if (options.clientAddress) return options.clientAddress(request, env) ?? 'unknown';
     if (addressHeader) {
-      const entries = (request.headers.get(addressHeader) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const entries = (headerOf(request, env, addressHeader) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const last = entries[entries.length - 1];
       if (last) return last;
     }
@@ -305,7 +298,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (op.body) {
       // Only application/json: a cross-site page can send text/plain or a form without a CORS
       // preflight (a "simple" request); requiring JSON forces the preflight, which CORS refuses.
-      const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      const type = (headerOf(request, env, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase();
       if (type !== 'application/json') return plain(message(415, 'The request body must be sent as application/json.'));
       const read = await readBody(request, bodyLimit);
       if (!read.ok) return plain(read.reply);
@@ -339,7 +332,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     const ttlMs = op.method === 'GET' ? ttlSeconds[op.kind] * 1000 : 0;
     // The visitor's language only where the answer is never shared: a cached answer must not
     // depend on a header that is not part of its key.
-    const language = request.headers.get('accept-language');
+    const language = headerOf(request, env, 'accept-language');
     if (language && ttlMs <= 0) headers['accept-language'] = language;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const upstreamRequest: UpstreamRequest = { method: op.method, pathAndQuery, headers, body, retryable: op.idempotent && op.kind !== 'basket' };

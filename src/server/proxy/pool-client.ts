@@ -1,9 +1,14 @@
 /**
  * The upstream client on Node: undici's keep-alive connection `Pool` to the
- * service's origin, and its `request()` API (no WHATWG Request/Response or web
- * streams per call, which is most of what the platform fetch costs). Node
- * only: `stagedoor/proxy` picks it under Node through package.json's `node`
- * export condition; edge runtimes keep the platform fetch (upstream.ts).
+ * service's origin. Node only: `stagedoor/proxy` picks it under Node through
+ * package.json's `node` export condition; edge runtimes keep the platform
+ * fetch (upstream.ts).
+ *
+ * Measured per request (CPU time, same machine, same minute): the platform
+ * fetch ~130 µs, undici's request() ~23 µs (+18 µs with an AbortSignal), its
+ * dispatch() with a handler that gathers the body's chunks ~21 µs, and, behind
+ * an HTTP server, dispatch() costs about 10 µs less than request() (no body
+ * stream, no promise per chunk). So: dispatch(), with undici's own timers.
  */
 import { Pool } from 'undici';
 import { normaliseBaseUrl, type Attempt, type UpstreamClient } from './upstream.ts';
@@ -15,10 +20,15 @@ export interface PoolClientOptions {
   keepAliveMs?: number;
 }
 
-function header(value: string | string[] | undefined): string | null {
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | null {
+  const value = headers[name];
   if (value === undefined) return null;
   return Array.isArray(value) ? (value[0] ?? null) : value;
 }
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** A pooled client for the service at `base` (`https://api.example.com`, optionally with a path). */
 export function poolClient(base: string, options: PoolClientOptions = {}): UpstreamClient {
@@ -31,34 +41,54 @@ export function poolClient(base: string, options: PoolClientOptions = {}): Upstr
     keepAliveMaxTimeout: 10 * 60_000,
   });
   return {
-    async send(req, timeoutMs): Promise<Attempt> {
-      try {
-        // undici's own timers (no AbortSignal: see UpstreamClient): the headers within the time
-        // limit, and no pause longer than it between the body's chunks (a JSON answer comes in
-        // one or two, so at worst a little over the limit).
-        const response = await pool.request({
-          path: basePath + req.pathAndQuery,
-          method: req.method as 'GET' | 'POST' | 'DELETE',
-          headers: req.headers,
-          body: req.body,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          // SubmitOrder and the other changes must never be sent twice by the pool itself.
-          idempotent: req.method === 'GET',
-        });
-        const body = await response.body.text();
-        return {
-          kind: 'answer',
-          status: response.statusCode,
-          contentType: header(response.headers['content-type']),
-          date: header(response.headers.date),
-          retryAfter: header(response.headers['retry-after']),
-          body,
-        };
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? { kind: 'timeout' } : { kind: 'unreachable' };
-      }
+    send(req, timeoutMs): Promise<Attempt> {
+      return new Promise((resolve) => {
+        let status = 0;
+        let headers: Headers = {};
+        const chunks: Buffer[] = [];
+        try {
+          pool.dispatch(
+            {
+              path: basePath + req.pathAndQuery,
+              method: req.method as 'GET' | 'POST' | 'DELETE',
+              headers: req.headers,
+              body: req.body ?? null,
+              // undici's own timers (no AbortSignal: see UpstreamClient): the headers within the time
+              // limit, and no pause longer than it between the body's chunks (a JSON answer comes in
+              // one or two, so at worst a little over the limit).
+              headersTimeout: timeoutMs,
+              bodyTimeout: timeoutMs,
+              // SubmitOrder and the other changes must never be sent twice by the pool itself.
+              idempotent: req.method === 'GET',
+            },
+            {
+              onRequestStart() {},
+              onResponseStart(_controller, statusCode, responseHeaders) {
+                status = statusCode;
+                headers = responseHeaders;
+              },
+              onResponseData(_controller, chunk) {
+                chunks.push(chunk);
+              },
+              onResponseEnd() {
+                resolve({
+                  kind: 'answer',
+                  status,
+                  contentType: header(headers, 'content-type'),
+                  date: header(headers, 'date'),
+                  retryAfter: header(headers, 'retry-after'),
+                  body: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8'),
+                });
+              },
+              onResponseError(_controller, error) {
+                resolve(TIMEOUT_CODES.has((error as { code?: string }).code ?? '') ? { kind: 'timeout' } : { kind: 'unreachable' });
+              },
+            },
+          );
+        } catch {
+          resolve({ kind: 'unreachable' });
+        }
+      });
     },
     async close() {
       await pool.close();

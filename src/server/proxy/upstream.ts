@@ -137,6 +137,14 @@ export interface CallOptions {
   onSettledLate?: (result: UpstreamResult) => void;
 }
 
+/** An attempt as the result of the call (the answer object itself, marked: no copy per request). */
+function settled(attempt: Attempt, retried: boolean): UpstreamResult {
+  if (attempt.kind !== 'answer') return { kind: attempt.kind, retried };
+  const answer = attempt as UpstreamAnswer;
+  answer.retried = retried;
+  return answer;
+}
+
 /**
  * Call the upstream within `timeoutMs` (one deadline for the first attempt and
  * the retry together). A read is retried once when the connection failed; a
@@ -148,11 +156,10 @@ export async function callUpstream(client: UpstreamClient, req: UpstreamRequest,
   const deadline = performance.now() + limit;
   const attempts = (async (): Promise<UpstreamResult> => {
     const first = await client.send(req, limit);
-    if (first.kind !== 'unreachable' || !req.retryable) return first.kind === 'answer' ? { ...first, retried: false } : { kind: first.kind, retried: false };
+    if (first.kind !== 'unreachable' || !req.retryable) return settled(first, false);
     const left = Math.floor(deadline - performance.now());
     if (left <= 0) return { kind: 'timeout', retried: false };
-    const second = await client.send(req, left);
-    return second.kind === 'answer' ? { ...second, retried: true } : { kind: second.kind, retried: true };
+    return settled(await client.send(req, left), true);
   })();
   if (!late) return attempts;
   // The caller's deadline, while the request itself may run on.

@@ -1,0 +1,31 @@
+/**
+ * What the proxy reads from a request, the cheap way when it can: under
+ * @hono/node-server the env holds Node's IncomingMessage, whose headers are
+ * already parsed into a plain object (lower-case names), and whose socket has
+ * the client's address; reading `request.headers` instead builds a Headers
+ * object from them first. Elsewhere (edge runtimes), the Request itself.
+ * Edge-safe.
+ */
+
+interface NodeBindings {
+  incoming?: { headers?: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: unknown } };
+}
+
+function incomingOf(env: unknown): NodeBindings['incoming'] {
+  return typeof env === 'object' && env !== null ? (env as NodeBindings).incoming : undefined;
+}
+
+/** A request header (`name` in lower case), or null. */
+export function headerOf(request: Request, env: unknown, name: string): string | null {
+  const headers = incomingOf(env)?.headers;
+  if (!headers) return request.headers.get(name);
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The connection's address under @hono/node-server. */
+export function socketAddress(env: unknown): string | undefined {
+  const address = incomingOf(env)?.socket?.remoteAddress;
+  return typeof address === 'string' ? address : undefined;
+}
