@@ -14,6 +14,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { ApiError } from '../../src/api/client.ts';
+import { createProxy } from '../../src/server/proxy/node.ts';
+import { createRedisStore } from '../../src/server/proxy/redis-store.ts';
 import { createSandbox } from '../../src/server/sandbox/index.ts';
 import { book, findSeatPair, orderFor, rotation } from './booking-steps.ts';
 import { stagedoor, type Running } from './cli-helpers.ts';
@@ -22,10 +24,14 @@ import { startRedis, type RunningRedis } from './servers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
 const sandbox = createSandbox({ apiKeys: [KEY] });
-/** Requests held here until the test lets them through (by path). */
-const gates = new Map<string, Promise<void>>();
+/** Requests held here until the test lets them through (by path); `arrived` is called when one comes. */
+const gates = new Map<string, { open: Promise<void>; arrived: () => void }>();
 const upstream = recording(async (request) => {
-  await gates.get(new URL(request.url).pathname);
+  const gate = gates.get(new URL(request.url).pathname);
+  if (gate) {
+    gate.arrived();
+    await gate.open;
+  }
   return sandbox.fetch(request);
 });
 const upstreamCalls = (path: string) => upstream.received.filter((r) => r.path === path).length;
@@ -38,8 +44,12 @@ const endpoints: string[] = [];
 before(async () => {
   [redis, service] = await Promise.all([startRedis(), listen(upstream.fetch)]);
   for (let i = 0; i < 3; i++) {
+    const common = ['proxy', '--upstream', service.url, '--port', '0', '--client-address-header', 'X-Forwarded-For'];
+    // Two told by --redis, the third by REDIS_URL.
     proxies.push(
-      stagedoor(['proxy', '--upstream', service.url, '--port', '0', '--redis', redis.url, '--client-address-header', 'X-Forwarded-For'], { STAGEDOOR_API_KEY: KEY }),
+      i < 2
+        ? stagedoor([...common, '--redis', redis.url], { STAGEDOOR_API_KEY: KEY })
+        : stagedoor(common, { STAGEDOOR_API_KEY: KEY, REDIS_URL: redis.url }),
     );
   }
   for (const proxy of proxies) {
@@ -92,11 +102,30 @@ describe('three proxy processes, one Redis', () => {
     assert.equal(upstreamCalls(path), 1, 'only the first proxy asked the service');
   });
 
+  test('a proxy mounted in the host’s own Node server (createProxy({ store: createRedisStore() })) shares with them', async () => {
+    const app = createProxy({ upstream: service.url, apiKey: KEY, log: false, store: createRedisStore({ url: redis.url }) });
+    const own = await listen(app.fetch);
+    try {
+      const path = '/rest/v2/System/Countries';
+      assert.equal((await fetch(`${endpoints[1]}${path}`)).status, 200);
+      const here = await fetch(`${own.url}/api${path}`);
+      assert.equal(here.status, 200);
+      assert.match(here.headers.get('age') ?? '', /^\d+$/, 'answered from the shared cache');
+      assert.equal(upstreamCalls(path), 1);
+      assert.equal(app.storeHealth, 'ok');
+    } finally {
+      await own.close();
+      await app.close();
+    }
+  });
+
   test('concurrent identical lookups at all three make one upstream call', async () => {
     const { Venues } = (await (await fetch(`${endpoints[0]}/rest/v2/Venues`)).json()) as { Venues: { VenueId: number }[] };
     const path = `/rest/v2/Venues/${Venues[0]?.VenueId ?? 0}/Events`;
     let open = () => undefined as void;
-    gates.set(path, new Promise<void>((resolve) => (open = resolve)));
+    let arrived = () => undefined as void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    gates.set(path, { open: new Promise<void>((resolve) => (open = resolve)), arrived });
     // Watch Redis itself: each waiting proxy looks up the key, fails to claim it, then looks again.
     const watcher = new Redis(redis.url);
     const monitor = await watcher.monitor();
@@ -113,7 +142,7 @@ describe('three proxy processes, one Redis', () => {
     });
     try {
       const answers = endpoints.map((endpoint) => fetch(`${endpoint}${path}`).then(async (r) => ({ status: r.status, text: await r.text() })));
-      await waiting;
+      await Promise.all([waiting, reached]);
       assert.equal(upstreamCalls(path), 1, 'one proxy asked the service; the others wait for it');
       open();
       const results = await Promise.all(answers);

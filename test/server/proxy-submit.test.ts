@@ -41,7 +41,7 @@ let skip = 0;
 before(async () => {
   service = await listen(upstream.fetch);
   app = createProxy({ upstream: service.url, apiKey: KEY, log: sink.log, rateLimit: false, now: () => clock.now() });
-  impatientApp = createProxy({ upstream: service.url, apiKey: KEY, log: false, rateLimit: false, now: () => clock.now(), timeoutMs: 300 });
+  impatientApp = createProxy({ upstream: service.url, apiKey: KEY, log: false, rateLimit: false, now: () => clock.now(), timeoutMs: 1000 });
   [proxy, impatient] = await Promise.all([listen(app.fetch), listen(impatientApp.fetch)]);
 });
 

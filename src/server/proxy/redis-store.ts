@@ -16,10 +16,10 @@
  *   release deletes it only if still its own and publishes on `<prefix>flights`,
  *   which every process listens to (one subscriber connection each).
  *
- * Fails fast rather than queueing: no offline queue, a command time limit, so a
- * Redis that is down or slow costs a request nothing more than one quick error
- * (after which the proxy stops asking it until it answers a probe: state.ts).
- * ioredis reconnects by itself. Node only.
+ * Fails fast rather than queueing: once connected, no offline queue, and a
+ * command time limit, so a Redis that is down or slow costs a request nothing
+ * more than one quick error (after which the proxy stops asking it until it
+ * answers a probe: state.ts). ioredis reconnects by itself. Node only.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { CachedResponse, CacheStore, FlightStore, ProxyStore, RateLimitDecision, RateLimitRule, RateLimitStore } from './stores.ts';
@@ -108,7 +108,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error(`The Redis URL '${url.protocol}//${url.host}' must start with redis:// or rediss://.`);
 
-  const redis = new Redis(options.url, { ...common, lazyConnect: false }) as Scripted;
+  // Until the first connection, commands wait for it (within the command time limit), so a proxy
+  // used the moment it is created is not degraded by a connection still being made; after it,
+  // no queue: a Redis that goes away fails each command at once.
+  const redis = new Redis(options.url, { ...common, enableOfflineQueue: true, lazyConnect: false }) as Scripted;
+  redis.once('ready', () => {
+    redis.options.enableOfflineQueue = false;
+  });
   // The subscriber (re)subscribes whenever it (re)connects.
   const subscriber = new Redis(options.url, { ...common, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
   // Connection errors surface as failed commands (state.ts logs them); without listeners ioredis would print each retry.
