@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { buildLib, expectedSideEffects, registrationFiles, root, type CustomElementsManifest } from '../../scripts/build.mjs';
@@ -162,6 +162,23 @@ describe('the npm package', () => {
     assert.equal(response.status, 200);
     const body = (await response.json()) as { Events: { Name: string }[] };
     assert.ok(body.Events.length > 0);
+  });
+
+  it('keeps the edge proxy (stagedoor/proxy outside Node) free of Node built-ins and Node-only packages', () => {
+    const seen = new Set<string>();
+    const nodeOnly: string[] = [];
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+        const specifier = m[1] ?? m[2] ?? '';
+        if (specifier.startsWith('.')) walk(join(dirname(file), specifier));
+        else if (/^(node:|undici|ioredis|prom-client|@hono\/node-server)/.test(specifier)) nodeOnly.push(`${file} imports ${specifier}`);
+      }
+    };
+    walk(join(pkgDir, 'dist', 'lib', 'server', 'proxy', 'index.js'));
+    assert.ok(seen.size > 5, `followed ${seen.size} modules`);
+    assert.deepEqual(nodeOnly, []);
   });
 
   for (const resolution of ['bundler', 'node16'] as const) {
