@@ -125,9 +125,9 @@ export interface BasketTimerJSXProps {
   'empty-text'?: AttributeValue<BasketTimer['emptyText']>;
   /** The proxy endpoint, when no <booking-provider> ancestor gives one (default: the page configuration, else `/api`). (property) */
   endpoint?: BasketTimer['endpoint'];
-  /** Once per transition into warning or final: `{ level, secondsLeft }`. */
+  /** Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it. */
   'onbooking-expiry-warning'?: (event: BookingEvent<'booking-expiry-warning'>) => void;
-  /** Once per release reported by the basket: `{ released }` (the basket items released). */
+  /** Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it. */
   'onbooking-expiry'?: (event: BookingEvent<'booking-expiry'>) => void;
 }
 

@@ -106,7 +106,7 @@ export type ApiMethods = {
 export interface ApiClient extends ApiMethods {
   /** The proxy endpoint this client talks to, without a trailing slash. */
   readonly endpoint: string;
-  /** The server's clock, updated from every response's Date header. */
+  /** The server's clock, updated from every response (its Server-Timing clock stamp, else its Date header). */
   readonly clock: ServerClock;
 }
 
@@ -216,7 +216,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (isAbortError(error) || init.signal?.aborted) throw error;
       throw new NetworkError(op.name, { cause: error });
     }
-    clock.observe(response.headers.get('Date'), sentAt, clock.localNow());
+    clock.observe(response.headers.get('Date'), sentAt, clock.localNow(), response.headers.get('Server-Timing'));
 
     if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
     const parsed = await readBody(response, init.signal);

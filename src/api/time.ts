@@ -4,8 +4,9 @@
  * that turns them into instants and back; never `new Date(serviceString)`, which
  * would read them in the visitor's zone.
  *
- * It also keeps the server-clock offset, estimated from HTTP `Date` headers, so
- * countdowns do not trust the visitor's clock.
+ * It also keeps the server-clock offset, read to the millisecond from the
+ * proxy's `Server-Timing: clock;desc=...` stamp (to the second from `Date`
+ * when there is none), so countdowns do not trust the visitor's clock.
  *
  * Browser-safe: no DOM, no Node.
  */
@@ -189,37 +190,175 @@ export function formatServiceDateTime(
   return new Intl.DateTimeFormat(locale, { ...shown, timeZone }).format(instant);
 }
 
+// ------------------------------------------------------------------ the server's clock
+
 /**
- * The server's clock, estimated from HTTP `Date` headers.
+ * The Server-Timing metric that carries a clock to the millisecond:
+ * `Server-Timing: clock;desc="1763722800123"` (ms since the epoch). Our sandbox
+ * stamps its own clock with it and the proxy stamps every answer with its best
+ * reading of the service's clock, because the HTTP `Date` header names only the second.
+ */
+export const CLOCK_TIMING_METRIC = 'clock';
+
+/** The Server-Timing value for a clock reading (ms since the epoch). */
+export function clockTiming(instant: number): string {
+  return `${CLOCK_TIMING_METRIC};desc="${Math.round(instant)}"`;
+}
+
+const CLOCK_TIMING = /(?:^|,)\s*clock\s*;([^,]*)/i;
+
+/** The clock reading (ms since the epoch) of a Server-Timing header, or null when it carries none. */
+export function parseClockTiming(header: string | null | undefined): number | null {
+  if (!header) return null;
+  const params = CLOCK_TIMING.exec(header)?.[1];
+  const desc = params ? /(?:^|;)\s*desc\s*=\s*"?(\d{1,16})"?\s*(?:;|$)/i.exec(params)?.[1] : undefined;
+  if (!desc) return null;
+  const value = Number(desc);
+  return Number.isSafeInteger(value) ? value : null;
+}
+
+/** How fast two clocks may drift apart: 100 ppm (a cheap quartz crystal is ±50). */
+const DRIFT = 1e-4;
+
+/**
+ * What is known about another clock's offset from ours (theirs minus ours, in
+ * ms): the interval every reading so far allows.
  *
- * `now()` is the visitor's clock corrected by the offset seen on the latest
- * response. The Date header has one-second resolution, so the estimate is
- * within about a second; it is taken against the middle of the round trip.
- * Pass `localNow` to read the visitor's clock from elsewhere (tests use fake timers).
+ * A reading made between `sentAt` and `receivedAt` on our clock, saying their
+ * clock then showed a time between `from` and `to`, allows offsets from
+ * `from − receivedAt` to `to − sentAt`. A millisecond stamp has `from = to`;
+ * an HTTP `Date` names a second (`to = from + 999`). Readings are intersected,
+ * so whole-second readings taken at different moments narrow to about the
+ * round trip. A reading that contradicts the interval means a clock was set:
+ * it starts afresh. The interval widens with time by the drift allowance.
+ */
+export class ClockOffset {
+  private low = Number.NEGATIVE_INFINITY;
+  private high = Number.POSITIVE_INFINITY;
+  /** Our clock when the interval was last narrowed. */
+  private at = 0;
+  /** Stated, not read (`set`): no drift applies. */
+  private exact = false;
+
+  /** Whether any reading has been taken. */
+  get known(): boolean {
+    return Number.isFinite(this.low);
+  }
+
+  /** The interval at `now` (our clock), widened by drift since the last reading. */
+  bounds(now: number = this.at): { low: number; high: number } {
+    const slack = this.exact ? 0 : Math.abs(now - this.at) * DRIFT;
+    return { low: this.low - slack, high: this.high + slack };
+  }
+
+  /** The middle of the interval: the best single estimate (0 before any reading). */
+  estimate(now?: number): number {
+    if (!this.known) return 0;
+    const { low, high } = this.bounds(now);
+    return (low + high) / 2;
+  }
+
+  /** Half the interval's width: how far the estimate may be from the truth. */
+  uncertainty(now?: number): number {
+    if (!this.known) return 0;
+    const { low, high } = this.bounds(now);
+    return (high - low) / 2;
+  }
+
+  /** Take a reading (see the class comment). */
+  observe(from: number, to: number, sentAt: number, receivedAt: number): void {
+    if (![from, to, sentAt, receivedAt].every(Number.isFinite)) return;
+    const first = Math.min(sentAt, receivedAt);
+    const last = Math.max(sentAt, receivedAt);
+    const low = from - last;
+    const high = Math.max(from, to) - first;
+    const current = this.bounds(last);
+    this.exact = false;
+    if (this.known && low <= current.high && high >= current.low) {
+      this.low = Math.max(low, current.low);
+      this.high = Math.min(high, current.high);
+    } else {
+      this.low = low;
+      this.high = high;
+    }
+    this.at = last;
+  }
+
+  /** State the offset exactly (a clock shared in process, tests): no drift applies until the next reading. */
+  set(offset: number, now = this.at): void {
+    this.low = this.high = offset;
+    this.at = now;
+    this.exact = true;
+  }
+}
+
+/**
+ * The server's clock, as the visitor's browser reads it.
+ *
+ * Every answer tells the time on the server: to the millisecond in the
+ * proxy's `Server-Timing: clock;desc=...` stamp, else to the second in the
+ * `Date` header. Each is taken against the round trip it came back on (the
+ * server's moment lies between sending and receiving), and the readings are
+ * combined by `ClockOffset`, so the estimate is within half the best round
+ * trip of the truth, and within the second of a bare `Date` header at worst.
+ *
+ * `now()` is the best estimate (the middle); `latest()` is the latest the
+ * server's clock can be now, which a countdown uses so it never shows more time
+ * than remains. Pass `localNow` to read the visitor's clock from elsewhere
+ * (tests use fake timers).
  */
 export class ServerClock {
-  /** Server minus visitor, in ms. */
-  offset = 0;
-  /** Whether any Date header has been seen. */
-  synced = false;
+  private readonly readings = new ClockOffset();
 
   constructor(readonly localNow: () => number = () => Date.now()) {}
 
-  /** Record a response's Date header; `sentAt`/`receivedAt` are the visitor's clock around the request. */
-  observe(dateHeader: string | null | undefined, sentAt: number, receivedAt: number = sentAt): void {
-    if (!dateHeader) return;
-    const server = Date.parse(dateHeader); // RFC 7231 IMF-fixdate carries "GMT": an instant, safe to parse.
-    if (!Number.isFinite(server)) return;
-    const midpoint = sentAt + (receivedAt - sentAt) / 2;
-    // The header truncates to the second, so this may run up to a second behind the
-    // server; countdowns round down, which keeps the error on the visitor's side.
-    this.offset = server - midpoint;
-    this.synced = true;
+  /** Whether the server's time has been read from any answer. */
+  get synced(): boolean {
+    return this.readings.known;
   }
 
-  /** The server's current instant. */
+  /** Server minus visitor, in ms: the best estimate. Setting it states the offset exactly. */
+  get offset(): number {
+    return this.readings.estimate(this.localNow());
+  }
+
+  set offset(value: number) {
+    this.readings.set(value, this.localNow());
+  }
+
+  /** How far `now()` may be from the server's real time, in ms. */
+  get uncertainty(): number {
+    return this.readings.uncertainty(this.localNow());
+  }
+
+  /**
+   * Read the server's time from an answer: its `Date` header and, when present,
+   * its Server-Timing clock stamp (which wins, being to the millisecond).
+   * `sentAt`/`receivedAt` are the visitor's clock around the request.
+   */
+  observe(dateHeader: string | null | undefined, sentAt: number, receivedAt: number = sentAt, serverTiming?: string | null): void {
+    const stamp = parseClockTiming(serverTiming);
+    if (stamp !== null) {
+      this.readings.observe(stamp, stamp, sentAt, receivedAt);
+      return;
+    }
+    if (!dateHeader) return;
+    const second = Date.parse(dateHeader); // RFC 7231 IMF-fixdate carries "GMT": an instant, safe to parse.
+    if (!Number.isFinite(second)) return;
+    // The header names the second the server was in: anywhere in it.
+    this.readings.observe(second, second + 999, sentAt, receivedAt);
+  }
+
+  /** The server's current instant: the best estimate. */
   now(): number {
-    return this.localNow() + this.offset;
+    const local = this.localNow();
+    return local + this.readings.estimate(local);
+  }
+
+  /** The latest the server's clock can read now: count down against it, and no more time is shown than remains. */
+  latest(): number {
+    const local = this.localNow();
+    return local + this.readings.estimate(local) + this.readings.uncertainty(local);
   }
 
   /** Milliseconds from the server's now until a service DateTime (negative once past). */

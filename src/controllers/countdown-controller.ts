@@ -10,7 +10,7 @@
  * - Its visibility listener exists only while the host is connected.
  *
  *   private readonly countdown = new CountdownController(this, {
- *     now: () => this.bookingController.booking.api.clock.now(), // the SERVER clock
+ *     now: () => this.bookingController.booking.api.clock.latest(), // the SERVER clock, at its latest
  *     align: () => this.expiresAt,
  *   });
  *   // in willUpdate: this.countdown.running = this.expiresAt !== null;
@@ -29,6 +29,8 @@ export interface CountdownOptions {
 
 export class CountdownController implements ReactiveController {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When (on the counted clock) the scheduled tick is due. */
+  private dueAt = 0;
   private connected = false;
   private wanted = false;
 
@@ -76,14 +78,30 @@ export class CountdownController implements ReactiveController {
     return typeof document === 'undefined' || document.visibilityState !== 'hidden';
   }
 
+  /** Until the next instant whose distance to the target is a whole second (a full second if that is now). */
+  private nextDelay(now: number): number {
+    const phase = mod(this.options.align?.() ?? 0, 1000);
+    return mod(phase - now, 1000) || 1000;
+  }
+
   private schedule(): void {
     this.stop();
     if (!this.connected || !this.wanted || !this.visible) return;
     const now = this.options.now();
-    const phase = mod(this.options.align?.() ?? 0, 1000);
-    // Until the next instant whose distance to the target is a whole second (a full second if that is now).
-    const delay = mod(phase - now, 1000) || 1000;
+    const delay = this.nextDelay(now);
+    this.dueAt = now + delay;
     this.timer = setTimeout(this.tick, delay);
+  }
+
+  /**
+   * After each render: when the target or the clock moved since the tick was
+   * scheduled (an earlier hold, a fresher reading of the server's clock), the
+   * next change of the shown seconds moved too: tick then, not up to a second late.
+   */
+  hostUpdated(): void {
+    if (this.timer === undefined) return;
+    const now = this.options.now();
+    if (Math.abs(now + this.nextDelay(now) - this.dueAt) > 1) this.schedule();
   }
 
   private stop(): void {
@@ -112,9 +130,12 @@ function mod(n: number, m: number): number {
   return ((n % m) + m) % m;
 }
 
-/** Whole seconds left until an instant `ms` away, rounded up (0 only once it is reached). */
+/**
+ * Whole seconds left until an instant `ms` away, rounded down: a countdown never
+ * shows more time than remains (with 597.4 s left it shows 9:57, not 9:58).
+ */
 export function secondsLeft(ms: number): number {
-  return ms <= 0 ? 0 : Math.ceil(ms / 1000);
+  return ms <= 0 ? 0 : Math.floor(ms / 1000);
 }
 
 /** Seconds as `m:ss` (minutes are not capped at 59: `75:00`). */

@@ -189,6 +189,8 @@ export class BasketStore extends Store<BasketState> {
   /** Expiry refreshes in a row that found a hold past due (drives the backoff). */
   private expiryAttempts = 0;
   private creating: Promise<string> | undefined;
+  /** Keys already claimed through `firstTime`. */
+  private readonly told = new Set<string>();
 
   constructor(options: BasketStoreOptions) {
     const storage = options.storage ?? safeSessionStorage();
@@ -314,6 +316,16 @@ export class BasketStore extends Store<BasketState> {
   /** Forget the items the latest expiry released (the visitor read it and started again). */
   clearReleased(): void {
     if (this.value.released.length) this.patch({ released: EMPTY_RELEASED });
+  }
+
+  /**
+   * True the first time it is asked for `key`, false ever after: for what is
+   * said once per basket however many elements show it (an expiry, a warning).
+   */
+  firstTime(key: string): boolean {
+    if (this.told.has(key)) return false;
+    this.told.add(key);
+    return true;
   }
 
   /** Clear the last error (the visitor dismissed it). */

@@ -469,11 +469,12 @@ describe('client: area prices and the server clock', () => {
     assert.deepEqual(await api.getAreasPrices({ performanceId: 77 }), { PerformanceId: 77, AreasPrices: [] });
   });
 
-  test('the server clock offset comes from the Date header of an answer', async () => {
-    const server = Date.parse('2026-11-21T11:00:00Z');
+  test('the server clock comes from the Server-Timing clock stamp of an answer, to the millisecond', async () => {
+    const server = Date.parse('2026-11-21T11:00:00.437Z');
     const visitor = server - 15 * 60_000; // the visitor's clock is 15 minutes slow
     const clock = new ServerClock(() => visitor);
-    const { api } = clientWith(() => json(200, { Success: true }, { Date: 'Sat, 21 Nov 2026 11:00:00 GMT' }), clock);
+    const stamp = { Date: 'Sat, 21 Nov 2026 11:00:00 GMT', 'Server-Timing': `db;dur=2, clock;desc="${server}"` };
+    const { api } = clientWith(() => json(200, { Success: true }, stamp), clock);
     assert.equal(api.clock, clock);
     assert.equal(clock.synced, false);
     await api.getBasket({ basketId: BASKET });
@@ -482,9 +483,20 @@ describe('client: area prices and the server clock', () => {
     assert.equal(clock.now(), server);
   });
 
+  test('without a stamp, the Date header: the second it names, so the server is at most a second on', async () => {
+    const server = Date.parse('2026-11-21T11:00:00.437Z');
+    const clock = new ServerClock(() => server - 15 * 60_000);
+    const { api } = clientWith(() => json(200, { Success: true }, { Date: 'Sat, 21 Nov 2026 11:00:00 GMT' }), clock);
+    await api.getBasket({ basketId: BASKET });
+    assert.equal(clock.synced, true);
+    assert.ok(clock.latest() >= server && clock.latest() < server + 1000);
+    assert.equal(clock.now(), Date.parse('2026-11-21T11:00:00Z') + 499.5, 'the middle of that second');
+  });
+
   test('an error answer also sets the clock', async () => {
     const clock = new ServerClock(() => Date.parse('2026-11-21T11:10:00Z'));
-    const { api } = clientWith(() => json(409, { Message: 'gone' }, { Date: 'Sat, 21 Nov 2026 11:00:00 GMT' }), clock);
+    const stamp = { Date: 'Sat, 21 Nov 2026 11:00:00 GMT', 'Server-Timing': `clock;desc="${Date.parse('2026-11-21T11:00:00Z')}"` };
+    const { api } = clientWith(() => json(409, { Message: 'gone' }, stamp), clock);
     await apiError(api.addTickets(samples.addTickets.args));
     assert.equal(clock.offset, -10 * 60_000);
   });

@@ -1,6 +1,6 @@
 /**
  * Service DateTimes (no offset, London wall clock by default) to instants and
- * back, formatting in the venue's zone, and the server clock.
+ * back, and formatting in the venue's zone (the server clock: time-clock.test.ts).
  *
  * `npm test` runs this file under TZ=UTC, America/New_York and Asia/Tokyo: no
  * expectation below may depend on the process's own zone. Expected instants are
@@ -8,13 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import sinon from 'sinon';
 import {
   formatServiceDateTime,
   instantToServiceTime,
   isMinServiceDateTime,
   MIN_SERVICE_DATE_TIME,
-  ServerClock,
   serviceTimeToInstant,
 } from '../../src/api/time.ts';
 
@@ -194,75 +192,5 @@ describe('formatting a performance time shows the venue’s wall clock', () => {
 
   test('an invalid DateTime is a TypeError, not "Invalid Date"', () => {
     assert.throws(() => formatServiceDateTime('2026-02-30T19:30:00', time), TypeError);
-  });
-});
-
-describe('ServerClock', () => {
-  const serverNow = utc('2026-03-29T00:58:00.000Z');
-  const header = 'Sun, 29 Mar 2026 00:58:00 GMT';
-
-  for (const [wrong, label] of [
-    [-15 * MINUTE, '15 minutes slow'],
-    [15 * MINUTE, '15 minutes fast'],
-  ] as const) {
-    test(`with the visitor's clock ${label}, now() is the server's`, () => {
-      const visitor = serverNow + wrong;
-      const clock = new ServerClock(() => visitor);
-      clock.observe(header, visitor);
-      assert.equal(clock.synced, true);
-      assert.equal(clock.offset, -wrong);
-      assert.equal(iso(clock.now()), '2026-03-29T00:58:00.000Z');
-    });
-  }
-
-  test('the offset is taken against the middle of the round trip', () => {
-    const clock = new ServerClock(() => 0);
-    const visitor = serverNow - 15 * MINUTE;
-    clock.observe(header, visitor - 400, visitor + 400);
-    assert.equal(clock.offset, 15 * MINUTE);
-  });
-
-  test('msUntil counts to a London ExpirationDate across the spring change, on the server clock', () => {
-    // Visitor's clock 15 minutes slow; server at 00:58 GMT; the hold ends at 02:05 BST (01:05Z).
-    const visitor = serverNow - 15 * MINUTE;
-    const clock = new ServerClock(() => visitor);
-    clock.observe(header, visitor);
-    assert.equal(clock.msUntil('2026-03-29T02:05:00'), 7 * MINUTE);
-    assert.equal(clock.msUntil('2026-03-29T00:50:00'), -8 * MINUTE, 'negative once past');
-    assert.ok(clock.msUntil(MIN_SERVICE_DATE_TIME) < 0, 'the minimum value is long past');
-  });
-
-  test('msUntil in a configured zone', () => {
-    const clock = new ServerClock(() => utc('2026-07-15T23:00:00Z'));
-    assert.equal(clock.msUntil('2026-07-15T19:30:00', 'America/New_York'), 30 * MINUTE);
-  });
-
-  test('no Date header, or an unreadable one, leaves the clock as it was', () => {
-    const clock = new ServerClock(() => serverNow);
-    for (const value of [null, undefined, '', 'yesterday']) clock.observe(value, serverNow);
-    assert.equal(clock.synced, false);
-    assert.equal(clock.offset, 0);
-    clock.observe('Sun, 29 Mar 2026 00:59:00 GMT', serverNow);
-    clock.observe('garbage', serverNow);
-    assert.equal(clock.offset, MINUTE, 'a later bad header keeps the last good offset');
-  });
-
-  test('the latest Date header wins', () => {
-    const clock = new ServerClock(() => serverNow);
-    clock.observe('Sun, 29 Mar 2026 01:00:00 GMT', serverNow);
-    clock.observe('Sun, 29 Mar 2026 00:57:00 GMT', serverNow);
-    assert.equal(clock.offset, -MINUTE);
-  });
-
-  test('by default it reads the visitor clock from Date.now', () => {
-    const timers = sinon.useFakeTimers({ now: serverNow - 15 * MINUTE, toFake: ['Date'] });
-    try {
-      const clock = new ServerClock();
-      clock.observe(header, Date.now());
-      timers.tick(2 * MINUTE);
-      assert.equal(iso(clock.now()), '2026-03-29T01:00:00.000Z');
-    } finally {
-      timers.restore();
-    }
   });
 });

@@ -91,10 +91,17 @@ async function addTickets(w: World, ...tickets: number[]): Promise<void> {
   await w.el.updateComplete;
 }
 
+/** Move the clocks until the basket's earliest hold has exactly `ms` left (axe's checks move them a few ms). */
+async function untilLeft(w: World, ms: number): Promise<void> {
+  const target = w.booking.basket.nextExpiry();
+  if (target === null) throw new Error('no hold to count down');
+  await w.tick(target - w.clock.latest() - ms);
+}
+
 /**
  * axe schedules its work with 1 ms timers, which the fake clock holds: move it
- * a millisecond at a time until axe is done (a few ms; the countdown rounds up,
- * so what it shows does not change).
+ * a millisecond at a time until axe is done (a few ms: the countdown, rounding
+ * down, may show a second less after it; `untilLeft` puts the clock back on a mark).
  */
 async function expectAccessible(w: World): Promise<void> {
   let done = false;
@@ -204,7 +211,8 @@ describe('basket-timer', () => {
       expect(live(w.el)).to.equal('');
       await expectAccessible(w);
 
-      await w.tick(8 * MINUTE - SECOND); // 2:01 left
+      await untilLeft(w, 2 * MINUTE + SECOND); // 2:01 left
+      expect(shown(w.el)).to.equal('2:01');
       expect(w.el.state).to.equal('normal');
       expect(w.liveChanges).to.deep.equal([]);
       await w.tick(SECOND);
@@ -216,7 +224,7 @@ describe('basket-timer', () => {
       expect(w.events).to.deep.equal([{ type: 'booking-expiry-warning', detail: { level: 'warning', secondsLeft: 120 } }]);
       await expectAccessible(w);
 
-      await w.tick(90 * SECOND - SECOND); // 0:31 left: the live region has not changed since the warning
+      await untilLeft(w, 31 * SECOND); // 0:31 left: the live region has not changed since the warning
       expect(shown(w.el)).to.equal('0:31');
       expect(w.liveChanges).to.have.length(1);
       await w.tick(SECOND);
@@ -226,7 +234,7 @@ describe('basket-timer', () => {
       await expectAccessible(w);
 
       const reads = w.api.callsTo('getBasket').length;
-      await w.tick(30 * SECOND);
+      await untilLeft(w, 0);
       // At zero the timer has the basket refreshed (the store's own timer is due 250 ms later),
       // and the service no longer holds the item.
       expect(w.api.callsTo('getBasket').length).to.equal(reads + 1);
@@ -325,7 +333,8 @@ describe('basket-timer', () => {
       part(w.el, 'dismiss')?.click();
       await w.el.updateComplete;
       expect(part(w.el, 'released')).to.equal(null);
-      expect(shown(w.el)).to.equal('4:59');
+      await untilLeft(w, 4 * MINUTE + 58 * SECOND);
+      expect(shown(w.el)).to.equal('4:58');
     });
 
     it('warns again after the earliest item is removed and the next one nears its end', async () => {
@@ -343,6 +352,57 @@ describe('basket-timer', () => {
       await w.tick(5 * MINUTE);
       expect(w.el.state).to.equal('warning');
       expect(w.events.filter((e) => e.type === 'booking-expiry-warning')).to.have.length(2);
+    });
+  });
+
+  describe('never more time than remains, and said once per basket', () => {
+    it('rounds down: with 597.4 s left it shows 9:57 (the issue saw 9:59)', async () => {
+      const w = await mount();
+      await w.booking.basket.add({ Tickets: [1] });
+      const basketId = w.booking.basket.value.basketId ?? '';
+      w.service.addItem(basketId, 2, 597_400);
+      await w.booking.basket.refresh();
+      await w.el.updateComplete;
+      expect(shown(w.el)).to.equal('9:57');
+      await w.tick(399);
+      expect(shown(w.el)).to.equal('9:57');
+      await w.tick(2);
+      expect(shown(w.el)).to.equal('9:56');
+      await untilLeft(w, 1);
+      expect(shown(w.el)).to.equal('0:00');
+      expect(w.el.state, 'not "time is up" before it is').to.equal('final');
+    });
+
+    it('two timers on one page show the same basket: one booking-expiry, one warning per level, one voice', async () => {
+      const w = await mount({
+        template: () => html`<div><basket-timer id="header"></basket-timer><basket-timer id="sidebar" show-items></basket-timer></div>`,
+      });
+      const timers = [...document.querySelectorAll<BasketTimer>('basket-timer')];
+      expect(timers).to.have.length(2);
+      const events: string[] = [];
+      const listener = (e: Event) => events.push(e.type);
+      for (const type of ['booking-expiry', 'booking-expiry-warning']) document.addEventListener(type, listener);
+      const spoken: string[] = [];
+      const observers = timers.map((timer) => {
+        const observer = new MutationObserver(() => spoken.push(live(timer)));
+        const region = timer.shadowRoot?.querySelector('[role="status"]');
+        if (region) observer.observe(region, { childList: true, characterData: true, subtree: true });
+        return observer;
+      });
+      try {
+        await addTickets(w, 1);
+        await Promise.all(timers.map((t) => t.updateComplete));
+        await untilLeft(w, 2 * MINUTE);
+        await untilLeft(w, 30 * SECOND);
+        await untilLeft(w, -SECOND);
+        await Promise.all(timers.map((t) => t.updateComplete));
+        expect(timers.map((t) => t.state)).to.deep.equal(['expired', 'expired']);
+        expect(events).to.deep.equal(['booking-expiry-warning', 'booking-expiry-warning', 'booking-expiry']);
+        expect(spoken.filter(Boolean)).to.have.length(3);
+      } finally {
+        for (const type of ['booking-expiry', 'booking-expiry-warning']) document.removeEventListener(type, listener);
+        for (const observer of observers) observer.disconnect();
+      }
     });
   });
 

@@ -14,8 +14,9 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  *
  * Shows the time left for the whole basket (its earliest hold) as m:ss and,
  * with `show-items`, for each item (event, date, time left). Compact enough
- * for a site header. It counts against the service's clock (the HTTP `Date`
- * header), not the visitor's, and reads the service's DateTimes in the
+ * for a site header. It counts against the service's clock (read to the
+ * millisecond from the proxy's clock stamp), not the visitor's, rounds down so
+ * it never shows more time than the hold has, and reads the service's DateTimes in the
  * configured zone: a visitor whose clock is 15 minutes wrong, or who is in
  * another zone, sees the right time. Every tick recomputes from the clock; it
  * stops ticking while the page is hidden and recomputes when it is shown.
@@ -27,8 +28,8 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * notice). Screen readers hear one polite live region, only at those moments
  * (warning, final, expired), never every second.
  *
- * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`.
- * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released).
+ * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
+ * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.
  *
  * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`.
  * @csspart icon - The clock icon in the pill (decorative).

@@ -44,7 +44,8 @@ export class BasketTimerView {
     private readonly port: TimerPort,
   ) {
     this.countdown = new CountdownController(host, {
-      now: () => port.booking().api.clock.now(),
+      // The latest the server's clock can read: never more time shown than remains.
+      now: () => port.booking().api.clock.latest(),
       align: () => this.target,
       onVisible: () => port.booking().basket.checkExpiry(),
     });
@@ -86,24 +87,31 @@ export class BasketTimerView {
     this.items = content.map((item) => {
       const at = store.itemExpiry(item);
       const seconds = at === null ? 0 : secondsLeft(at - now);
-      return { item, seconds, state: at === null ? 'normal' : this.levelOf(seconds) };
+      return { item, seconds, state: at === null ? 'normal' : this.levelOf(at - now) };
     });
-    const state: BasketTimerState = this.target !== null ? this.levelOf(this.seconds) : this.released.length ? 'expired' : 'empty';
+    const state: BasketTimerState = this.target !== null ? this.levelOf(this.target - now) : this.released.length ? 'expired' : 'empty';
     this.host.state = state;
 
-    // The basket reported a release: say which tickets, once.
+    // The basket reported a release: say which tickets, once per basket however many timers
+    // show it (the first timer to see it speaks and fires the event; the others only show it).
     if (basket.expiryCount > this.seenExpiryCount) {
       this.seenExpiryCount = basket.expiryCount;
-      const released = basket.released;
-      const list = this.describeItems(released, config);
-      this.announcement = content.length
-        ? msg(str`The hold ran out for ${list}; those tickets were released.`)
-        : msg(str`Time is up. These tickets were released: ${list}.`);
-      this.afterRender.push(() => void this.port.emit('booking-expiry', { released }));
       this.zeroToldFor = this.target;
+      if (store.firstTime(`expiry:${basket.expiryCount}`)) {
+        const released = basket.released;
+        const list = this.describeItems(released, config);
+        this.announcement = content.length
+          ? msg(str`The hold ran out for ${list}; those tickets were released.`)
+          : msg(str`Time is up. These tickets were released: ${list}.`);
+        this.afterRender.push(() => void this.port.emit('booking-expiry', { released }));
+      }
     }
 
-    if ((state === 'warning' || state === 'final') && (this.lastState === null || SEVERITY[state] > SEVERITY[this.lastState])) {
+    if (
+      (state === 'warning' || state === 'final') &&
+      (this.lastState === null || SEVERITY[state] > SEVERITY[this.lastState]) &&
+      store.firstTime(`${state}:${this.target}`)
+    ) {
       const words = durationInWords(this.seconds, intlLocale(config.locale));
       this.announcement =
         state === 'warning'
@@ -218,11 +226,13 @@ export class BasketTimerView {
     </div>`;
   }
 
-  private levelOf(seconds: number): BasketTimerState {
+  /** The state at `ms` before the hold runs out: by the seconds shown, expired only once it has. */
+  private levelOf(ms: number): BasketTimerState {
     // An attribute that is not a number (warning-seconds="soon") keeps the default.
     const final = Number.isFinite(this.host.finalSeconds) ? this.host.finalSeconds : 30;
     const warning = Number.isFinite(this.host.warningSeconds) ? this.host.warningSeconds : 120;
-    if (seconds <= 0) return 'expired';
+    const seconds = secondsLeft(ms);
+    if (ms <= 0) return 'expired';
     if (seconds <= final) return 'final';
     if (seconds <= warning) return 'warning';
     return 'normal';

@@ -1,7 +1,7 @@
 /**
  * CORS for the configured origins only. A request from any other origin gets
  * no CORS headers (the browser then withholds the answer), and its preflight
- * is refused with 403. `Date` is exposed for the widget's clock correction.
+ * is refused with 403. `Date` and `Server-Timing` are exposed for the widget's clock correction.
  * Edge-safe.
  */
 import type { MiddlewareHandler } from 'hono';
@@ -24,7 +24,7 @@ export function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
     origin: (origin) => (origins.has(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'DELETE'],
     allowHeaders: ['Content-Type', 'Accept', 'Accept-Language'],
-    exposeHeaders: ['Date', 'Retry-After', 'Age'],
+    exposeHeaders: ['Date', 'Server-Timing', 'Retry-After', 'Age'],
     maxAge: 600,
   });
   return async (c, next) => {

@@ -24,7 +24,8 @@
  * Headers: upstream requests carry only Accept, Accept-Language (uncached operations only), Content-Type
  * (with a body) and the configured Api-Key, so the browser's Api-Key, Cookie and
  * Authorization never pass. Answers carry only Content-Type, Date, Retry-After,
- * Cache-Control (and Age on a cache hit): Set-Cookie and every other upstream
+ * Cache-Control (and Age on a cache hit), and Server-Timing with the service's
+ * clock to the millisecond (clock.ts): Set-Cookie and every other upstream
  * header are dropped. The key is redacted from any answer body that echoes it.
  *
  * Caching (GET only, per the table's `kind`): catalogue 5 min, system 1 h,
@@ -43,6 +44,7 @@
 import { Hono } from 'hono';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
+import { UpstreamClock } from './clock.ts';
 import { corsFor, normaliseOrigin } from './cors.ts';
 import { headerOf, socketAddress } from './incoming.ts';
 import { jsonResponse, readinessCheck, type Readiness } from './health.ts';
@@ -218,8 +220,6 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     throw new Error('The Api-Key must be printable ASCII without leading or trailing spaces (it is sent as a header).');
   }
   const apiKey = options.apiKey;
-  const client: UpstreamClient =
-    typeof options.upstream === 'string' ? (options.upstreamClient ?? fetchClient(options.upstream)) : handlerClient(options.upstream);
   const prefix = normalisePrefix(options.prefix ?? '/api');
   const origins = new Set((options.allowedOrigins ?? []).map(normaliseOrigin));
   const allowOnAccount = options.allowOnAccount ?? false;
@@ -227,6 +227,10 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const timeoutMs = checked('timeoutMs', options.timeoutMs ?? 10_000, 1);
   const paymentTimeoutMs = checked('paymentTimeoutMs', options.paymentTimeoutMs ?? 20 * 60_000, 1);
   const now = options.now ?? Date.now;
+  const clock = new UpstreamClock(now); // the service's clock on every answer, to the ms (clock.ts)
+  const client: UpstreamClient = clock.timing(
+    typeof options.upstream === 'string' ? (options.upstreamClient ?? fetchClient(options.upstream)) : handlerClient(clock.watch(options.upstream)),
+  );
   const caching = options.cache !== false;
   const ttlSeconds: Record<OperationKind, number> = { ...DEFAULT_CACHE_TTL_SECONDS, ...options.cacheTtlSeconds };
   for (const [kind, ttl] of Object.entries(ttlSeconds)) checked(`cacheTtlSeconds.${kind}`, ttl, 0);
@@ -403,6 +407,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       return new Response(body, { status: 200, headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
     });
   }
+  app.use('*', clock.stamp);
   app.use('*', corsFor(origins));
   app.all('*', (c) => handle(c.req.raw, c.env));
   Object.defineProperty(app, 'storeHealth', { get: () => state.health, enumerable: true });

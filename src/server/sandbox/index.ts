@@ -14,7 +14,7 @@ import { randomUUID, randomInt } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationName } from '../../api/operations.ts';
-import { DEFAULT_TIME_ZONE } from '../../api/time.ts';
+import { DEFAULT_TIME_ZONE, clockTiming } from '../../api/time.ts';
 import { checkCatalogue, generateCatalogue, type Catalogue } from './catalogue.ts';
 import { handlers, type HandlerContext } from './handlers.ts';
 import { basketTexts, bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, tinyPdf, escapeHtml } from './pages.ts';
@@ -129,10 +129,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const app = new Hono();
 
-  // Every response carries a Date header from the injected clock.
+  // Every response carries the injected clock: to the second in Date, to the millisecond in
+  // Server-Timing (the proxy passes that on, so countdowns are true to the sandbox's clock).
   app.use('*', async (c, next) => {
     await next();
-    c.res.headers.set('Date', new Date(clock.now()).toUTCString());
+    const now = clock.now();
+    c.res.headers.set('Date', new Date(now).toUTCString());
+    c.res.headers.set('Server-Timing', clockTiming(now));
   });
 
   app.onError((error, c) => json(c, fail(500, 'The sandbox had an internal error.', error instanceof Error ? error.message : String(error))));
