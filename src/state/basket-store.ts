@@ -8,7 +8,9 @@
  *   waits for the change in flight and then runs, so none is dropped.
  * - The BasketId is kept in sessionStorage per endpoint, so a reload or the
  *   return from the payment page continues the same basket. It is forgotten
- *   when the basket is emptied, expires, or the service answers 403/404.
+ *   when the basket is emptied, expires, or the service answers 403/404. The
+ *   last completed booking (id and reference) is kept there too, for the
+ *   confirmation to survive a reload.
  * - After any failure the store still holds the last good basket and says
  *   what failed (`error`).
  * - Expiry: when an item's ExpirationDate passes by the server's clock, the
@@ -67,6 +69,12 @@ export interface BasketState {
   released: readonly BasketItem[];
   /** Increments on every expiry release, so listeners can tell a new one. */
   expiryCount: number;
+}
+
+/** A booking completed from this tab: what its confirmation needs to be shown again. */
+export interface CompletedBooking {
+  basketId: string;
+  bookingReference: string;
 }
 
 export type AddOutcome = { ok: true; content: BasketContent } | { ok: false; error: BasketFailure };
@@ -178,6 +186,7 @@ export class BasketStore extends Store<BasketState> {
   private readonly storage: KeyValueStorage;
   private readonly key: string;
   private readonly pendingKey: string;
+  private readonly completedKey: string;
   private readonly timeZone: string;
   /** Requests in flight by key (`add:<body>`, `remove:<id>`, `clear`, `refresh`). */
   private inflight = new Map<string, { action: BasketAction; promise: Promise<unknown> }>();
@@ -201,6 +210,7 @@ export class BasketStore extends Store<BasketState> {
     this.storage = storage;
     this.key = key;
     this.pendingKey = `stagedoor:payment:${options.storageKey}`;
+    this.completedKey = `stagedoor:completed:${options.storageKey}`;
     this.timeZone = options.timeZone;
     if (stored && options.restore !== false) void this.refresh();
   }
@@ -352,9 +362,31 @@ export class BasketStore extends Store<BasketState> {
     return this.storage.getItem(this.pendingKey);
   }
 
-  /** The order is complete and its summary shown: forget the id. */
-  completed(): void {
+  /**
+   * The order is complete and its summary shown: the id no longer awaits
+   * payment; it is kept, with its booking reference, as this endpoint's last
+   * completed booking for the rest of the session, so a reload of the return
+   * page shows the confirmation again.
+   */
+  completed(basketId?: string, bookingReference?: string): void {
+    if (basketId) {
+      const record: CompletedBooking = { basketId, bookingReference: bookingReference ?? '' };
+      this.storage.setItem(this.completedKey, JSON.stringify(record));
+    }
     this.storage.removeItem(this.pendingKey);
+  }
+
+  /** The last booking completed from this tab on this endpoint (this session), if any. */
+  get lastCompleted(): CompletedBooking | null {
+    const text = this.storage.getItem(this.completedKey);
+    if (!text) return null;
+    try {
+      const value = JSON.parse(text) as Partial<CompletedBooking> | null;
+      if (typeof value?.basketId !== 'string' || !value.basketId) return null;
+      return { basketId: value.basketId, bookingReference: typeof value.bookingReference === 'string' ? value.bookingReference : '' };
+    } catch {
+      return null;
+    }
   }
 
   /**

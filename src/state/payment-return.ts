@@ -8,7 +8,9 @@
  * - What happens on the return page happens ONCE per basket store, however many
  *   confirmation elements the page holds and however often they are
  *   disconnected and reconnected: the awaiting basket id is claimed once, a
- *   failed payment resumes the basket once, a completed order is announced once.
+ *   failed payment resumes the basket once, a completed order is announced once,
+ *   and not again when the page is reloaded (the last completed booking is kept
+ *   for the session and shown again without an announcement).
  * - Whether a standalone <booking-confirmation> is on the page, so that
  *   <checkout-form> shows its own embedded confirmation only when none is.
  *
@@ -110,12 +112,20 @@ function recordOf(basket: BasketStore): ReturnRecord {
 /**
  * The basket that went to payment from this tab, read once: later calls (a
  * second element, a reconnect, after `basket.completed()`) get the same id.
+ * With `orCompleted` (the success page), when none awaits payment: the last
+ * booking completed from this tab (a reload of that page), to be shown again,
+ * already announced.
  */
-export function claimAwaitingBasket(basket: BasketStore): string | null {
+export function claimAwaitingBasket(basket: BasketStore, options: { orCompleted?: boolean } = {}): string | null {
   const record = recordOf(basket);
   if (!record.claimed) {
     record.claimed = true;
     record.basketId = basket.awaitingPayment;
+    const done = record.basketId || !options.orCompleted ? null : basket.lastCompleted;
+    if (done) {
+      record.basketId = done.basketId;
+      record.announced.add(done.basketId); // its booking-order-completed fired when it was first shown
+    }
   }
   return record.basketId;
 }

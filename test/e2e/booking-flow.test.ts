@@ -91,11 +91,19 @@ describe('booking flow over npm start', () => {
     }
   }
 
+  /** How many booking-order-completed events this tab has seen, across reloads. */
+  const completedEvents = (page: Page) => page.evaluate(() => Number(sessionStorage.getItem('e2e:completed') ?? 0));
+
   async function openDemo(): Promise<Page> {
     if (!browser || !demo) throw new Error('not started');
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.setDefaultTimeout(STEP);
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.addInitScript(() => {
+      document.addEventListener('booking-order-completed', () => {
+        sessionStorage.setItem('e2e:completed', String(Number(sessionStorage.getItem('e2e:completed') ?? 0) + 1));
+      });
+    });
     await page.goto(demo.url, { waitUntil: 'load' });
     // Say plainly what is missing, rather than time out on a locator.
     for (const tag of FLOW_TAGS) {
@@ -188,6 +196,15 @@ describe('booking flow over npm start', () => {
     assert.ok(href, 'the PDF link has an address');
     const download = await page.request.get(new URL(href, page.url()).href);
     assert.equal(download.status(), 200, 'the PDF e-ticket downloads');
+
+    // Reloading the confirmation page: the same booking and e-tickets again, the order announced once.
+    assert.equal(await completedEvents(page), 1, 'booking-order-completed fired once');
+    await page.reload({ waitUntil: 'load' });
+    await confirmation.first().waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByText(/^Booking reference/).first().textContent(), reference, 'the same booking reference after a reload');
+    await pdfLinks.first().waitFor({ timeout: 60_000 });
+    assert.equal(await pdfLinks.count(), 2, 'the e-tickets again');
+    assert.equal(await completedEvents(page), 1, 'not announced a second time');
     assert.deepEqual(pageErrors, []);
     });
   });

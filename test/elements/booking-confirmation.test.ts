@@ -265,6 +265,54 @@ describe('<booking-confirmation>', () => {
     }
   });
 
+  it('survives a reload: the last completed booking is shown again (summary and e-tickets), booking-order-completed does not fire again', async () => {
+    const api = checkoutApi({ getSubmittedBasketSummary: () => submittedSummary(), getETickets: () => eTickets() });
+    const booking = await paidBooking(api);
+    const endpoint = booking.config.endpoint;
+    let announced = 0;
+    const count = () => (announced += 1);
+    document.addEventListener('booking-order-completed', count);
+    try {
+      const first = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);
+      await waitUntil(() => $$(first, '[part~="eticket-link"]').length > 0);
+      expect(announced).to.equal(1);
+      expect(booking.basket.lastCompleted).to.deep.equal({ basketId: BASKET_ID, bookingReference: 'SD-7Q4K2M' });
+
+      // The reload: a new page (new stores) on the same endpoint, in the same tab (sessionStorage).
+      first.remove();
+      resetSharedBookings();
+      const again = testBooking(api, { endpoint });
+      expect(again.basket.awaitingPayment).to.equal(null);
+      const second = await withBooking<BookingConfirmation>(again, html`<booking-confirmation outcome="success"></booking-confirmation>`);
+      await waitUntil(() => $$(second, '[part~="eticket-link"]').length > 0, 'the e-tickets are linked again');
+      expect(second.shadowRoot?.querySelector('[part~="reference"] strong')?.textContent).to.equal('SD-7Q4K2M');
+      expect(textOf(second)).to.contain('Total: £131.50');
+      expect($$(second, '[part~="eticket-link"]')).to.have.length(6);
+      await second.updateComplete;
+      expect(announced, 'announced once, not again on the reload').to.equal(1);
+      await expect(second).to.be.accessible();
+
+      // A failure page in the same session does not take the completed booking for a failed one.
+      resetSharedBookings();
+      const failed = testBooking(api, { endpoint });
+      const third = await withBooking<BookingConfirmation>(failed, html`<booking-confirmation outcome="failure"></booking-confirmation>`);
+      await waitUntil(() => textOf(third).includes('Please try again'));
+      expect(textOf(third)).not.to.contain('released');
+    } finally {
+      document.removeEventListener('booking-order-completed', count);
+    }
+  });
+
+  it('a completed booking on another endpoint is not shown', async () => {
+    const api = checkoutApi({ getSubmittedBasketSummary: () => submittedSummary(), getETickets: () => eTickets() });
+    const booking = await paidBooking(api);
+    const el = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="reference"]'));
+    const other = testBooking(api);
+    const elsewhere = await withBooking<BookingConfirmation>(other, html`<booking-confirmation outcome="success"></booking-confirmation>`);
+    expect(textOf(elsewhere)).to.contain('no booking from this browser tab');
+  });
+
   it('with no basket sent from this tab, says there is nothing to show; accessible', async () => {
     const booking = testBooking(checkoutApi());
     const el = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);

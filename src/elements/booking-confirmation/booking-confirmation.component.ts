@@ -22,7 +22,9 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * `<checkout-form>` shows it again).
  *
  * Whatever the number of confirmation elements on the page, the basket is resumed
- * once and `booking-order-completed` fires once.
+ * once and `booking-order-completed` fires once. The last completed booking is
+ * kept for the session (per endpoint): reloading the page shows its summary and
+ * e-tickets again, without firing `booking-order-completed` a second time.
  *
  * @fires booking-order-completed - The summary is shown: `{ basketId, bookingReference, total, currency, ticketCount }`.
  * @fires booking-payment-failed - Back from a failed payment: `{ basketId }`.

@@ -162,7 +162,7 @@ export class BookingConfirmationView {
   willUpdate(): void {
     const outcome = this.effectiveOutcome;
     const basket = this.port.booking().basket;
-    if (outcome === 'success' && this.basketId === null) this.basketId = claimAwaitingBasket(basket);
+    if (outcome === 'success' && this.basketId === null) this.basketId = claimAwaitingBasket(basket, { orCompleted: true });
     if (outcome === 'failure' && !this.failure) void this.handleFailure(basket);
   }
 
@@ -192,7 +192,7 @@ export class BookingConfirmationView {
 
   private async shown(basketId: string, summary: SubmittedBasketSummary): Promise<void> {
     const booking = this.port.booking();
-    booking.basket.completed();
+    booking.basket.completed(basketId, summary.BookingReference);
     if (!firstAnnouncement(booking.basket, basketId)) return;
     const items = summary.BasketItems ?? [];
     await this.port.emit('booking-order-completed', {
