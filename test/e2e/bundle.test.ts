@@ -237,7 +237,7 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
-  it('keeps two endpoints on one page apart: seats added through one leave the other empty', { skip: !tags.includes('seat-picker') && '<seat-picker> is not on this branch yet' }, async () => {
+  it('keeps two endpoints on one page apart: seats added through one leave the other empty', async () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/two`);
     const picker = p.locator('seat-picker');
@@ -257,7 +257,7 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
-  it('completes a seat selection against the sandbox-backed proxy, without loading the sanitizer', { skip: !tags.includes('seat-picker') && '<seat-picker> is not on this branch yet' }, async () => {
+  it('completes a seat selection against the sandbox-backed proxy, without loading the sanitizer', async () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/seats`);
     const picker = p.locator('seat-picker');
@@ -329,7 +329,7 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
-  it('fetches the sanitizer chunk when an HTML field is shown, under the same CSP', { skip: !tags.includes('event-list') && '<event-list> is not on this branch yet' }, async () => {
+  it('fetches the sanitizer chunk when an HTML field is shown, under the same CSP', async () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/event`);
     const description = p.locator('event-list').locator('[part~="description"]');

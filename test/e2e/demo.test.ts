@@ -70,7 +70,7 @@ describe('the demo site (built)', () => {
   }
 
   for (const width of widths) {
-    it(`cms.html at ${width} px with a performance chosen and its seat map open: no sideways scroll`, { skip: !widgetTags.includes('seat-picker') && '<seat-picker> is not on this branch yet' }, async () => {
+    it(`cms.html at ${width} px with a performance chosen and its seat map open: no sideways scroll`, async () => {
       const { page, errors } = await watchedPage(browser);
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${server.origin}/cms.html`);
@@ -83,9 +83,7 @@ describe('the demo site (built)', () => {
     });
   }
 
-  const flowTags = ['seat-picker', 'checkout-form', 'booking-confirmation'];
-  const flowMissing = flowTags.filter((t) => !widgetTags.includes(t));
-  it('books tickets end to end on the CMS page: seats, checkout, the sandbox payment page, the confirmation', { skip: flowMissing.length > 0 && `${flowMissing.map((t) => `<${t}>`).join(', ')} not on this branch yet` }, async () => {
+  it('books tickets end to end on the CMS page: seats, checkout, the sandbox payment page, the confirmation', async () => {
     const { page, errors } = await watchedPage(browser);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.origin}/cms.html`);
@@ -208,9 +206,7 @@ describe('the demo site (built)', () => {
     }
   });
 
-  const themedTags = ['seat-picker', 'event-list'];
-  const missing = themedTags.filter((t) => !widgetTags.includes(t));
-  it('the themed page really restyles the widget through those hooks', { skip: missing.length > 0 && `${missing.map((t) => `<${t}>`).join(', ')} not on this branch yet` }, async () => {
+  it('the themed page really restyles the widget through those hooks', async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(`${server.origin}/themed.html`);
     const picker = page.locator('seat-picker');
