@@ -2,30 +2,64 @@ import { css } from 'lit';
 
 /**
  * Styles every element shares. Custom properties are prefixed `--booking-`
- * and documented with their defaults in each element's JSDoc and the README:
+ * and documented with their defaults in each element's JSDoc and the README.
  *
- * --booking-font (inherit), --booking-text (CanvasText-like #1d1d1f),
- * --booking-muted (#5f6368), --booking-surface (#ffffff), --booking-border (#d0d4da),
- * --booking-accent (#7a1f3d), --booking-accent-contrast (#ffffff),
- * --booking-danger (#b3261e), --booking-warning (#8a5a00), --booking-success (#1e6b35),
- * --booking-radius (8px), --booking-gap (0.75rem), --booking-focus (2px solid #1a73e8).
+ * The built-in palette has a light and a dark side and follows the host page's
+ * `color-scheme` (inherited, like any page's form controls): `light` or none,
+ * the light side; `dark`, the dark side; `light dark`, the visitor's
+ * preference. A `--booking-*` colour the host sets wins over both sides.
+ * Browsers without `light-dark()` (before Chrome 123, Firefox 120, Safari 17.5)
+ * get the light side.
+ *
+ * | property                   | light     | dark      |
+ * | --booking-text             | #1d1d1f   | #ecebf0   |
+ * | --booking-muted            | #5f6368   | #b1afb9   |
+ * | --booking-surface          | #ffffff   | #1c1b20   |
+ * | --booking-border           | #d0d4da   | #7a7884   |
+ * | --booking-accent           | #7a1f3d   | #f2a0bd   |
+ * | --booking-accent-contrast  | #ffffff   | #2b0b18   |
+ * | --booking-danger           | #b3261e   | #ffb4ab   |
+ * | --booking-warning          | #8a5a00   | #f3c06b   |
+ * | --booking-success          | #1e6b35   | #8fd6a0   |
+ * | --booking-focus (outline)  | 2px solid #1a73e8 | 2px solid #8ab4f8 |
+ *
+ * Also --booking-font (inherit), --booking-radius (8px), --booking-gap (0.75rem).
+ * Every pair a reader sees (text, muted, accent, danger, warning and success on
+ * the surface; accent-contrast on accent) passes WCAG AA on both sides
+ * (test/elements/palette.test.ts).
  */
 export const sharedStyles = css`
   :host {
     display: block;
     box-sizing: border-box;
     font: var(--booking-font, inherit);
-    color: var(--booking-text, #1d1d1f);
-    --_accent: var(--booking-accent, #7a1f3d);
-    --_accent-contrast: var(--booking-accent-contrast, #ffffff);
+    --_text: var(--booking-text, #1d1d1f);
+    --_muted: var(--booking-muted, #5f6368);
     --_surface: var(--booking-surface, #ffffff);
     --_border: var(--booking-border, #d0d4da);
-    --_muted: var(--booking-muted, #5f6368);
+    --_accent: var(--booking-accent, #7a1f3d);
+    --_accent-contrast: var(--booking-accent-contrast, #ffffff);
     --_danger: var(--booking-danger, #b3261e);
     --_warning: var(--booking-warning, #8a5a00);
     --_success: var(--booking-success, #1e6b35);
+    --_focus: var(--booking-focus, 2px solid #1a73e8);
     --_radius: var(--booking-radius, 8px);
     --_gap: var(--booking-gap, 0.75rem);
+    color: var(--_text);
+  }
+  @supports (color: light-dark(#000, #fff)) {
+    :host {
+      --_text: var(--booking-text, light-dark(#1d1d1f, #ecebf0));
+      --_muted: var(--booking-muted, light-dark(#5f6368, #b1afb9));
+      --_surface: var(--booking-surface, light-dark(#ffffff, #1c1b20));
+      --_border: var(--booking-border, light-dark(#d0d4da, #7a7884));
+      --_accent: var(--booking-accent, light-dark(#7a1f3d, #f2a0bd));
+      --_accent-contrast: var(--booking-accent-contrast, light-dark(#ffffff, #2b0b18));
+      --_danger: var(--booking-danger, light-dark(#b3261e, #ffb4ab));
+      --_warning: var(--booking-warning, light-dark(#8a5a00, #f3c06b));
+      --_success: var(--booking-success, light-dark(#1e6b35, #8fd6a0));
+      --_focus: var(--booking-focus, 2px solid light-dark(#1a73e8, #8ab4f8));
+    }
   }
   :host([hidden]) {
     display: none;
@@ -36,7 +70,7 @@ export const sharedStyles = css`
     box-sizing: inherit;
   }
   :focus-visible {
-    outline: var(--booking-focus, 2px solid #1a73e8);
+    outline: var(--_focus);
     outline-offset: 2px;
   }
   button {

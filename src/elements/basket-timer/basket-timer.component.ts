@@ -50,22 +50,22 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @csspart dismiss - The "Dismiss" button (when other items are still held).
  * @csspart empty - The `empty-text`, when there is no basket.
  *
- * @cssprop [--booking-timer-background=var(--booking-surface, #ffffff)] - Background of the pill.
+ * @cssprop [--booking-timer-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the pill.
  * @cssprop [--booking-timer-color=inherit] - Text colour of the pill.
- * @cssprop [--booking-timer-border-color=var(--booking-border, #d0d4da)] - Border colour in the normal state.
+ * @cssprop [--booking-timer-border-color=var(--booking-border, light-dark(#d0d4da, #7a7884))] - Border colour in the normal state.
  * @cssprop [--booking-timer-border-width=1px] - Border width of the pill and panel.
  * @cssprop [--booking-timer-radius=999px] - Corner radius of the pill.
  * @cssprop [--booking-timer-padding=0.25rem 0.75rem] - Padding of the pill.
  * @cssprop [--booking-timer-gap=0.375rem] - Space between label and time, and inside list rows.
- * @cssprop [--booking-timer-label-color=var(--booking-muted, #5f6368)] - Label, dates, seats and empty text.
+ * @cssprop [--booking-timer-label-color=var(--booking-muted, light-dark(#5f6368, #b1afb9))] - Label, dates, seats and empty text.
  * @cssprop [--booking-timer-label-size=0.875em] - Font size of the label.
  * @cssprop [--booking-timer-time-size=1.125em] - Font size of the m:ss.
  * @cssprop [--booking-timer-time-weight=700] - Font weight of the m:ss.
- * @cssprop [--booking-timer-warning-color=var(--booking-warning, #8a5a00)] - Text and border in the warning state.
- * @cssprop [--booking-timer-final-color=var(--booking-danger, #b3261e)] - Text and border in the final state.
- * @cssprop [--booking-timer-final-background=#fdecea] - Background of the pill in the final state.
- * @cssprop [--booking-timer-expired-color=var(--booking-danger, #b3261e)] - Expired pill, panel border and message.
- * @cssprop [--booking-timer-panel-background=var(--booking-surface, #ffffff)] - Background of the released panel.
+ * @cssprop [--booking-timer-warning-color=var(--booking-warning, light-dark(#8a5a00, #f3c06b))] - Text and border in the warning state.
+ * @cssprop [--booking-timer-final-color=var(--booking-danger, light-dark(#b3261e, #ffb4ab))] - Text and border in the final state.
+ * @cssprop [--booking-timer-final-background=color-mix(in srgb, var(--booking-timer-final-color) 10%, var(--booking-surface))] - Background of the pill in the final state.
+ * @cssprop [--booking-timer-expired-color=var(--booking-danger, light-dark(#b3261e, #ffb4ab))] - Expired pill, panel border and message.
+ * @cssprop [--booking-timer-panel-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the released panel.
  * @cssprop [--booking-timer-panel-padding=0.75rem] - Padding of the released panel.
  * @cssprop [--booking-timer-item-size=0.875em] - Font size of the per-item list.
  * @cssprop [--booking-timer-icon-size=1em] - Size of the clock icon.

@@ -57,7 +57,7 @@ export const basketTimerStyles = css`
     border-color: var(--_timer-final);
     box-shadow: inset 0 0 0 1px var(--_timer-final);
     color: var(--_timer-final);
-    background: var(--booking-timer-final-background, #fdecea);
+    background: var(--booking-timer-final-background, color-mix(in srgb, var(--_timer-final) 10%, var(--_surface)));
   }
   .timer.warning .label,
   .timer.final .label {
@@ -82,7 +82,7 @@ export const basketTimerStyles = css`
     margin-top: 0.5rem;
     border: var(--booking-timer-border-width, 1px) solid var(--booking-timer-expired-color, var(--_danger));
     background: var(--booking-timer-panel-background, var(--_surface));
-    color: var(--booking-text, #1d1d1f);
+    color: var(--_text);
   }
   .panel.whole {
     margin-top: 0;

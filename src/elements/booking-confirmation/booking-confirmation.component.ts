@@ -45,10 +45,10 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @csspart retry-button - Checks again after "not available yet" or an error.
  *
  * @cssprop [--booking-confirmation-max-width=48rem] - Maximum width of the element.
- * @cssprop [--booking-success=#1e6b35] - The confirmed message's accent.
- * @cssprop [--booking-danger=#b3261e] - The failed-payment message's accent.
- * @cssprop [--booking-warning=#8a5a00] - The "not available yet" message's accent.
- * @cssprop [--booking-accent=#7a1f3d] - E-ticket links.
+ * @cssprop [--booking-success=light-dark(#1e6b35, #8fd6a0)] - The confirmed message's accent.
+ * @cssprop [--booking-danger=light-dark(#b3261e, #ffb4ab)] - The failed-payment message's accent.
+ * @cssprop [--booking-warning=light-dark(#8a5a00, #f3c06b)] - The "not available yet" message's accent.
+ * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - E-ticket links.
  */
 @localized()
 export class BookingConfirmation extends BookingElement {

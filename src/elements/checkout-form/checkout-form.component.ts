@@ -89,9 +89,9 @@ const loadFormPart = (): Promise<FormPart> => import('./checkout-form.later.ts')
  * @cssprop [--booking-checkout-max-width=48rem] - Maximum width of the element.
  * @cssprop [--booking-field-border=var(--booking-border)] - Border colour of inputs.
  * @cssprop [--booking-field-background=var(--booking-surface)] - Background of inputs.
- * @cssprop [--booking-accent=#7a1f3d] - Buttons, selected delivery, notices.
- * @cssprop [--booking-danger=#b3261e] - Errors.
- * @cssprop [--booking-warning=#8a5a00] - Restricted-view notes.
+ * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - Buttons, selected delivery, notices.
+ * @cssprop [--booking-danger=light-dark(#b3261e, #ffb4ab)] - Errors.
+ * @cssprop [--booking-warning=light-dark(#8a5a00, #f3c06b)] - Restricted-view notes.
  */
 @localized()
 export class CheckoutForm extends BookingElement {

@@ -71,10 +71,10 @@ const SKELETON_CARDS = 6;
  * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
  * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
  * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons. Default `15rem`.
- * @cssprop --booking-skeleton - Colour of loading skeletons. Default `#e8eaed`.
- * @cssprop --booking-accent - Buttons, links and names. Default `#7a1f3d`.
- * @cssprop --booking-warning - The important notice's edge and review stars. Default `#8a5a00`.
- * @cssprop --booking-success - Offer prices. Default `#1e6b35`.
+ * @cssprop --booking-skeleton - Colour of loading skeletons. Default: the text colour at 10 % over the surface.
+ * @cssprop --booking-accent - Buttons, links and names. Default `light-dark(#7a1f3d, #f2a0bd)`.
+ * @cssprop --booking-warning - The important notice's edge and review stars. Default `light-dark(#8a5a00, #f3c06b)`.
+ * @cssprop --booking-success - Offer prices. Default `light-dark(#1e6b35, #8fd6a0)`.
  */
 @localized()
 export class EventList extends BookingElement {

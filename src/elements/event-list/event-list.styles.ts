@@ -4,7 +4,7 @@ export const eventListStyles = css`
   :host {
     --_card-min: var(--booking-card-min-width, 15rem);
     --_ratio: var(--booking-card-image-ratio, 16 / 9);
-    --_bone: var(--booking-skeleton, #e8eaed);
+    --_bone: var(--booking-skeleton, color-mix(in srgb, var(--_text) 10%, var(--_surface)));
     container-type: inline-size;
   }
   p {
@@ -35,7 +35,7 @@ export const eventListStyles = css`
     overflow: hidden;
   }
   .card:focus-within {
-    outline: var(--booking-focus, 2px solid #1a73e8);
+    outline: var(--_focus);
     outline-offset: 2px;
   }
   .card[part~='selected'] {
@@ -172,7 +172,7 @@ export const eventListStyles = css`
     outline: none;
   }
   .detail-title:focus-visible {
-    outline: var(--booking-focus, 2px solid #1a73e8);
+    outline: var(--_focus);
   }
   .detail-media {
     display: block;

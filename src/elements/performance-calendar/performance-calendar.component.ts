@@ -55,9 +55,9 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @csspart retry - The error's retry button.
  *
  * @cssprop --booking-day-size - Minimum height of a day cell. Default `4.5rem`.
- * @cssprop --booking-accent - Days with performances, the open day, buttons. Default `#7a1f3d`.
- * @cssprop --booking-success - Discount and no-fee badges. Default `#1e6b35`.
- * @cssprop --booking-warning - "Few left". Default `#8a5a00`.
+ * @cssprop --booking-accent - Days with performances, the open day, buttons. Default `light-dark(#7a1f3d, #f2a0bd)`.
+ * @cssprop --booking-success - Discount and no-fee badges. Default `light-dark(#1e6b35, #8fd6a0)`.
+ * @cssprop --booking-warning - "Few left". Default `light-dark(#8a5a00, #f3c06b)`.
  */
 @localized()
 export class PerformanceCalendar extends BookingElement {

@@ -72,7 +72,7 @@ export const performanceCalendarStyles = css`
     color: inherit;
   }
   .day:focus-visible {
-    outline: var(--booking-focus, 2px solid #1a73e8);
+    outline: var(--_focus);
     outline-offset: 1px;
   }
   .day-number {

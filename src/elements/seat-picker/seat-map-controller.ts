@@ -72,7 +72,8 @@ export class SeatMapController implements ReactiveController {
     private readonly host: ReactiveControllerHost & HTMLElement,
     private readonly callbacks: SeatMapCallbacks,
   ) {
-    this.painter = new SeatMapPainter(host);
+    // A live change of colours (the page's colour scheme) repaints everything in view.
+    this.painter = new SeatMapPainter(host, () => this.schedule());
     host.addController(this);
   }
 

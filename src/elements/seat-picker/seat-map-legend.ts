@@ -2,7 +2,6 @@
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { SeatMap } from '../../state/seat-map.ts';
-import { BAND_DEFAULTS } from './seat-map-painter.ts';
 import type { MoneyText } from './seat-words.ts';
 
 /** The legend of `map`; `held`: some seats of it are in the basket. */
@@ -19,34 +18,31 @@ export function renderLegend(map: SeatMap, held: boolean, money: MoneyText): Tem
   </ul>`;
 }
 
-/** A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a letter beside it. */
+/**
+ * A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a
+ * letter beside it. Its colours are the seat picker's own custom properties, set by
+ * class (seat-picker.styles.ts), so it follows the colour scheme as the canvas does.
+ */
 function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
-  const fill = kind.selected
-    ? 'var(--booking-seat-selected, var(--booking-accent, #7a1f3d))'
-    : kind.held
-      ? 'var(--booking-seat-held, #6b6f76)'
-      : kind.band !== undefined
-        ? `var(--booking-seat-band-${(kind.band % 6) + 1}, ${BAND_DEFAULTS[kind.band % 6]})`
-        : '#c9ced6';
-  const mark = 'var(--booking-seat-mark, #fff)';
+  const look = kind.selected ? 'selected' : kind.held ? 'held' : kind.band !== undefined ? `band-${(kind.band % 6) + 1}` : 'plain';
   const marks = [
     svg``,
     svg`<line x1="6" y1="18" x2="18" y2="6" />`,
-    svg`<circle cx="12" cy="12" r="2.6" fill=${mark} />`,
+    svg`<circle class="dot" cx="12" cy="12" r="2.6" />`,
     svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
     svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
     svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
   ];
   const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
-  return html`<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-    <rect x="1" y="1" width="22" height="22" rx="5" fill=${fill} />
-    <g stroke=${mark} stroke-width="2" stroke-linecap="round">
+  return html`<svg class="swatch ${look}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <rect class="fill" x="1" y="1" width="22" height="22" rx="5" />
+    <g class="mark" stroke-width="2" stroke-linecap="round">
       ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
     </g>
     ${kind.band !== undefined && kind.band >= 6
-      ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" fill=${mark}>${kind.letter ?? ''}</text>`
+      ? svg`<text class="letter" x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700">${kind.letter ?? ''}</text>`
       : nothing}
     ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
-    ${kind.restricted ? svg`<path d="M13 1h10v10z" fill="var(--booking-seat-restricted, #1d1d1f)" />` : nothing}
+    ${kind.restricted ? svg`<path class="corner" d="M13 1h10v10z" />` : nothing}
   </svg>`;
 }

@@ -1,6 +1,7 @@
 /**
- * The seat map's canvas painting: the palette (read once from the host's custom
- * properties, or the system colours in forced-colours mode), one pre-drawn sprite
+ * The seat map's canvas painting: the palette (the host's colours as the browser
+ * resolves them, read again when they change, or the system colours in
+ * forced-colours mode), one pre-drawn sprite
  * per look of a seat, seat shapes with the band marks that say without colour what
  * the colour says, row and area labels, and the full and per-seat repaints.
  *
@@ -47,8 +48,14 @@ export interface PaintView {
 export const SEAT_SIZE = 24;
 export const SEAT_PITCH = 28;
 
-/** Price band colours: `--booking-seat-band-1` … `-6` (the legend uses the same properties). */
+/** Price band colours on the light side: `--booking-seat-band-1` … `-6` (seat-picker.styles.ts has both sides; the legend uses the same properties). */
 export const BAND_DEFAULTS: readonly string[] = ['#0b63a8', '#a34400', '#007a5a', '#a8437f', '#5b4a9e', '#7a6500'];
+
+/** The custom properties the canvas paints with (defined in seat-picker.styles.ts and the shared styles). */
+const PALETTE_PROPERTIES = [
+  '--_band-1', '--_band-2', '--_band-3', '--_band-4', '--_band-5', '--_band-6',
+  '--_seat-mark', '--_seat-selected', '--_accent-contrast', '--_seat-held', '--_seat-restricted', '--_text', '--_surface',
+] as const;
 
 /** The visible part of the map, in units. */
 export function viewRect(view: PaintView): { left: number; top: number; right: number; bottom: number } {
@@ -69,8 +76,15 @@ export class SeatMapPainter {
   /** The labels were left out of the last full paint (the first one): draw them after that frame. */
   private labelsOwed = false;
 
-  /** `host` gives the palette (its computed custom properties and font). */
-  constructor(private readonly host: HTMLElement) {}
+  /**
+   * `host` gives the palette: its colours as the browser resolves them inside its
+   * shadow root (the built-in light or dark side, the host page's `--booking-*`);
+   * `changed` is called when they change while shown (a live colour-scheme switch).
+   */
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   /** Forget the sprites and patterns (a new map). */
   forgetSprites(): void {
@@ -85,10 +99,40 @@ export class SeatMapPainter {
     return owed;
   }
 
+  private probe: HTMLElement | null = null;
+
+  /**
+   * One span per palette colour, each coloured with the custom property it stands
+   * for, in the host's shadow root: reading them back gives plain colours the
+   * canvas understands (light-dark() resolved for the colour scheme in force). A
+   * transition on each reports a change: then the palette is read afresh.
+   */
+  private probeFor(): HTMLElement | null {
+    const root = this.host.shadowRoot;
+    if (!root) return null;
+    if (this.probe?.isConnected) return this.probe;
+    const probe = document.createElement('div');
+    probe.className = 'palette-probe';
+    probe.setAttribute('aria-hidden', 'true');
+    for (const name of PALETTE_PROPERTIES) {
+      const span = document.createElement('span');
+      span.style.color = `var(${name})`;
+      probe.append(span);
+    }
+    probe.addEventListener('transitionend', () => {
+      if (!this.palette) return;
+      this.palette = null;
+      this.forgetSprites();
+      this.changed();
+    });
+    root.append(probe);
+    this.probe = probe;
+    return probe;
+  }
+
   readPalette(): SeatMapPalette {
     if (this.palette) return this.palette;
     const style = getComputedStyle(this.host);
-    const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
     const forced = typeof matchMedia === 'function' && matchMedia('(forced-colors: active)').matches;
     if (forced) {
       this.palette = {
@@ -96,21 +140,26 @@ export class SeatMapPainter {
         restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
         font: style.fontFamily || 'sans-serif',
       };
-    } else {
-      this.palette = {
-        bands: BAND_DEFAULTS.map((fallback, i) => read(`--booking-seat-band-${i + 1}`, fallback)),
-        mark: read('--booking-seat-mark', '#ffffff'),
-        selected: read('--booking-seat-selected', read('--_accent', '#7a1f3d')),
-        selectedMark: read('--_accent-contrast', '#ffffff'),
-        held: read('--booking-seat-held', '#6b6f76'),
-        restricted: read('--booking-seat-restricted', '#1d1d1f'),
-        text: read('--booking-text', '#1d1d1f'),
-        background: read('--_surface', '#ffffff'),
-        focus: '#1a73e8',
-        outline: null,
-        font: style.fontFamily || 'sans-serif',
-      };
+      return this.palette;
     }
+    const spans = this.probeFor()?.children;
+    const colour = (name: (typeof PALETTE_PROPERTIES)[number], fallback: string) => {
+      const span = spans?.[PALETTE_PROPERTIES.indexOf(name)];
+      return (span && getComputedStyle(span).color) || fallback;
+    };
+    this.palette = {
+      bands: BAND_DEFAULTS.map((fallback, i) => colour(`--_band-${i + 1}` as (typeof PALETTE_PROPERTIES)[number], fallback)),
+      mark: colour('--_seat-mark', '#ffffff'),
+      selected: colour('--_seat-selected', '#7a1f3d'),
+      selectedMark: colour('--_accent-contrast', '#ffffff'),
+      held: colour('--_seat-held', '#6b6f76'),
+      restricted: colour('--_seat-restricted', '#1d1d1f'),
+      text: colour('--_text', '#1d1d1f'),
+      background: colour('--_surface', '#ffffff'),
+      focus: '#1a73e8',
+      outline: null,
+      font: style.fontFamily || 'sans-serif',
+    };
     return this.palette;
   }
 

@@ -6,6 +6,47 @@ export const seatPickerStyles = css`
     min-width: 0;
     /* The region above the map is sized from the picker's own width, not the viewport's. */
     container-type: inline-size;
+    /* The seats' colours, for the canvas (read through .palette-probe) and the legend alike. */
+    --_band-1: var(--booking-seat-band-1, #0b63a8);
+    --_band-2: var(--booking-seat-band-2, #a34400);
+    --_band-3: var(--booking-seat-band-3, #007a5a);
+    --_band-4: var(--booking-seat-band-4, #a8437f);
+    --_band-5: var(--booking-seat-band-5, #5b4a9e);
+    --_band-6: var(--booking-seat-band-6, #7a6500);
+    --_seat-mark: var(--booking-seat-mark, #ffffff);
+    --_seat-held: var(--booking-seat-held, #6b6f76);
+    --_seat-restricted: var(--booking-seat-restricted, #1d1d1f);
+    --_seat-selected: var(--booking-seat-selected, var(--_accent));
+  }
+  @supports (color: light-dark(#000, #fff)) {
+    :host {
+      /* On the dark side, light seats with dark marks: each at least 8:1 against the dark surface. */
+      --_band-1: var(--booking-seat-band-1, light-dark(#0b63a8, #7cb8f2));
+      --_band-2: var(--booking-seat-band-2, light-dark(#a34400, #f5a35c));
+      --_band-3: var(--booking-seat-band-3, light-dark(#007a5a, #4fcf9f));
+      --_band-4: var(--booking-seat-band-4, light-dark(#a8437f, #5ed3e6));
+      --_band-5: var(--booking-seat-band-5, light-dark(#5b4a9e, #b9a8ff));
+      --_band-6: var(--booking-seat-band-6, light-dark(#7a6500, #d8c35a));
+      --_seat-mark: var(--booking-seat-mark, light-dark(#ffffff, #111318));
+      --_seat-held: var(--booking-seat-held, light-dark(#6b6f76, #9a9ca6));
+      --_seat-restricted: var(--booking-seat-restricted, light-dark(#1d1d1f, #111318));
+    }
+  }
+  /*
+   * The canvas's colours, resolved by the browser (light-dark(), the host's overrides) and read
+   * back one per span; a change of any (a live colour-scheme switch) ends a transition, and the
+   * map repaints (seat-map-painter.ts).
+   */
+  .palette-probe {
+    position: absolute;
+    width: 0;
+    height: 0;
+    overflow: hidden;
+    visibility: hidden;
+    pointer-events: none;
+  }
+  .palette-probe > span {
+    transition: color 1ms;
   }
   .stack {
     display: grid;
@@ -141,8 +182,9 @@ export const seatPickerStyles = css`
     letter-spacing: 0.2em;
     text-transform: uppercase;
     padding: 0.2rem;
-    background: var(--_border);
-    color: var(--booking-text, #1d1d1f);
+    /* A strip of the text colour over the surface: readable on either side of the palette. */
+    background: color-mix(in srgb, var(--_text) 18%, var(--_surface));
+    color: var(--_text);
   }
   canvas {
     position: absolute;
@@ -178,10 +220,10 @@ export const seatPickerStyles = css`
   }
   .sizer > button:focus-visible,
   .sizer > button:focus {
-    outline: var(--booking-focus, 2px solid #1a73e8);
+    outline: var(--_focus);
     outline-width: 3px;
     outline-offset: -1px;
-    box-shadow: 0 0 0 5px rgb(255 255 255 / 0.8);
+    box-shadow: 0 0 0 5px color-mix(in srgb, var(--_surface) 80%, transparent);
   }
   .seat-details {
     min-height: 1.5em;
@@ -207,6 +249,34 @@ export const seatPickerStyles = css`
     width: 22px;
     height: 22px;
     flex: none;
+  }
+  .swatch .fill {
+    fill: var(--_border);
+  }
+  .swatch .mark {
+    stroke: var(--_seat-mark);
+  }
+  .swatch .dot,
+  .swatch .letter {
+    fill: var(--_seat-mark);
+  }
+  .swatch.band-1 .fill { fill: var(--_band-1); }
+  .swatch.band-2 .fill { fill: var(--_band-2); }
+  .swatch.band-3 .fill { fill: var(--_band-3); }
+  .swatch.band-4 .fill { fill: var(--_band-4); }
+  .swatch.band-5 .fill { fill: var(--_band-5); }
+  .swatch.band-6 .fill { fill: var(--_band-6); }
+  .swatch.held .fill {
+    fill: var(--_seat-held);
+  }
+  .swatch.selected .fill {
+    fill: var(--_seat-selected);
+  }
+  .swatch.selected .mark {
+    stroke: var(--_accent-contrast);
+  }
+  .swatch .corner {
+    fill: var(--_seat-restricted);
   }
   .plan img {
     max-width: 100%;
@@ -245,10 +315,10 @@ export const seatPickerStyles = css`
   [part~='notice'][data-tone='success'] {
     border-left-color: var(--_success);
     background: color-mix(in srgb, var(--_success) 7%, var(--_surface));
-    color: var(--booking-text, #1d1d1f);
+    color: var(--_text);
   }
   [part~='notice'][role='alert'] {
-    color: var(--booking-text, #1d1d1f);
+    color: var(--_text);
   }
   .options {
     display: grid;

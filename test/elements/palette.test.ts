@@ -1,0 +1,162 @@
+/**
+ * Dark colours of their own: the elements follow the host page's
+ * `color-scheme` (light, dark, or `light dark` with the visitor's preference),
+ * their built-in dark palette passes contrast, a `--booking-*` colour the host
+ * sets still wins, axe finds nothing in the dark, and the seat map's canvas
+ * repaints when the scheme changes live.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
+import type { FullTicketInfo } from '../../src/api/types.ts';
+import '../../src/elements/basket-timer/basket-timer.ts';
+import '../../src/elements/seat-picker/seat-picker.ts';
+import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
+import { resetSharedBookings } from '../../src/state/booking.ts';
+import { apiError, fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
+import { performance, ticket } from './helpers/seat-fixtures.ts';
+
+type Rgb = [number, number, number];
+
+function parse(colour: string): Rgb {
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)/.exec(colour);
+  if (!m) throw new Error(`not an rgb colour: ${colour}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+function luminance([r, g, b]: Rgb): number {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+function contrast(a: string, b: string): number {
+  const [x, y] = [luminance(parse(a)), luminance(parse(b))].sort((m, n) => n - m) as [number, number];
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** The colour a custom property resolves to inside an element's shadow root (light-dark() resolved). */
+function resolve(el: Element, property: string): string {
+  const span = document.createElement('span');
+  span.style.color = `var(${property})`;
+  el.shadowRoot?.append(span);
+  const colour = getComputedStyle(span).color;
+  span.remove();
+  return colour;
+}
+
+const TICKETS: FullTicketInfo[] = [
+  ticket(1, 'Stalls', 'A', '1', 30),
+  ticket(2, 'Stalls', 'A', '2', 30),
+  ticket(3, 'Stalls', 'A', '3', 45, true, 'Pillar'),
+  ticket(4, 'Stalls', 'B', '1', 60),
+];
+
+async function seatedPicker(): Promise<SeatPicker> {
+  const api = fakeApi({
+    getPerformance: ({ performanceId }) => performance(performanceId),
+    getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: TICKETS }),
+    getEvent: () => {
+      throw apiError('getEvent', 404);
+    },
+    validateSeatsSelection: () => ({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' }),
+  });
+  const el = await withBooking<SeatPicker>(testBooking(api), html`<seat-picker performance-id="1"></seat-picker>`);
+  await waitUntil(() => (el.shadowRoot?.querySelectorAll('.sizer button').length ?? 0) === TICKETS.length, 'the map is drawn');
+  await el.updateComplete;
+  return el;
+}
+
+/** The canvas pixel at the middle of a seat's painted shape, a little off its mark. */
+function seatPixel(el: SeatPicker, label: string): string {
+  const root = el.shadowRoot as ShadowRoot;
+  const button = [...root.querySelectorAll<HTMLButtonElement>('.sizer button')].find((b) => b.getAttribute('aria-label')?.includes(label));
+  const canvas = root.querySelector('canvas');
+  if (!button || !canvas) throw new Error(`no seat ${label}`);
+  const b = button.getBoundingClientRect();
+  const c = canvas.getBoundingClientRect();
+  const scale = canvas.width / c.width;
+  const x = Math.round((b.left - c.left + b.width * 0.3) * scale);
+  const y = Math.round((b.top - c.top + b.height * 0.7) * scale);
+  const [r, g, bl] = canvas.getContext('2d')?.getImageData(x, y, 1, 1).data ?? [];
+  return `rgb(${r}, ${g}, ${bl})`;
+}
+
+describe('dark colours of their own', () => {
+  afterEach(async () => {
+    document.documentElement.style.removeProperty('color-scheme');
+    document.documentElement.style.removeProperty('background');
+    await emulateMedia({ colorScheme: 'light' });
+    resetSharedBookings();
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`the ${scheme} palette passes contrast: text AA on the surface, seats and marks 3:1`, async () => {
+      document.documentElement.style.colorScheme = scheme;
+      // A page that declares a scheme gets the browser's page colour for it; axe reads an explicit one.
+      document.documentElement.style.background = 'Canvas';
+      const el = await seatedPicker();
+      const at = (p: string) => resolve(el, p);
+      const surface = at('--_surface');
+      for (const p of ['--_text', '--_muted', '--_accent', '--_danger', '--_warning', '--_success']) {
+        expect(contrast(at(p), surface), `${p} on the surface (${scheme})`).to.be.at.least(4.5);
+      }
+      expect(contrast(at('--_accent-contrast'), at('--_accent')), `button text on the accent (${scheme})`).to.be.at.least(4.5);
+      for (const p of ['--_band-1', '--_band-2', '--_band-3', '--_band-4', '--_band-5', '--_band-6', '--_seat-held', '--_seat-selected']) {
+        expect(contrast(at(p), surface), `${p} against the surface (${scheme})`).to.be.at.least(3);
+        const mark = p === '--_seat-selected' ? '--_accent-contrast' : '--_seat-mark';
+        expect(contrast(at(mark), at(p)), `the mark on ${p} (${scheme})`).to.be.at.least(3);
+      }
+      if (scheme === 'dark') {
+        expect(contrast(at('--_border'), surface), 'borders (dark)').to.be.at.least(3);
+        for (let band = 1; band <= 6; band += 1) {
+          expect(contrast(at('--_seat-restricted'), at(`--_band-${band}`)), `the restricted corner on band ${band} (dark)`).to.be.at.least(3);
+        }
+      }
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('follows the page: light, dark, and "light dark" by the visitor\'s preference', async () => {
+    const el = await seatedPicker();
+    const surface = () => resolve(el, '--_surface');
+    await emulateMedia({ colorScheme: 'dark' });
+    expect(surface(), 'no color-scheme on the page: light, whatever the visitor prefers').to.equal('rgb(255, 255, 255)');
+    document.documentElement.style.colorScheme = 'light';
+    expect(surface()).to.equal('rgb(255, 255, 255)');
+    document.documentElement.style.colorScheme = 'dark';
+    expect(surface()).to.equal('rgb(28, 27, 32)');
+    document.documentElement.style.colorScheme = 'light dark';
+    expect(surface(), '"light dark", the visitor prefers dark').to.equal('rgb(28, 27, 32)');
+    await emulateMedia({ colorScheme: 'light' });
+    expect(surface(), '"light dark", the visitor prefers light').to.equal('rgb(255, 255, 255)');
+  });
+
+  it("the host's --booking-* colours still win on the dark side", async () => {
+    document.documentElement.style.colorScheme = 'dark';
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="--booking-accent: #0d7c66; --booking-surface: #101820"><basket-timer></basket-timer></div>`);
+    const timer = wrapper.querySelector('basket-timer') as HTMLElement;
+    expect(resolve(timer, '--_accent')).to.equal('rgb(13, 124, 102)');
+    expect(resolve(timer, '--_surface')).to.equal('rgb(16, 24, 32)');
+    expect(resolve(timer, '--_text'), 'what the host did not set comes from the dark side').to.equal('rgb(236, 235, 240)');
+  });
+
+  it('the seat map repaints on a live scheme change (the page switches, and the visitor\'s preference changes)', async () => {
+    document.documentElement.style.colorScheme = 'light';
+    const el = await seatedPicker();
+    const light = seatPixel(el, 'row A, seat 1,');
+    expect(light).to.equal('rgb(11, 99, 168)'); // band A, light side: #0b63a8
+    document.documentElement.style.colorScheme = 'dark';
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === 'rgb(124, 184, 242)', 'repainted with the dark band A (#7cb8f2)');
+    // The legend follows too (it is styled, not painted).
+    const swatch = el.shadowRoot?.querySelector('[part~="legend"] .swatch.band-1 .fill') as SVGElement;
+    expect(getComputedStyle(swatch).fill).to.equal('rgb(124, 184, 242)');
+    // "light dark": the visitor's preference switches it back and forth.
+    document.documentElement.style.colorScheme = 'light dark';
+    await emulateMedia({ colorScheme: 'light' });
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === light, 'repainted light when the visitor prefers light');
+    await emulateMedia({ colorScheme: 'dark' });
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === 'rgb(124, 184, 242)', 'and dark again');
+  });
+});
