@@ -182,7 +182,7 @@ describe('<seat-picker> seated map', () => {
   });
 
   it('choosing a seat touches only that seat, not every seat in view', async () => {
-    const big = hall(30, 60);
+    const big = hall(30, 40);
     const el = await picker(fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) })));
     await mapReady(el);
     const sizer = root(el).querySelector('.sizer') as HTMLElement;
@@ -199,31 +199,101 @@ describe('<seat-picker> seated map', () => {
     expect(seat(el, 'Arena, row B, seat 5,').getAttribute('aria-pressed')).to.equal('true');
   });
 
-  it('pans by dragging (without choosing a seat) and zooms by pinching', async () => {
+  it('pans by dragging (without choosing a seat); two fingers pinch to zoom and pan together', async () => {
     const big = hall(60, 120);
     const el = await picker(fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) })));
     await mapReady(el);
     const viewport = root(el).querySelector('.viewport') as HTMLElement;
     expect(getComputedStyle(viewport).touchAction).to.equal('none');
+    // It opens fitted (nothing to pan): zoom in first, with the buttons.
+    const zoomIn = root(el).querySelector('[aria-label="Zoom in"]') as HTMLButtonElement;
+    for (let i = 0; i < 12 && !/\b(9\d|1\d\d)%/.test(text(el)); i += 1) {
+      zoomIn.click();
+      await el.updateComplete;
+    }
     const rect = viewport.getBoundingClientRect();
     const at = (id: number, x: number, y: number, type: string) =>
       viewport.dispatchEvent(new PointerEvent(type, { pointerId: id, clientX: rect.left + x, clientY: rect.top + y, bubbles: true, pointerType: 'touch', isPrimary: id === 1 }));
+    const start = { left: viewport.scrollLeft, top: viewport.scrollTop };
     at(1, 200, 200, 'pointerdown');
     at(1, 150, 170, 'pointermove');
     at(1, 100, 140, 'pointermove');
     at(1, 100, 140, 'pointerup');
     await el.updateComplete;
-    expect(viewport.scrollLeft).to.equal(100);
-    expect(viewport.scrollTop).to.equal(60);
+    expect(viewport.scrollLeft - start.left).to.equal(100);
+    expect(viewport.scrollTop - start.top).to.equal(60);
     expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true')).to.have.length(0);
-    // Two fingers moving apart zoom in.
+
+    // Two fingers moving apart zoom in, about their midpoint.
+    const zoomOf = () => Number(/(\d+)%/.exec(root(el).querySelector('[part~="zoom"] span')?.textContent ?? '')?.[1]) / 100;
+    const before = zoomOf();
+    const sizer = root(el).querySelector('.sizer') as HTMLElement;
+    const pitch = () => sizer.offsetWidth / 1; // CSS px of the whole map: proportional to the zoom
+    const mapPoint = (x: number, y: number) => ({ x: (viewport.scrollLeft + x) / pitch(), y: (viewport.scrollTop + y) / sizer.offsetHeight });
+    const under = mapPoint(150, 100);
     at(1, 100, 100, 'pointerdown');
     at(2, 200, 100, 'pointerdown');
-    at(2, 300, 100, 'pointermove');
-    at(2, 300, 100, 'pointerup');
-    at(1, 100, 100, 'pointerup');
+    at(2, 250, 100, 'pointermove');
+    at(1, 50, 100, 'pointermove');
     await el.updateComplete;
-    expect(text(el)).to.include('200%');
+    expect(zoomOf()).to.be.closeTo(before * 2, 0.011);
+    const still = mapPoint(150, 100);
+    expect(still.x, 'the map point under the fingers stays under them (x)').to.be.closeTo(under.x, 0.002);
+    expect(still.y, '(y)').to.be.closeTo(under.y, 0.002);
+    // Both fingers move together: the map pans with them, at the same zoom.
+    const scrolled = { left: viewport.scrollLeft, top: viewport.scrollTop };
+    at(1, 90, 140, 'pointermove');
+    at(2, 290, 140, 'pointermove');
+    await el.updateComplete;
+    expect(zoomOf()).to.be.closeTo(before * 2, 0.011);
+    expect(scrolled.left - viewport.scrollLeft).to.be.closeTo(40, 1);
+    expect(scrolled.top - viewport.scrollTop).to.be.closeTo(40, 1);
+    at(2, 290, 140, 'pointerup');
+    at(1, 90, 140, 'pointerup');
+    expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true'), 'no seat chosen by the gestures').to.have.length(0);
+  });
+
+  it('opens fitted to its box at every width (the whole venue in view), keeps the fit on resize until the visitor zooms', async () => {
+    const big = hall(40, 80);
+    const api = fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) }));
+    const booking = testBooking(api);
+    const box = await withBooking<HTMLDivElement>(booking, html`<div style="width: 1000px"><seat-picker performance-id="1"></seat-picker></div>`);
+    const el = box.querySelector('seat-picker') as SeatPicker;
+    await mapReady(el);
+    const viewport = root(el).querySelector('.viewport') as HTMLElement;
+    const sizer = root(el).querySelector('.sizer') as HTMLElement;
+    const fits = () => sizer.offsetWidth <= viewport.clientWidth && sizer.offsetHeight <= viewport.clientHeight;
+    const fitButton = () => button(el, /^\s*Fit\s*$/);
+    const zoomText = () => root(el).querySelector('[part~="zoom"] span')?.textContent ?? '';
+    const resized = async (width: number) => {
+      const before = viewport.clientWidth;
+      box.style.width = `${width}px`;
+      await waitUntil(() => viewport.clientWidth !== before, 'the picker took the new width');
+      // The resize report comes with the next frame.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await el.updateComplete;
+    };
+    for (const width of [1000, 360, 280, 720]) {
+      if (width !== 1000) await resized(width);
+      expect(fits(), `the whole map in view at ${width} px`).to.equal(true);
+      expect(sizer.offsetWidth, `and using the width at ${width} px`).to.be.greaterThan(viewport.clientWidth * 0.8);
+      expect(fitButton().getAttribute('aria-pressed')).to.equal('true');
+    }
+    // The visitor zooms: the view no longer follows the box.
+    (root(el).querySelector('[aria-label="Zoom in"]') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(fitButton().getAttribute('aria-pressed')).to.equal('false');
+    const zoomed = zoomText();
+    await resized(1000);
+    expect(zoomText(), 'kept after a resize').to.equal(zoomed);
+    // "Fit" fits again, and follows the box again.
+    fitButton().click();
+    await el.updateComplete;
+    expect(fits()).to.equal(true);
+    expect(fitButton().getAttribute('aria-pressed')).to.equal('true');
+    await resized(400);
+    expect(fits()).to.equal(true);
+    await expect(el).to.be.accessible();
   });
 
   it('refuses more seats than max-seats, and says so', async () => {

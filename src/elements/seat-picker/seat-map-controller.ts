@@ -9,8 +9,12 @@
  *   first/last seat; Enter/Space press the native button (which toggles).
  *   The active seat's button always exists, even when scrolled out of view.
  * - Pointer: the buttons ignore the pointer; a tap or click is hit-tested on
- *   the map (O(log n)). One finger or a mouse drag pans, two fingers pinch to
- *   zoom, Ctrl+wheel zooms, plain wheel scrolls natively.
+ *   the map (O(log n)). One finger or a mouse drag pans; two fingers pinch to
+ *   zoom and pan together (the point of the map under them stays under them);
+ *   Ctrl+wheel zooms, plain wheel scrolls natively.
+ * - Fit: a map opens fitted to its viewport (the whole venue in view, at most
+ *   100 %) and stays fitted as the viewport is resized, until the visitor
+ *   zooms (pinch, Ctrl+wheel, the zoom buttons: `zoomTo`); `fit()` fits again.
  * - A selection change repaints the changed cells and updates their buttons;
  *   it never touches the other seats.
  *
@@ -38,7 +42,7 @@ export interface SeatMapCallbacks {
   activate(index: number): void;
   /** The accessible name of a seat. */
   label(seat: MapSeat, held: boolean): string;
-  /** Zoom changed by pinch or Ctrl+wheel. */
+  /** Zoom changed (pinch, Ctrl+wheel, the buttons, a fit), or the view stopped or started fitting: see `fitted`. */
   zoomed(zoom: number): void;
   /** The map was painted for the first time since it was attached (its frame is being produced now). */
   painted?(): void;
@@ -64,7 +68,10 @@ export class SeatMapController implements ReactiveController {
   private resizeObserver: ResizeObserver | null = null;
   private pointers = new Map<number, { x: number; y: number; startX: number; startY: number }>();
   private dragged = false;
-  private pinch: { distance: number; zoom: number } | null = null;
+  /** Two fingers down: their distance and the map point (in units) under their midpoint at the start. */
+  private pinch: { distance: number; zoom: number; unitX: number; unitY: number } | null = null;
+  /** Whether the view fits the whole map (from the start, and after `fit()`), until the visitor zooms. */
+  private fitting = true;
   private cleanup: (() => void)[] = [];
   private dpr = 1;
 
@@ -86,6 +93,46 @@ export class SeatMapController implements ReactiveController {
     return this.active;
   }
 
+  /** Whether the view fits the whole map and keeps fitting it on resize. */
+  get fitted(): boolean {
+    return this.fitting;
+  }
+
+  /** The zoom at which the whole map fits a viewport of `w` × `h` CSS px (at most 1), or null without a map. */
+  private fitZoom(w: number, h: number): number | null {
+    const map = this.map;
+    if (!map || w <= 0 || h <= 0) return null;
+    const zoom = Math.min(1, w / (map.width * SEAT_PITCH), h / (map.height * SEAT_PITCH));
+    return Math.max(0.01, Math.floor(zoom * 100) / 100);
+  }
+
+  /** The least zoom: 25 %, or less when that is what fitting a large map takes. */
+  private get minZoom(): number {
+    const b = this.box();
+    return Math.min(MIN_ZOOM, this.fitZoom(b.w, b.h) ?? MIN_ZOOM);
+  }
+
+  /** Fit the whole map in the viewport now, and on every resize until the visitor zooms. */
+  fit(): void {
+    this.fitting = true;
+    const b = this.box();
+    const zoom = this.fitZoom(b.w, b.h);
+    if (zoom === null || !this.els) return;
+    if (zoom !== this.zoom) this.zoomAt(zoom, { left: 0, top: 0 });
+    this.callbacks.zoomed(zoom);
+  }
+
+  /** The visitor zooms (the zoom buttons): about the viewport's centre; the view no longer follows its size. */
+  zoomTo(zoom: number): void {
+    this.fitting = false;
+    const next = clampZoom(zoom, this.minZoom);
+    if (next !== this.zoom && this.els) {
+      this.applyZoom(next);
+      this.schedule();
+    }
+    this.callbacks.zoomed(this.zoom);
+  }
+
   hostDisconnected(): void {
     this.detach();
   }
@@ -105,7 +152,10 @@ export class SeatMapController implements ReactiveController {
     on(viewport, 'pointerdown', (e) => this.handlePointerDown(e));
     on(viewport, 'pointermove', (e) => this.handlePointerMove(e));
     on(viewport, 'pointerup', (e) => this.handlePointerUp(e));
-    on(viewport, 'pointercancel', (e) => this.pointers.delete(e.pointerId));
+    on(viewport, 'pointercancel', (e) => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) this.pinch = null;
+    });
     on(viewport, 'wheel', (e) => this.handleWheel(e), { passive: false });
     on(els.sizer, 'keydown', (e) => this.handleKeyDown(e));
     on(els.sizer, 'click', (e) => this.handleButtonClick(e));
@@ -164,8 +214,17 @@ export class SeatMapController implements ReactiveController {
       for (const b of this.buttons.values()) b.remove();
       this.buttons.clear();
       this.painter.forgetSprites();
+      this.fitting = true; // every map opens with the whole venue in view
     }
     if (!this.els || !this.sized) return;
+    if (mapChanged && next.map) {
+      const b = this.box();
+      const zoom = this.fitZoom(b.w, b.h);
+      if (zoom !== null && zoom !== this.zoom) {
+        this.zoomAt(zoom, { left: 0, top: 0 });
+        this.callbacks.zoomed(zoom);
+      }
+    }
     if (mapChanged || zoomChanged) {
       this.sizeSizer();
       this.paintAll();
@@ -237,19 +296,27 @@ export class SeatMapController implements ReactiveController {
     if (ctx && seat) this.painter.paintSeat(ctx, this.paintView(), seat);
   }
 
+  /** Zoom about a point of the viewport (default its centre): the map point under it stays put. */
   private applyZoom(zoom: number, anchor?: { x: number; y: number }): void {
     const v = this.els?.viewport;
-    const old = this.zoom;
-    this.zoom = zoom;
-    if (!v) return;
+    if (!v) {
+      this.zoom = zoom;
+      return;
+    }
     const ax = anchor?.x ?? v.clientWidth / 2;
     const ay = anchor?.y ?? v.clientHeight / 2;
-    const ratio = zoom / old;
-    const left = (v.scrollLeft + ax) * ratio - ax;
-    const top = (v.scrollTop + ay) * ratio - ay;
+    const ratio = zoom / this.zoom;
+    this.zoomAt(zoom, { left: (v.scrollLeft + ax) * ratio - ax, top: (v.scrollTop + ay) * ratio - ay });
+  }
+
+  /** Set the zoom and scroll the viewport to `scroll` (CSS px at the new zoom). */
+  private zoomAt(zoom: number, scroll: { left: number; top: number }): void {
+    this.zoom = zoom;
+    const v = this.els?.viewport;
+    if (!v) return;
     this.sizeSizer();
-    v.scrollLeft = Math.max(0, left);
-    v.scrollTop = Math.max(0, top);
+    v.scrollLeft = Math.max(0, scroll.left);
+    v.scrollTop = Math.max(0, scroll.top);
     for (const [i, b] of this.buttons) this.placeButton(b, i);
   }
 
@@ -278,6 +345,14 @@ export class SeatMapController implements ReactiveController {
     const h = viewport.clientHeight;
     const offsetTop = viewport.offsetTop;
     this.measured = { w, h, left: viewport.scrollLeft, top: viewport.scrollTop };
+    // Fitted: the whole map in view at this size (then nothing can be scrolled: the browser clamps to 0).
+    const fit = this.fitting ? this.fitZoom(w, h) : null;
+    const refit = fit !== null && fit !== this.zoom;
+    if (refit) {
+      this.zoom = fit;
+      this.measured = { w, h, left: 0, top: 0 };
+      for (const [i, b] of this.buttons) this.placeButton(b, i);
+    }
     try {
       canvas.style.top = `${offsetTop}px`;
       canvas.style.width = `${w}px`;
@@ -294,6 +369,7 @@ export class SeatMapController implements ReactiveController {
     // The painted map is what the visitor sees first; the focusable stand-ins follow a frame later
     // (the active seat's at once, so the tab stop exists from the start).
     if (this.active >= 0 && this.map) this.ensureButton(this.active);
+    if (refit) this.callbacks.zoomed(this.zoom);
     this.scheduleOverlay();
     if (this.map && !this.announcedPaint) {
       this.announcedPaint = true;
@@ -448,10 +524,7 @@ export class SeatMapController implements ReactiveController {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY });
     if (this.pointers.size === 1) this.dragged = false;
-    if (this.pointers.size === 2) {
-      this.pinch = { distance: this.pointerDistance(), zoom: this.zoom };
-      this.dragged = true;
-    }
+    if (this.pointers.size === 2) this.startPinch();
     try {
       this.els?.viewport.setPointerCapture(e.pointerId);
     } catch {
@@ -464,6 +537,23 @@ export class SeatMapController implements ReactiveController {
     return a && b ? Math.hypot(a.x - b.x, a.y - b.y) || 1 : 1;
   }
 
+  /** The two fingers' midpoint, relative to the viewport. */
+  private pointerMidpoint(): { x: number; y: number } {
+    const [a, b] = [...this.pointers.values()];
+    const rect = this.els?.viewport.getBoundingClientRect();
+    return { x: ((a?.x ?? 0) + (b?.x ?? 0)) / 2 - (rect?.left ?? 0), y: ((a?.y ?? 0) + (b?.y ?? 0)) / 2 - (rect?.top ?? 0) };
+  }
+
+  /** Two fingers down: remember the map point under them, which stays under them while they move. */
+  private startPinch(): void {
+    const v = this.els?.viewport;
+    if (!v) return;
+    const mid = this.pointerMidpoint();
+    const p = this.pitch;
+    this.pinch = { distance: this.pointerDistance(), zoom: this.zoom, unitX: (v.scrollLeft + mid.x) / p, unitY: (v.scrollTop + mid.y) / p };
+    this.dragged = true;
+  }
+
   private handlePointerMove(e: PointerEvent): void {
     const pt = this.pointers.get(e.pointerId);
     const v = this.els?.viewport;
@@ -473,15 +563,19 @@ export class SeatMapController implements ReactiveController {
     pt.x = e.clientX;
     pt.y = e.clientY;
     if (this.pointers.size >= 2 && this.pinch) {
-      const [a, b] = [...this.pointers.values()];
-      const rect = v.getBoundingClientRect();
-      const anchor = { x: ((a?.x ?? 0) + (b?.x ?? 0)) / 2 - rect.left, y: ((a?.y ?? 0) + (b?.y ?? 0)) / 2 - rect.top };
-      const zoom = clampZoom((this.pinch.zoom * this.pointerDistance()) / this.pinch.distance);
-      if (zoom !== this.zoom) {
-        this.applyZoom(zoom, anchor);
-        this.callbacks.zoomed(zoom);
-        this.schedule();
-      }
+      // Pinch and two-finger pan at once: the zoom follows the fingers' spread, and the map
+      // point that was under their midpoint stays under it wherever it moves.
+      const pinch = this.pinch;
+      const zoom = clampZoom((pinch.zoom * this.pointerDistance()) / pinch.distance, this.minZoom);
+      const mid = this.pointerMidpoint();
+      const p = SEAT_PITCH * zoom;
+      const scroll = { left: pinch.unitX * p - mid.x, top: pinch.unitY * p - mid.y };
+      if (zoom === this.zoom && Math.abs(scroll.left - v.scrollLeft) < 0.5 && Math.abs(scroll.top - v.scrollTop) < 0.5) return;
+      const report = zoom !== this.zoom || this.fitting;
+      this.fitting = false;
+      this.zoomAt(zoom, scroll);
+      if (report) this.callbacks.zoomed(zoom);
+      this.schedule();
       return;
     }
     if (!this.dragged && Math.hypot(e.clientX - pt.startX, e.clientY - pt.startY) < DRAG_THRESHOLD) return;
@@ -495,6 +589,11 @@ export class SeatMapController implements ReactiveController {
     const pt = this.pointers.get(e.pointerId);
     this.pointers.delete(e.pointerId);
     if (this.pointers.size < 2) this.pinch = null;
+    // One finger left of two: it pans on from where it is now, not from where it went down.
+    for (const pt of this.pointers.values()) {
+      pt.startX = pt.x;
+      pt.startY = pt.y;
+    }
     const v = this.els?.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
     const map = this.map;
@@ -514,14 +613,20 @@ export class SeatMapController implements ReactiveController {
     const v = this.els?.viewport;
     if (!v) return;
     const rect = v.getBoundingClientRect();
-    const zoom = clampZoom(this.zoom * Math.exp(-e.deltaY / 300));
-    if (zoom === this.zoom) return;
+    const zoom = clampZoom(this.zoom * Math.exp(-e.deltaY / 300), this.minZoom);
+    const wasFitting = this.fitting;
+    this.fitting = false;
+    if (zoom === this.zoom) {
+      if (wasFitting) this.callbacks.zoomed(zoom);
+      return;
+    }
     this.applyZoom(zoom, { x: e.clientX - rect.left, y: e.clientY - rect.top });
     this.callbacks.zoomed(zoom);
     this.schedule();
   }
 }
 
-export function clampZoom(zoom: number): number {
-  return Math.round(Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom)) * 100) / 100;
+/** A zoom within [min, MAX_ZOOM], to the percent. */
+export function clampZoom(zoom: number, min = MIN_ZOOM): number {
+  return Math.round(Math.min(MAX_ZOOM, Math.max(min, zoom)) * 100) / 100;
 }

@@ -15,8 +15,7 @@ import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availabil
 import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
-import { SeatMapController, clampZoom } from './seat-map-controller.ts';
-import { SEAT_PITCH } from './seat-map-painter.ts';
+import { SeatMapController } from './seat-map-controller.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 import { addSeatsLabel, restriction, rowOption, seatName, shortName } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
@@ -63,8 +62,10 @@ export const VALIDATION_DELAY = 250;
  * only for the seats in view: one tab stop with roving focus (arrows, Home/End,
  * Ctrl+Home/End, Enter/Space), each seat named "Dress Circle, row C, seat 14,
  * £62.50, restricted view (pillar)". A "choose from a list" path (area → row →
- * seat checkboxes) comes first in tab order. Drag or one finger pans; two
- * fingers pinch; Ctrl+wheel and the zoom buttons zoom.
+ * seat checkboxes) comes first in tab order. The map opens fitted to its box
+ * (the whole venue in view) and keeps that fit as the box is resized until
+ * the visitor zooms; "Fit" fits it again. Drag or one finger pans; two fingers
+ * pinch to zoom and pan together; Ctrl+wheel and the zoom buttons zoom.
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
@@ -161,6 +162,7 @@ export class SeatPicker extends BookingElement {
     label: (seat, held) => seatName(seat, this.money, held),
     zoomed: (zoom) => {
       this.zoom = zoom;
+      this.requestUpdate(); // the Fit button says whether the view is fitted
     },
     painted: () => {
       // For the host's real-user monitoring (and our benches): when the seat map first painted.
@@ -521,10 +523,10 @@ export class SeatPicker extends BookingElement {
 
   private renderZoom(): TemplateResult {
     return html`<div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
-      <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.setZoom(this.zoom / 1.25)}>−</button>
+      <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.view.zoomTo(this.zoom / 1.25)}>−</button>
       <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
-      <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.setZoom(this.zoom * 1.25)}>+</button>
-      <button type="button" data-variant="secondary" @click=${this.handleFit}>${msg('Fit')}</button>
+      <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.view.zoomTo(this.zoom * 1.25)}>+</button>
+      <button type="button" data-variant="secondary" aria-pressed=${this.view.fitted ? 'true' : 'false'} @click=${() => this.view.fit()}>${msg('Fit')}</button>
     </div>`;
   }
 
@@ -706,16 +708,6 @@ export class SeatPicker extends BookingElement {
   private clearSelection = (): void => {
     this.selected = [];
     this.announce(msg('Choice cleared.'));
-  };
-
-  private setZoom(zoom: number): void {
-    this.zoom = clampZoom(zoom);
-  }
-
-  private handleFit = (): void => {
-    const v = this.viewportRef.value;
-    const map = this.map;
-    if (v && map) this.setZoom(Math.min(1, v.clientWidth / (map.width * SEAT_PITCH)));
   };
 
   private handleListToggle = (e: Event): void => {
