@@ -83,14 +83,17 @@ describe('<seat-picker> seated map', () => {
     await clock?.tickAsync(VALIDATION_DELAY + 10);
     await el.updateComplete;
   };
-  /** Choose seats by name, press "Add", and let the validation pause pass (fake timers). */
+  /** Choose seats by name, let the seat check answer (fake timers), press "Add". */
   const chooseAndAdd = async (el: SeatPicker, names: string[]) => {
     fakeTimers();
     for (const name of names) seat(el, name).click();
     await el.updateComplete;
+    await tick(el);
     button(el, names.length === 1 ? /Add 1 seat/ : new RegExp(`Add ${names.length} seats`)).click();
     await tick(el);
   };
+  /** Whether a button can be used (the map's "Add" is aria-disabled, and stays focusable, while it cannot). */
+  const usable = (b: HTMLButtonElement) => !b.disabled && b.getAttribute('aria-disabled') !== 'true';
   /** axe under real timers, then back to fake ones. */
   const accessible = async (el: SeatPicker) => {
     const faked = clock !== undefined;
@@ -253,6 +256,40 @@ describe('<seat-picker> seated map', () => {
     expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true'), 'no seat chosen by the gestures').to.have.length(0);
   });
 
+  it('with a mouse on a map that fits whole, the press chooses (answered in the next frame); on a map that can be dragged, the release', async () => {
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    const viewport = root(el).querySelector('.viewport') as HTMLElement;
+    const at = (name: string, type: string) => {
+      const target = seat(el, name);
+      const rect = viewport.getBoundingClientRect();
+      const x = rect.left + target.offsetLeft - viewport.scrollLeft + target.offsetWidth / 2;
+      const y = rect.top + target.offsetTop - viewport.scrollTop + target.offsetHeight / 2;
+      viewport.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, pointerId: 1, bubbles: true, pointerType: 'mouse', button: 0 }));
+    };
+    at('Stalls, row A, seat 1,', 'pointerdown');
+    await el.updateComplete;
+    expect(seat(el, 'Stalls, row A, seat 1,').getAttribute('aria-pressed'), 'chosen on press').to.equal('true');
+    at('Stalls, row A, seat 1,', 'pointerup');
+    await el.updateComplete;
+    expect(seat(el, 'Stalls, row A, seat 1,').getAttribute('aria-pressed'), 'not toggled back on release').to.equal('true');
+    // Zoomed in, the map can be dragged: a press alone chooses nothing; the release does.
+    const zoomIn = root(el).querySelector('[aria-label="Zoom in"]') as HTMLButtonElement;
+    for (let i = 0; i < 10 && viewport.scrollWidth <= viewport.clientWidth; i += 1) {
+      zoomIn.click();
+      await el.updateComplete;
+    }
+    expect(viewport.scrollWidth).to.be.greaterThan(viewport.clientWidth);
+    seat(el, 'Stalls, row A, seat 2,').scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    at('Stalls, row A, seat 2,', 'pointerdown');
+    await el.updateComplete;
+    expect(seat(el, 'Stalls, row A, seat 2,').getAttribute('aria-pressed')).to.equal('false');
+    at('Stalls, row A, seat 2,', 'pointerup');
+    await el.updateComplete;
+    expect(seat(el, 'Stalls, row A, seat 2,').getAttribute('aria-pressed')).to.equal('true');
+  });
+
   it('opens fitted to its box at every width (the whole venue in view), keeps the fit on resize until the visitor zooms', async () => {
     const big = hall(40, 80);
     const api = fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) }));
@@ -332,16 +369,16 @@ describe('<seat-picker> seated map', () => {
     expect(api.callsTo('validateSeatsSelection')).to.deep.equal([{ performanceId: 1, body: { TicketIds: [5, 4] } }]);
     const message = root(el).querySelector('[part~="validation"]');
     expect(message?.textContent).to.include('Please do not leave a single empty seat.');
-    expect(button(el, /Add 2 seats/).disabled).to.equal(true);
+    expect(usable(button(el, /Add 2 seats/))).to.equal(false);
     await accessible(el);
     seat(el, 'Stalls, row A, seat 2,').click();
     await el.updateComplete;
     await tick(el);
     expect(root(el).querySelector('[part~="validation"]')).to.equal(null);
-    expect(button(el, /Add 1 seat/).disabled).to.equal(false);
+    expect(usable(button(el, /Add 1 seat/))).to.equal(true);
   });
 
-  it('a double click on Add while the seat check is still pending adds once and says so once', async () => {
+  it('"Add" is enabled only once the seat check has answered for this very selection; then a double click adds once', async () => {
     let answerValidation: (() => void) | undefined;
     const api = fakeApi(
       seatedHandlers({
@@ -358,15 +395,71 @@ describe('<seat-picker> seated map', () => {
     el.addEventListener('booking-basket-change', () => (changes += 1));
     seat(el, 'Stalls, row B, seat 9').click();
     await el.updateComplete;
-    await waitUntil(() => answerValidation !== undefined, 'the selection was never validated');
     const add = button(el, /Add 1 seat/);
+    expect(usable(add), 'not while the check is pending').to.equal(false);
+    expect(add.disabled, 'still focusable').to.equal(false);
     add.click();
-    add.click();
+    await el.updateComplete;
+    expect(api.callsTo('addTickets')).to.have.length(0);
+    expect(root(el).querySelector('[part="announcer"]')?.textContent).to.include('Checking that these seats can be booked together');
+    await waitUntil(() => answerValidation !== undefined, 'the selection was never validated');
     answerValidation?.();
+    await waitUntil(() => usable(button(el, /Add 1 seat/)), 'enabled once the check answered');
+    add.click();
+    add.click();
     await waitUntil(() => text(el).includes('1 ticket added to your basket.'), 'never added');
     await el.updateComplete;
     expect(api.callsTo('addTickets')).to.have.length(1);
     expect(changes).to.equal(1);
+  });
+
+  it('marks the seat the service named (InvalidSeatID) on the map and in the list, with its message', async () => {
+    const refusal = 'Choosing seat A3 would leave a single empty seat. Please choose seats next to each other.';
+    const api = fakeApi(
+      seatedHandlers({
+        validateSeatsSelection: ({ body }) =>
+          body.TicketIds.includes(8)
+            ? { SelectionValid: false, DisableBooking: true, ErrorMessagePlan: refusal, ErrorMessageBasket: '', InvalidSeatID: '8' }
+            : { SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' },
+      }),
+    );
+    const el = await picker(api);
+    await mapReady(el);
+    const details = root(el).querySelector('details[part~="list"]') as HTMLDetailsElement;
+    details.open = true;
+    await waitUntil(() => root(el).querySelector('.list-body'), 'the list did not open');
+    fakeTimers();
+    seat(el, 'Stalls, row A, seat 3').click();
+    await el.updateComplete;
+    await tick(el);
+    // On the map: the seat's button says why, and is marked (part token and a ring painted round it).
+    const a3 = seat(el, 'Stalls, row A, seat 3');
+    expect(a3.getAttribute('part')).to.include('invalid');
+    expect(a3.getAttribute('aria-invalid')).to.equal('true');
+    expect(a3.getAttribute('aria-label')).to.include(`Cannot be chosen: ${refusal}`);
+    expect(root(el).querySelector('[part~="validation"]')?.textContent).to.include(refusal);
+    expect(usable(button(el, /Add 1 seat/))).to.equal(false);
+    expect(root(el).querySelector('[part~="legend"]')?.textContent).to.include('Cannot be chosen');
+    // In the list: the same seat, marked, with the message.
+    const entry = root(el).querySelector('[part~="list-seat"][part~="invalid"]');
+    expect(entry?.textContent).to.include('Seat 3').and.include(refusal);
+    expect(entry?.querySelector('input')?.getAttribute('aria-invalid')).to.equal('true');
+    // The painted ring: the danger colour just outside the seat's shape.
+    const canvas = root(el).querySelector('canvas') as HTMLCanvasElement;
+    const c = canvas.getBoundingClientRect();
+    const b = a3.getBoundingClientRect();
+    const scale = canvas.width / c.width;
+    const pixel = canvas.getContext('2d')?.getImageData(Math.round((b.left - c.left + b.width / 2) * scale), Math.floor((b.top - c.top + 1) * scale), 1, 1).data;
+    expect([...(pixel ?? [])].slice(0, 3)).to.deep.equal([179, 38, 30]); // #b3261e
+    await accessible(el);
+    // A choice the service accepts: no mark left.
+    seat(el, 'Stalls, row A, seat 3').click();
+    seat(el, 'Stalls, row A, seat 1,').click();
+    await el.updateComplete;
+    await tick(el);
+    expect(seat(el, 'Stalls, row A, seat 3').getAttribute('part')).not.to.include('invalid');
+    expect(root(el).querySelector('[part~="list-seat"][part~="invalid"]')).to.equal(null);
+    expect(usable(button(el, /Add 1 seat/))).to.equal(true);
   });
 
   it('adds through the basket store, clears the selection, shows the seats as in the basket and fires booking-basket-change', async () => {
@@ -377,6 +470,7 @@ describe('<seat-picker> seated map', () => {
     seat(el, 'Stalls, row B, seat 9').click();
     seat(el, 'Stalls, row B, seat 10').click();
     await el.updateComplete;
+    await tick(el);
     const fired = oneEvent(el, 'booking-basket-change');
     button(el, /Add 2 seats/).click();
     await tick(el);
@@ -418,7 +512,8 @@ describe('<seat-picker> seated map', () => {
     expect(text(el)).to.include('No longer available: Stalls row A seat 2. The rest of your choice is kept.');
     expect(seat(el, 'Stalls, row A, seat 1,').getAttribute('aria-pressed')).to.equal('true');
     expect(seatButtons(el).some((b) => b.getAttribute('aria-label')?.startsWith('Stalls, row A, seat 2,'))).to.equal(false);
-    expect(button(el, /Add 1 seat/).disabled).to.equal(false);
+    await tick(el);
+    expect(usable(button(el, /Add 1 seat/))).to.equal(true);
     await accessible(el);
   });
 
@@ -453,6 +548,7 @@ describe('<seat-picker> seated map', () => {
     fakeTimers();
     seat(el, 'Stalls, row A, seat 3').click();
     await el.updateComplete;
+    await tick(el);
     const errorEvent = oneEvent(el, 'booking-error');
     button(el, /Add 1 seat/).click();
     await tick(el);
@@ -548,7 +644,7 @@ describe('<seat-picker> seated map', () => {
     seat(el, 'Stalls, row A, seat 1,').click();
     await el.updateComplete;
     expect(root(el).querySelector('[part~="paired"]')?.textContent).to.include('cannot be booked on its own');
-    expect(button(el, /Add 1 seat/).disabled).to.equal(true);
+    expect(usable(button(el, /Add 1 seat/))).to.equal(false);
   });
 
   it('zooms with its buttons: the map and every seat grow together', async () => {

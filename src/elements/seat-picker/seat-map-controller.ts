@@ -9,7 +9,9 @@
  *   first/last seat; Enter/Space press the native button (which toggles).
  *   The active seat's button always exists, even when scrolled out of view.
  * - Pointer: the buttons ignore the pointer; a tap or click is hit-tested on
- *   the map (O(log n)). One finger or a mouse drag pans; two fingers pinch to
+ *   the map (O(log n)). A mouse or pen chooses on press while the whole map is
+ *   in view (nothing to drag), so the seat shows chosen in the next frame;
+ *   otherwise a seat is chosen on release, when the pointer did not drag. One finger or a mouse drag pans; two fingers pinch to
  *   zoom and pan together (the point of the map under them stays under them);
  *   Ctrl+wheel zooms, plain wheel scrolls natively.
  * - Fit: a map opens fitted to its viewport (the whole venue in view, at most
@@ -40,8 +42,8 @@ export interface SeatMapCallbacks {
   toggle(index: number): void;
   /** The roving focus moved to a seat. */
   activate(index: number): void;
-  /** The accessible name of a seat. */
-  label(seat: MapSeat, held: boolean): string;
+  /** The accessible name of a seat (`invalid`: the service named it as why the selection was refused). */
+  label(seat: MapSeat, held: boolean, invalid: boolean): string;
   /** Zoom changed (pinch, Ctrl+wheel, the buttons, a fit), or the view stopped or started fitting: see `fitted`. */
   zoomed(zoom: number): void;
   /** The map was painted for the first time since it was attached (its frame is being produced now). */
@@ -60,6 +62,7 @@ export class SeatMapController implements ReactiveController {
   private map: SeatMap | null = null;
   private selected: ReadonlySet<number> = new Set();
   private held: ReadonlySet<number> = new Set();
+  private invalid: ReadonlySet<number> = new Set();
   private zoom = 1;
   private active = -1;
   private readonly painter: SeatMapPainter;
@@ -148,7 +151,10 @@ export class SeatMapController implements ReactiveController {
       target.addEventListener(type, fn as EventListener, opts);
       this.cleanup.push(() => target.removeEventListener(type, fn as EventListener, opts));
     };
-    on(viewport, 'scroll', () => this.schedule(), { passive: true });
+    on(viewport, 'scroll', () => {
+      this.scrollStale = true; // read again when next needed (in the frame's paint, layout clean)
+      this.schedule();
+    }, { passive: true });
     on(viewport, 'pointerdown', (e) => this.handlePointerDown(e));
     on(viewport, 'pointermove', (e) => this.handlePointerMove(e));
     on(viewport, 'pointerup', (e) => this.handlePointerUp(e));
@@ -185,6 +191,7 @@ export class SeatMapController implements ReactiveController {
     this.buttons.clear();
     this.pointers.clear();
     this.els = null;
+    this.scrollStale = true;
     this.announcedPaint = false;
   }
 
@@ -192,7 +199,16 @@ export class SeatMapController implements ReactiveController {
    * New data for the view. A new map repaints everything in view; a new
    * selection repaints only the seats whose state changed.
    */
-  update(next: { map: SeatMap | null; selected: ReadonlySet<number>; held: ReadonlySet<number>; zoom: number; active: number }): void {
+  update(next: {
+    map: SeatMap | null;
+    selected: ReadonlySet<number>;
+    held: ReadonlySet<number>;
+    /** Seats the service named as why the selection was refused (InvalidSeatID): marked. */
+    invalid?: ReadonlySet<number>;
+    zoom: number;
+    active: number;
+  }): void {
+    const invalid = next.invalid ?? this.invalid;
     const mapChanged = next.map !== this.map;
     const zoomChanged = next.zoom !== this.zoom;
     const changed: number[] = [];
@@ -203,11 +219,16 @@ export class SeatMapController implements ReactiveController {
         for (const i of next.held) if (!this.held.has(i)) changed.push(i);
         for (const i of this.held) if (!next.held.has(i)) changed.push(i);
       }
+      if (invalid !== this.invalid) {
+        for (const i of invalid) if (!this.invalid.has(i)) changed.push(i);
+        for (const i of this.invalid) if (!invalid.has(i)) changed.push(i);
+      }
     }
     const previousActive = this.active;
     this.map = next.map;
     this.selected = next.selected;
     this.held = next.held;
+    this.invalid = invalid;
     if (zoomChanged) this.applyZoom(next.zoom);
     this.active = next.map && next.active >= 0 && next.active < next.map.seats.length ? next.active : next.map?.seats.length ? 0 : -1;
     if (mapChanged) {
@@ -248,37 +269,65 @@ export class SeatMapController implements ReactiveController {
     if (!map || !seat || !this.els) return;
     const previous = this.active;
     this.active = index;
-    const { viewport } = this.els;
     const p = this.pitch;
     const left = seat.x * p;
     const top = seat.y * p;
     const margin = p;
     const labelSpace = ROW_LABEL_UNITS * p;
-    const { scrollLeft, scrollTop } = viewport;
-    if (left - labelSpace < viewport.scrollLeft) viewport.scrollLeft = Math.max(0, left - labelSpace - margin);
-    else if (left + p > viewport.scrollLeft + viewport.clientWidth) viewport.scrollLeft = left + p + margin - viewport.clientWidth;
-    if (top < viewport.scrollTop) viewport.scrollTop = Math.max(0, top - margin);
-    else if (top + p > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + p + margin - viewport.clientHeight;
+    const b = this.box();
+    let x = b.left;
+    let y = b.top;
+    if (left - labelSpace < x) x = Math.max(0, left - labelSpace - margin);
+    else if (left + p > x + b.w) x = left + p + margin - b.w;
+    if (top < y) y = Math.max(0, top - margin);
+    else if (top + p > y + b.h) y = top + p + margin - b.h;
     // The seats in view changed only if the view moved (a click on a seat in view leaves it be).
-    if (viewport.scrollLeft !== scrollLeft || viewport.scrollTop !== scrollTop) this.syncOverlay();
+    if (x !== b.left || y !== b.top) {
+      this.scrollTo(x, y);
+      this.syncOverlay();
+    }
     this.updateButton(previous);
     const button = this.ensureButton(index);
     if (options.focus !== false) button.focus({ preventScroll: true });
     this.callbacks.activate(index);
   }
 
-  /** The viewport's size and scroll, as read before `resize` wrote any style (reading after it would force a layout). */
-  private measured: ViewBox | null = null;
+  /**
+   * The viewport's size (from its resize reports) and scroll (what this
+   * controller set, or read again after a scroll event). Kept, not read from the
+   * DOM when painting: a read after the click's DOM changes would force a style
+   * and layout pass in the middle of answering the click.
+   */
+  private viewBox: ViewBox = { w: 0, h: 0, left: 0, top: 0 };
+  private scrollStale = true;
 
   private box(): ViewBox {
     const v = this.els?.viewport;
-    if (this.measured) return this.measured;
-    return v ? { w: v.clientWidth, h: v.clientHeight, left: v.scrollLeft, top: v.scrollTop } : { w: 0, h: 0, left: 0, top: 0 };
+    if (v && this.scrollStale) {
+      this.scrollStale = false;
+      this.viewBox = { ...this.viewBox, left: v.scrollLeft, top: v.scrollTop };
+    }
+    return this.viewBox;
+  }
+
+  /** Scroll the viewport, clamped as the browser clamps it, and keep what it is now. */
+  private scrollTo(left: number, top: number): void {
+    const v = this.els?.viewport;
+    const map = this.map;
+    if (!v) return;
+    const p = this.pitch;
+    const { w, h } = this.viewBox;
+    const x = Math.round(Math.max(0, Math.min(left, Math.ceil((map?.width ?? 0) * p) - w)));
+    const y = Math.round(Math.max(0, Math.min(top, Math.ceil((map?.height ?? 0) * p) - h)));
+    this.box();
+    if (x !== this.viewBox.left) v.scrollLeft = x;
+    if (y !== this.viewBox.top) v.scrollTop = y;
+    this.viewBox = { ...this.viewBox, left: x, top: y };
   }
 
   /** What the painter paints now: the data, the scale and the viewport as it is. */
   private paintView(): PaintView {
-    return { map: this.map, selected: this.selected, held: this.held, zoom: this.zoom, dpr: this.dpr, box: this.box() };
+    return { map: this.map, selected: this.selected, held: this.held, invalid: this.invalid, zoom: this.zoom, dpr: this.dpr, box: this.box() };
   }
 
   private context(): CanvasRenderingContext2D | null {
@@ -303,10 +352,11 @@ export class SeatMapController implements ReactiveController {
       this.zoom = zoom;
       return;
     }
-    const ax = anchor?.x ?? v.clientWidth / 2;
-    const ay = anchor?.y ?? v.clientHeight / 2;
+    const b = this.box();
+    const ax = anchor?.x ?? b.w / 2;
+    const ay = anchor?.y ?? b.h / 2;
     const ratio = zoom / this.zoom;
-    this.zoomAt(zoom, { left: (v.scrollLeft + ax) * ratio - ax, top: (v.scrollTop + ay) * ratio - ay });
+    this.zoomAt(zoom, { left: (b.left + ax) * ratio - ax, top: (b.top + ay) * ratio - ay });
   }
 
   /** Set the zoom and scroll the viewport to `scroll` (CSS px at the new zoom). */
@@ -315,8 +365,7 @@ export class SeatMapController implements ReactiveController {
     const v = this.els?.viewport;
     if (!v) return;
     this.sizeSizer();
-    v.scrollLeft = Math.max(0, scroll.left);
-    v.scrollTop = Math.max(0, scroll.top);
+    this.scrollTo(scroll.left, scroll.top);
     for (const [i, b] of this.buttons) this.placeButton(b, i);
   }
 
@@ -344,28 +393,25 @@ export class SeatMapController implements ReactiveController {
     const w = viewport.clientWidth;
     const h = viewport.clientHeight;
     const offsetTop = viewport.offsetTop;
-    this.measured = { w, h, left: viewport.scrollLeft, top: viewport.scrollTop };
+    this.viewBox = { w, h, left: viewport.scrollLeft, top: viewport.scrollTop };
+    this.scrollStale = false;
     // Fitted: the whole map in view at this size (then nothing can be scrolled: the browser clamps to 0).
     const fit = this.fitting ? this.fitZoom(w, h) : null;
     const refit = fit !== null && fit !== this.zoom;
     if (refit) {
       this.zoom = fit;
-      this.measured = { w, h, left: 0, top: 0 };
+      this.viewBox = { w, h, left: 0, top: 0 };
       for (const [i, b] of this.buttons) this.placeButton(b, i);
     }
-    try {
-      canvas.style.top = `${offsetTop}px`;
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${h}px`;
-      canvas.width = Math.max(1, Math.round(w * this.dpr));
-      canvas.height = Math.max(1, Math.round(h * this.dpr));
-      this.sizeSizer();
-      // The seats first: row and area labels (text: the canvas's first font lookup and shaping,
-      // ~8 ms at first use) are drawn a frame later, with the overlay.
-      this.paintAll({ labels: false });
-    } finally {
-      this.measured = null;
-    }
+    canvas.style.top = `${offsetTop}px`;
+    canvas.style.width = `${w}px`;
+    canvas.style.height = `${h}px`;
+    canvas.width = Math.max(1, Math.round(w * this.dpr));
+    canvas.height = Math.max(1, Math.round(h * this.dpr));
+    this.sizeSizer();
+    // The seats first: row and area labels (text: the canvas's first font lookup and shaping,
+    // ~8 ms at first use) are drawn a frame later, with the overlay.
+    this.paintAll({ labels: false });
     // The painted map is what the visitor sees first; the focusable stand-ins follow a frame later
     // (the active seat's at once, so the tab stop exists from the start).
     if (this.active >= 0 && this.map) this.ensureButton(this.active);
@@ -471,12 +517,15 @@ export class SeatMapController implements ReactiveController {
   private fillButton(b: HTMLButtonElement, seat: MapSeat): void {
     const selected = this.selected.has(seat.index);
     const held = this.held.has(seat.index);
+    const invalid = this.invalid.has(seat.index);
     b.tabIndex = seat.index === this.active ? 0 : -1;
-    b.setAttribute('aria-label', this.callbacks.label(seat, held));
+    b.setAttribute('aria-label', this.callbacks.label(seat, held, invalid));
     b.setAttribute('aria-pressed', String(selected));
     if (held) b.setAttribute('aria-disabled', 'true');
     else b.removeAttribute('aria-disabled');
-    b.setAttribute('part', `seat${selected ? ' selected' : ''}${held ? ' in-basket' : ''}${seat.restricted ? ' restricted' : ''}`);
+    if (invalid) b.setAttribute('aria-invalid', 'true');
+    else b.removeAttribute('aria-invalid');
+    b.setAttribute('part', `seat${selected ? ' selected' : ''}${held ? ' in-basket' : ''}${seat.restricted ? ' restricted' : ''}${invalid ? ' invalid' : ''}`);
   }
 
   private updateButton(index: number): void {
@@ -523,6 +572,7 @@ export class SeatMapController implements ReactiveController {
   private handlePointerDown(e: PointerEvent): void {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, startX: e.clientX, startY: e.clientY });
+    this.pressed = false;
     if (this.pointers.size === 1) this.dragged = false;
     if (this.pointers.size === 2) this.startPinch();
     try {
@@ -530,6 +580,39 @@ export class SeatMapController implements ReactiveController {
     } catch {
       /* synthetic pointers */
     }
+    // A mouse or pen on a map that fits whole (nothing to drag it by): the press chooses the seat,
+    // so the answer is in the very next frame, however long the button is held. On a map that can
+    // be panned, a press may begin a drag, and the seat is chosen on release (as a touch always is).
+    if (e.pointerType !== 'touch' && this.pointers.size === 1 && this.wholeMapInView()) {
+      this.pressed = this.chooseAt(e);
+    }
+  }
+
+  /** The press already chose a seat (see handlePointerDown): its release does not choose again. */
+  private pressed = false;
+
+  /** Whether the whole map is in the viewport (nothing to scroll). */
+  private wholeMapInView(): boolean {
+    const map = this.map;
+    const { w, h } = this.viewBox;
+    const p = this.pitch;
+    return map !== null && w > 0 && Math.ceil(map.width * p) <= w && Math.ceil(map.height * p) <= h;
+  }
+
+  /** Choose the seat under a pointer (hit-tested on the map); false when there is none. */
+  private chooseAt(e: PointerEvent): boolean {
+    const v = this.els?.viewport;
+    const map = this.map;
+    if (!v || !map) return false;
+    const rect = v.getBoundingClientRect();
+    const p = this.pitch;
+    const b = this.box();
+    const index = seatAt(map, (e.clientX - rect.left + b.left) / p, (e.clientY - rect.top + b.top) / p);
+    if (index < 0) return false;
+    const hadFocus = this.host.shadowRoot?.activeElement instanceof HTMLButtonElement && this.buttons.has(Number(this.host.shadowRoot.activeElement.dataset.seat));
+    this.focusSeat(index, { focus: hadFocus });
+    this.callbacks.toggle(index);
+    return true;
   }
 
   private pointerDistance(): number {
@@ -550,7 +633,8 @@ export class SeatMapController implements ReactiveController {
     if (!v) return;
     const mid = this.pointerMidpoint();
     const p = this.pitch;
-    this.pinch = { distance: this.pointerDistance(), zoom: this.zoom, unitX: (v.scrollLeft + mid.x) / p, unitY: (v.scrollTop + mid.y) / p };
+    const b = this.box();
+    this.pinch = { distance: this.pointerDistance(), zoom: this.zoom, unitX: (b.left + mid.x) / p, unitY: (b.top + mid.y) / p };
     this.dragged = true;
   }
 
@@ -570,7 +654,8 @@ export class SeatMapController implements ReactiveController {
       const mid = this.pointerMidpoint();
       const p = SEAT_PITCH * zoom;
       const scroll = { left: pinch.unitX * p - mid.x, top: pinch.unitY * p - mid.y };
-      if (zoom === this.zoom && Math.abs(scroll.left - v.scrollLeft) < 0.5 && Math.abs(scroll.top - v.scrollTop) < 0.5) return;
+      const b = this.box();
+      if (zoom === this.zoom && Math.abs(scroll.left - b.left) < 0.5 && Math.abs(scroll.top - b.top) < 0.5) return;
       const report = zoom !== this.zoom || this.fitting;
       this.fitting = false;
       this.zoomAt(zoom, scroll);
@@ -581,8 +666,9 @@ export class SeatMapController implements ReactiveController {
     if (!this.dragged && Math.hypot(e.clientX - pt.startX, e.clientY - pt.startY) < DRAG_THRESHOLD) return;
     if (!this.dragged) v.classList.add('dragging');
     this.dragged = true;
-    v.scrollLeft -= dx;
-    v.scrollTop -= dy;
+    const b = this.box();
+    this.scrollTo(b.left - dx, b.top - dy);
+    this.schedule();
   }
 
   private handlePointerUp(e: PointerEvent): void {
@@ -596,15 +682,8 @@ export class SeatMapController implements ReactiveController {
     }
     const v = this.els?.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
-    const map = this.map;
-    if (!pt || !v || !map || this.dragged) return;
-    const rect = v.getBoundingClientRect();
-    const p = this.pitch;
-    const index = seatAt(map, (e.clientX - rect.left + v.scrollLeft) / p, (e.clientY - rect.top + v.scrollTop) / p);
-    if (index < 0) return;
-    const hadFocus = this.host.shadowRoot?.activeElement instanceof HTMLButtonElement && this.buttons.has(Number(this.host.shadowRoot.activeElement.dataset.seat));
-    this.focusSeat(index, { focus: hadFocus });
-    this.callbacks.toggle(index);
+    if (!pt || !v || !this.map || this.dragged || this.pressed) return;
+    this.chooseAt(e);
   }
 
   private handleWheel(e: WheelEvent): void {

@@ -4,8 +4,8 @@ import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { SeatMap } from '../../state/seat-map.ts';
 import type { MoneyText } from './seat-words.ts';
 
-/** The legend of `map`; `held`: some seats of it are in the basket. */
-export function renderLegend(map: SeatMap, held: boolean, money: MoneyText): TemplateResult {
+/** The legend of `map`; `held`: some seats of it are in the basket; `invalid`: the service refused a seat of the choice. */
+export function renderLegend(map: SeatMap, shown: { held: boolean; invalid: boolean }, money: MoneyText): TemplateResult {
   return html`<ul part="legend" aria-label=${msg('Key to the map')}>
     ${map.bands.map(
       (band, i) => html`<li>
@@ -13,7 +13,8 @@ export function renderLegend(map: SeatMap, held: boolean, money: MoneyText): Tem
       </li>`,
     )}
     <li>${swatch({ selected: true })}<span>${msg('Your choice')}</span></li>
-    ${held ? html`<li>${swatch({ held: true })}<span>${msg('In your basket')}</span></li>` : nothing}
+    ${shown.held ? html`<li>${swatch({ held: true })}<span>${msg('In your basket')}</span></li>` : nothing}
+    ${shown.invalid ? html`<li>${swatch({ invalid: true })}<span>${msg('Cannot be chosen')}</span></li>` : nothing}
     ${map.restrictedCount ? html`<li>${swatch({ restricted: true })}<span>${msg('Restricted view')}</span></li>` : nothing}
   </ul>`;
 }
@@ -23,7 +24,7 @@ export function renderLegend(map: SeatMap, held: boolean, money: MoneyText): Tem
  * letter beside it. Its colours are the seat picker's own custom properties, set by
  * class (seat-picker.styles.ts), so it follows the colour scheme as the canvas does.
  */
-function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean }): TemplateResult {
+function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean; invalid?: boolean }): TemplateResult {
   const look = kind.selected ? 'selected' : kind.held ? 'held' : kind.band !== undefined ? `band-${(kind.band % 6) + 1}` : 'plain';
   const marks = [
     svg``,
@@ -44,5 +45,6 @@ function swatch(kind: { band?: number; letter?: string; selected?: boolean; held
       : nothing}
     ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
     ${kind.restricted ? svg`<path class="corner" d="M13 1h10v10z" />` : nothing}
+    ${kind.invalid ? svg`<rect class="ring" x="1.25" y="1.25" width="21.5" height="21.5" rx="5" fill="none" stroke-width="2.5" />` : nothing}
   </svg>`;
 }

@@ -17,6 +17,8 @@ export interface SeatMapPalette {
   selectedMark: string;
   held: string;
   restricted: string;
+  /** The ring around a seat the service refused (InvalidSeatID). */
+  invalid: string;
   text: string;
   background: string;
   focus: string;
@@ -39,6 +41,8 @@ export interface PaintView {
   map: SeatMap | null;
   selected: ReadonlySet<number>;
   held: ReadonlySet<number>;
+  /** Seats the service named as why the selection was refused: ringed in the danger colour. */
+  invalid: ReadonlySet<number>;
   zoom: number;
   dpr: number;
   box: ViewBox;
@@ -54,7 +58,7 @@ export const BAND_DEFAULTS: readonly string[] = ['#0b63a8', '#a34400', '#007a5a'
 /** The custom properties the canvas paints with (defined in seat-picker.styles.ts and the shared styles). */
 const PALETTE_PROPERTIES = [
   '--_band-1', '--_band-2', '--_band-3', '--_band-4', '--_band-5', '--_band-6',
-  '--_seat-mark', '--_seat-selected', '--_accent-contrast', '--_seat-held', '--_seat-restricted', '--_text', '--_surface',
+  '--_seat-mark', '--_seat-selected', '--_accent-contrast', '--_seat-held', '--_seat-restricted', '--_text', '--_surface', '--_danger',
 ] as const;
 
 /** The visible part of the map, in units. */
@@ -137,7 +141,7 @@ export class SeatMapPainter {
     if (forced) {
       this.palette = {
         bands: ['Canvas'], mark: 'CanvasText', selected: 'Highlight', selectedMark: 'HighlightText', held: 'GrayText',
-        restricted: 'CanvasText', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
+        restricted: 'CanvasText', invalid: 'Mark', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
         font: style.fontFamily || 'sans-serif',
       };
       return this.palette;
@@ -154,6 +158,7 @@ export class SeatMapPainter {
       selectedMark: colour('--_accent-contrast', '#ffffff'),
       held: colour('--_seat-held', '#6b6f76'),
       restricted: colour('--_seat-restricted', '#1d1d1f'),
+      invalid: colour('--_danger', '#b3261e'),
       text: colour('--_text', '#1d1d1f'),
       background: colour('--_surface', '#ffffff'),
       focus: '#1a73e8',
@@ -173,7 +178,7 @@ export class SeatMapPainter {
   private lookKey(view: PaintView, seat: MapSeat): string {
     const selected = view.selected.has(seat.index);
     const held = view.held.has(seat.index);
-    return `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}`;
+    return `${selected ? 's' : held ? 'h' : `b${seat.band % 6}:${seat.band}`}${seat.restricted ? 'r' : ''}${view.invalid.has(seat.index) ? 'x' : ''}`;
   }
 
   private sprite(view: PaintView, seat: MapSeat, key = this.lookKey(view, seat)): OffscreenCanvas | HTMLCanvasElement {
@@ -195,7 +200,8 @@ export class SeatMapPainter {
       if (ctx) {
         ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
         const selected = view.selected.has(seat.index);
-        this.drawSeatShape(ctx, view, { band: seat.band, selected, held: view.held.has(seat.index), restricted: seat.restricted }, 0, 0, this.readPalette());
+        const look = { band: seat.band, selected, held: view.held.has(seat.index), restricted: seat.restricted, invalid: view.invalid.has(seat.index) };
+        this.drawSeatShape(ctx, view, look, 0, 0, this.readPalette());
       }
       this.sprites.set(key, sprite);
     }
@@ -289,7 +295,7 @@ export class SeatMapPainter {
   private drawSeatShape(
     ctx: Context2D,
     view: PaintView,
-    look: { band: number; selected: boolean; held: boolean; restricted: boolean },
+    look: { band: number; selected: boolean; held: boolean; restricted: boolean; invalid: boolean },
     cellX: number,
     cellY: number,
     pal: SeatMapPalette,
@@ -339,6 +345,15 @@ export class SeatMapPainter {
       ctx.fillText(view.map?.bands[look.band]?.label ?? '', cx, cy + 0.5 * u, size - 4 * u);
     } else {
       drawBandMark(ctx, look.band, cx, cy, u, pal.mark);
+    }
+    if (look.invalid) {
+      // Refused by the service: a ring in the danger colour around the seat (a shape, not colour alone).
+      ctx.strokeStyle = pal.invalid;
+      ctx.lineWidth = Math.max(1.5, 2.5 * u);
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.roundRect(x - 1, y - 1, size + 2, size + 2, radius + 1);
+      ctx.stroke();
     }
     if (look.restricted) {
       // A dark corner triangle: restricted view.

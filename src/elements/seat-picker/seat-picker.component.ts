@@ -78,13 +78,14 @@ export const VALIDATION_DELAY = 250;
  * @csspart zoom - The zoom buttons.
  * @csspart map - The frame around the map.
  * @csspart map-viewport - The scrolling, pannable map area.
- * @csspart seat - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`); transparent, over the painted seat.
+ * @csspart seat - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`, `invalid`: the seat the service named when it refused the selection); transparent, over the painted seat.
+ * @csspart list-seat - A seat's checkbox and words in the list (state token `invalid`, with the service's message).
  * @csspart seat-details - The line describing the seat under focus.
  * @csspart plan - The venue's seating plan image (PlanLink).
  * @csspart summary - Selected seats, total, validation message and the add button.
  * @csspart total - The running total.
  * @csspart validation - The service's message about the selection (ErrorMessagePlan).
- * @csspart add - The "add to basket" buttons.
+ * @csspart add - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
  * @csspart notice - Messages (tokens: `paired`, `result`).
  * @csspart best - The best-available section.
  * @csspart general - The general-admission section.
@@ -144,6 +145,9 @@ export class SeatPicker extends BookingElement {
   private mapSource: readonly FullTicketInfo[] | null = null;
   private mapExtrasKey = '';
   private selectedIdx: ReadonlySet<number> = EMPTY;
+  /** The seat the service named in InvalidSeatID for the current selection (-1: none), and as a set for the map. */
+  private invalidSeat = -1;
+  private invalidIdx: ReadonlySet<number> = EMPTY;
   private heldIdx: ReadonlySet<number> = EMPTY;
   private heldFor: { content: BasketContent | null; map: SeatMap | null } = { content: null, map: null };
   private lastPerformance: number | null = null;
@@ -159,7 +163,11 @@ export class SeatPicker extends BookingElement {
     activate: (index) => {
       this.activeSeat = index;
     },
-    label: (seat, held) => seatName(seat, this.money, held),
+    label: (seat, held, invalid) => {
+      const name = seatName(seat, this.money, held);
+      const check = this.selectionCheck;
+      return invalid && check.state === 'refused' ? `${name}. ${msg(str`Cannot be chosen: ${check.message}`)}` : name;
+    },
     zoomed: (zoom) => {
       this.zoom = zoom;
       this.requestUpdate(); // the Fit button says whether the view is fitted
@@ -330,6 +338,13 @@ export class SeatPicker extends BookingElement {
       if (i !== undefined) selectedIdx.add(i);
     }
     if (selectedIdx.size !== this.selectedIdx.size || [...selectedIdx].some((i) => !this.selectedIdx.has(i))) this.selectedIdx = selectedIdx;
+    // The seat the service named as the reason for refusing the selection (InvalidSeatID).
+    const check = this.selectionCheck;
+    const invalid = check.state === 'refused' && check.seat !== null ? check.seat : -1;
+    if (invalid !== this.invalidSeat) {
+      this.invalidSeat = invalid;
+      this.invalidIdx = invalid >= 0 ? new Set([invalid]) : EMPTY;
+    }
   }
 
   private listedFor: { tickets: readonly FullTicketInfo[] | null; ids: ReadonlySet<number> } = { tickets: null, ids: new Set() };
@@ -371,7 +386,7 @@ export class SeatPicker extends BookingElement {
     const sizer = this.sizerRef.value;
     const canvas = this.canvasRef.value;
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
-    this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, zoom: this.zoom, active: this.activeSeat });
+    this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, invalid: this.invalidIdx, zoom: this.zoom, active: this.activeSeat });
   }
 
   /** Also waits for the parts rendered after the map's first frame. */
@@ -411,6 +426,29 @@ export class SeatPicker extends BookingElement {
   private announce(text: string): void {
     // The same sentence twice must still be read: vary it invisibly.
     this.announcement = this.announcement === text ? `${text}\u00a0` : text;
+  }
+
+  /**
+   * What the service said of the current selection: nothing chosen; still being
+   * checked (SeatsSelectionValidation after a short pause); fine to add (valid,
+   * or the check could not be made: then the add itself is judged); or refused,
+   * with the service's message and the seat it named (InvalidSeatID).
+   */
+  private get selectionCheck():
+    | { state: 'none' | 'checking' | 'addable' }
+    | { state: 'refused'; message: string; seat: number | null; disable: boolean } {
+    if (!this.selected.length) return { state: 'none' };
+    if (this.validationTask.status !== TaskStatus.COMPLETE) return { state: 'checking' };
+    const result = this.validationTask.value;
+    if (!result || result.SelectionValid) return { state: 'addable' };
+    const id = Number(result.InvalidSeatID);
+    const seat = result.InvalidSeatID && Number.isInteger(id) ? (this.map?.byTicket.get(id) ?? null) : null;
+    return {
+      state: 'refused',
+      message: result.ErrorMessagePlan || result.ErrorMessageBasket || msg('These seats cannot be booked together.'),
+      seat,
+      disable: result.DisableBooking,
+    };
   }
 
   private get selectedSeats(): MapSeat[] {
@@ -516,7 +554,7 @@ export class SeatPicker extends BookingElement {
         ? html`<p class="seat-details" part="seat-details" aria-hidden="true">
               ${active ? seatName(active, this.money, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
             </p>
-            ${this.laterPart?.renderLegend(map, this.heldIdx.size > 0, this.money) ?? nothing} ${this.renderPlan()} ${this.renderSummary()}`
+            ${this.laterPart?.renderLegend(map, { held: this.heldIdx.size > 0, invalid: this.invalidSeat >= 0 }, this.money) ?? nothing} ${this.renderPlan()} ${this.renderSummary()}`
         : nothing}
     `;
   }
@@ -563,10 +601,19 @@ export class SeatPicker extends BookingElement {
                   if (!seat) return nothing;
                   const held = this.heldIdx.has(i);
                   const extra = [this.money(seat.price), restriction(seat), held ? msg('in your basket') : ''].filter(Boolean).join(', ');
-                  return html`<label
-                    ><input type="checkbox" .checked=${this.selectedIdx.has(i)} ?disabled=${held} @change=${() => this.toggleSeat(i, 'list')} />${msg(
-                      str`Seat ${seat.seat}`,
-                    )}, ${extra}</label
+                  const check = this.selectionCheck;
+                  const invalid = i === this.invalidSeat && check.state === 'refused';
+                  return html`<label class=${invalid ? 'invalid' : ''} part=${invalid ? 'list-seat invalid' : 'list-seat'}
+                    ><input
+                      type="checkbox"
+                      .checked=${this.selectedIdx.has(i)}
+                      ?disabled=${held}
+                      aria-invalid=${invalid ? 'true' : nothing}
+                      aria-describedby=${invalid ? `invalid-${i}` : nothing}
+                      @change=${() => this.toggleSeat(i, 'list')}
+                    />${msg(str`Seat ${seat.seat}`)}, ${extra}${invalid
+                      ? html`<span class="invalid-note" id=${`invalid-${i}`}>${msg(str`Cannot be chosen: ${check.message}`)}</span>`
+                      : nothing}</label
                   >`;
                 })}
               </div>
@@ -587,9 +634,12 @@ export class SeatPicker extends BookingElement {
 
   private renderSummary(): TemplateResult {
     const seats = this.selectedSeats;
-    const validation = this.validationTask.value;
-    const showValidation = seats.length > 0 && validation && !validation.SelectionValid && this.validationTask.status === TaskStatus.COMPLETE;
-    const disabled = !seats.length || this.adding || Boolean(showValidation && validation.DisableBooking) || this.notBookable;
+    const check = this.selectionCheck;
+    // "Add" is enabled only once the service has answered for this very selection. It stays
+    // focusable (aria-disabled, not disabled) so a keyboard user's focus is never dropped.
+    const addable = check.state === 'addable' || (check.state === 'refused' && !check.disable);
+    const inert = !addable || this.adding || this.notBookable;
+    const describedBy = [check.state === 'checking' ? 'checking-note' : '', this.pairedNoteId === nothing ? '' : 'paired-note'].filter(Boolean).join(' ');
     return html`<div part="summary" aria-labelledby="summary-title">
       <h3 id="summary-title">${msg('Your choice')}</h3>
       ${seats.length
@@ -598,20 +648,37 @@ export class SeatPicker extends BookingElement {
           </ul>`
         : html`<p class="muted">${msg(str`No seats chosen yet. You can choose up to ${this.maxSeats}.`)}</p>`}
       <p class="total" part="total">${msg(str`Total: ${this.money(this.total)}`)}</p>
-      ${showValidation
-        ? html`<p part="validation notice" data-tone="error" role="alert">
-            ${validation.ErrorMessagePlan || validation.ErrorMessageBasket || msg('These seats cannot be booked together.')}
-          </p>`
+      ${check.state === 'refused'
+        ? html`<p part="validation notice" data-tone="error" role="alert" tabindex="-1">${check.message}</p>`
         : nothing}
       ${this.renderPaired()}
       <div class="row-of">
-        <button type="button" part="add" ?disabled=${disabled} aria-describedby=${this.pairedNoteId} @click=${() => void this.addSeats(this.selected)}>
+        <button
+          type="button"
+          part="add"
+          aria-disabled=${inert ? 'true' : 'false'}
+          aria-describedby=${describedBy || nothing}
+          @click=${this.handleAddClick}
+        >
           ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}
         </button>
+        <span id="checking-note" class="visually-hidden">${check.state === 'checking' ? msg('Checking that these seats can be booked together…') : ''}</span>
         ${seats.length ? html`<button type="button" data-variant="secondary" @click=${this.clearSelection}>${msg('Clear choice')}</button>` : nothing}
       </div>
     </div>`;
   }
+
+  /** "Add": only when the service has said the selection may be booked (the button is aria-disabled otherwise). */
+  private handleAddClick = (): void => {
+    const check = this.selectionCheck;
+    const addable = check.state === 'addable' || (check.state === 'refused' && !check.disable);
+    if (!addable || this.adding || this.notBookable) {
+      if (check.state === 'checking') this.announce(msg('Checking that these seats can be booked together…'));
+      else if (check.state === 'refused') this.announce(check.message);
+      return;
+    }
+    void this.addSeats(this.selected);
+  };
 
   private get pairedNoteId(): string | typeof nothing {
     return this.performanceTask.value?.paired.length ? 'paired-note' : nothing;

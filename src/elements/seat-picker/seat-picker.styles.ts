@@ -278,6 +278,24 @@ export const seatPickerStyles = css`
   .swatch .corner {
     fill: var(--_seat-restricted);
   }
+  .swatch .ring {
+    stroke: var(--_danger);
+  }
+  /* The seat the service refused, in the list: its words and the service's message. */
+  label.invalid {
+    outline: 2px solid var(--_danger);
+    outline-offset: 1px;
+    border-radius: 4px;
+  }
+  .invalid-note {
+    display: block;
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  button[part~='add'][aria-disabled='true'] {
+    cursor: not-allowed;
+    opacity: 0.55;
+  }
   .plan img {
     max-width: 100%;
     height: auto;
