@@ -87,7 +87,9 @@ export const sharedStyles = css`
     background: transparent;
     color: var(--_accent);
   }
-  button:disabled {
+  /* aria-disabled: unusable for now, but still focusable, so focus is never dropped from it. */
+  button:disabled,
+  button[aria-disabled='true'] {
     cursor: not-allowed;
     opacity: 0.55;
   }

@@ -8,7 +8,7 @@ import { resetSharedBookings, type BookingContextValue } from '../../src/state/b
 import type { BookingConfig } from '../../src/state/config.ts';
 import { ORDER_RETRY_DELAYS_MS } from '../../src/state/order-retry.ts';
 import { apiError, networkError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
-import { BASKET_ID, basketContent, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
+import { BASKET_ID, basketContent, basketItems, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
 
 interface Mounted {
   el: CheckoutForm;
@@ -380,15 +380,29 @@ describe('<checkout-form>', () => {
     expect(text(el, '[part~="message"][part~="info"]')).to.contain('not available');
   });
 
-  it('removes one item, and empties the basket only after a confirmation', async () => {
-    const api = checkoutApi();
+  it('removes one item, and empties the basket only after a confirmation; focus is never dropped', async () => {
+    // The service answers the removal when the test says so: the busy state can be seen.
+    let answer: (() => void) | undefined;
+    const plain = checkoutApi();
+    const api = checkoutApi({
+      deleteBasketItem: (args) => new Promise((resolve) => (answer = () => resolve(plain.deleteBasketItem(args)))),
+    });
     const { el, booking } = await mount(api);
     const removed = oneEvent(el, 'booking-basket-change');
-    $<HTMLButtonElement>(el, '[part~="item"]:nth-child(2) [part~="remove-button"]').click();
+    const remove = $<HTMLButtonElement>(el, '[part~="item"]:nth-child(2) [part~="remove-button"]');
+    remove.focus();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(remove.getAttribute('aria-disabled'), 'busy').to.equal('true');
+    expect(el.shadowRoot?.activeElement === remove, 'and keeps the focus').to.equal(true);
+    await waitUntil(() => answer !== undefined);
+    answer?.();
     expect((await removed).detail.action).to.equal('remove');
     expect(api.callsTo('deleteBasketItem')).to.deep.equal([{ basketId: BASKET_ID, basketItemId: 12 }]);
     await waitUntil(() => $$(el, '[part~="item"]').length === 1);
-    expect(el.shadowRoot?.activeElement?.id).to.equal('basket-heading');
+    // The removed item was the last: focus goes to the one before it.
+    expect(el.shadowRoot?.activeElement === $(el, '[part~="item"]'), 'focus on the remaining item').to.equal(true);
+    expect(document.activeElement === el).to.equal(true);
 
     $<HTMLButtonElement>(el, '[part~="empty-button"]').click();
     await el.updateComplete;
@@ -402,11 +416,38 @@ describe('<checkout-form>', () => {
     $<HTMLButtonElement>(el, '[part~="empty-button"]').click();
     await el.updateComplete;
     const cleared = oneEvent(el, 'booking-basket-change');
-    $<HTMLButtonElement>(el, '[part~="confirm-empty-button"]').click();
+    $<HTMLButtonElement>(el, '[part~="confirm-empty-button"]').focus();
+    await sendKeys({ press: 'Enter' });
     expect((await cleared).detail.action).to.equal('clear');
     expect(api.callsTo('deleteAllFromBasket')).to.have.length(1);
     expect(booking.basket.value.basketId).to.equal(null);
     await waitUntil(() => el.shadowRoot?.querySelector('[part~="empty"]'));
+    // The status that says what happened has the focus.
+    await waitUntil(() => el.shadowRoot?.activeElement === $(el, '[part~="empty"]'), 'focus on the empty-basket status');
+    expect(document.activeElement === el).to.equal(true);
+    await expect(el).to.be.accessible();
+  });
+
+  it('when expiry releases the item whose control had the focus, focus goes to the next item, then to the status that says what happened', async () => {
+    let held = basketItems();
+    const api = checkoutApi({ getBasket: () => basketContent(held) });
+    const { el, booking } = await mount(api);
+    // The service's clock is past both holds (ExpirationDate 2026-12-01T10:10 London).
+    api.clock.offset = Date.parse('2026-12-01T10:11:00Z') - Date.now();
+    $<HTMLButtonElement>(el, '[part~="item"]:nth-child(1) [part~="remove-button"]').focus();
+    held = held.slice(1); // the first hold ran out
+    await booking.basket.refresh();
+    await waitUntil(() => $$(el, '[part~="item"]').length === 1);
+    await el.updateComplete;
+    expect(el.shadowRoot?.activeElement === $(el, '[part~="item"]'), 'the item after it (never another item\'s Remove button)').to.equal(true);
+    held = [];
+    await booking.basket.refresh();
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="empty"]'));
+    await el.updateComplete;
+    const status = $(el, '[part~="empty"]');
+    expect(status.textContent).to.contain('Time is up').and.contain('Your basket is empty.');
+    expect(el.shadowRoot?.activeElement === status, 'the status').to.equal(true);
+    expect(document.activeElement === el, 'never the page body').to.equal(true);
     await expect(el).to.be.accessible();
   });
 

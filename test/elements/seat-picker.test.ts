@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import type { AddTicketsResult, EventInfo, FullTicketInfo, VenueInfo } from '../../src/api/types.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
+import '../../src/elements/checkout-form/checkout-form.ts';
 import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { apiError, fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { BASKET_ID, availableAreas, basketWith, hall, performance, ticket } from './helpers/seat-fixtures.ts';
@@ -490,6 +491,54 @@ describe('<seat-picker> seated map', () => {
     await el.updateComplete;
     expect(b9.getAttribute('aria-pressed')).to.equal('false');
     await accessible(el);
+  });
+
+  it('focus is never dropped: after adding by keyboard it goes to the added item in the basket, or to the notice; after a refusal to the notice', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        addTickets: ({ body }) => {
+          if ((body.Tickets ?? []).includes(8)) return { Success: false, FailureReason: 5, FailureReasonText: 'TicketLeavesSingleSeat', BookableTicketsCount: null, GetBasketContentResult: basketWith([]) };
+          return added(body.Tickets ?? []);
+        },
+        getCheckoutOptions: () => ({ CheckoutNotices: [], ETicketNotices: [], CustomerEmailIsMandatory: true }),
+        getAvailableDeliveries: () => ({ DeliveryTypes: [{ DeliveryTypeId: 1, DeliveryTypeName: 'Box Office Collection', DeliveryTypePrice: 1 }] }),
+        getCountries: () => ({ Countries: [] }),
+        getUSStates: () => ({ USStates: [] }),
+        getTicketPlanPrice: () => ({ Price: 2 }),
+      }),
+    );
+    const booking = testBooking(api);
+    const el = await withBooking<SeatPicker>(booking, html`<seat-picker performance-id="1"></seat-picker><checkout-form></checkout-form>`);
+    const form = el.nextElementSibling as HTMLElement;
+    await mapReady(el);
+    const pressAdd = async (name: RegExp) => {
+      await waitUntil(() => usable(button(el, name)), 'the seat check answered');
+      button(el, name).focus();
+      await sendKeys({ press: 'Enter' });
+    };
+    // Refused: the notice that says why.
+    seat(el, 'Stalls, row A, seat 3').click();
+    await el.updateComplete;
+    await pressAdd(/Add 1 seat/);
+    await waitUntil(() => root(el).activeElement?.matches('[part~="notice"][part~="result"]'), 'focus on the refusal');
+    expect(root(el).activeElement?.textContent).to.include('single empty seat');
+    // Added: the item in the basket that <checkout-form> shows.
+    seat(el, 'Stalls, row A, seat 3').click();
+    seat(el, 'Stalls, row B, seat 9').click();
+    await el.updateComplete;
+    await pressAdd(/Add 1 seat/);
+    await waitUntil(() => document.activeElement === form, 'focus went to <checkout-form>');
+    const item = form.shadowRoot?.activeElement as HTMLElement | null;
+    expect(item?.matches('[part~="item"]')).to.equal(true);
+    expect(item?.textContent).to.include('B9');
+    // Without a basket on the page: the notice that says it was added.
+    form.remove();
+    seat(el, 'Stalls, row B, seat 10').click();
+    await el.updateComplete;
+    await pressAdd(/Add 1 seat/);
+    await waitUntil(() => root(el).activeElement?.matches('[part~="notice"][part~="result"]'), 'focus on the notice');
+    expect(root(el).activeElement?.textContent).to.include('1 ticket added to your basket.');
+    expect(document.activeElement === el, 'never the page body').to.equal(true);
   });
 
   it('409 outdated: refreshes the map, names the seats lost and keeps the rest', async () => {

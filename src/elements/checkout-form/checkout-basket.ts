@@ -1,6 +1,11 @@
-/** The basket in <checkout-form>: its items and tickets, removing one, and emptying it (with an inline confirmation). */
+/**
+ * The basket in <checkout-form>: its items and tickets, removing one, and emptying it (with an inline confirmation).
+ * While a change is in flight its buttons are aria-disabled, not disabled: the one with the focus keeps it.
+ */
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
+// Keyed: an item's DOM (and a focused Remove button in it) never turns into another item's.
+import { repeat } from 'lit/directives/repeat.js';
 import type { BasketContent, BasketItem, BasketTicket, ETicketNotice } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import type { BasketState } from '../../state/basket-store.ts';
@@ -28,7 +33,7 @@ export function renderBasket(content: BasketContent, view: BasketView): Template
     <h2 id="basket-heading" part="heading" tabindex="-1">${msg('Your basket')}</h2>
     ${storeError ? html`<p role="alert" part="message error">${storeError.message}</p>` : nothing}
     <ul part="items">
-      ${content.Items.map((item) => renderItem(item, busy, view))}
+      ${repeat(content.Items, (item) => item.BasketItemId, (item) => renderItem(item, busy, view))}
     </ul>
     <p class="actions">
       <span>${msg(str`Subtotal: ${formatMoney(subtotal(content), config)}`)}</span>
@@ -37,12 +42,12 @@ export function renderBasket(content: BasketContent, view: BasketView): Template
       ? html`<div part="empty-confirm" role="group" aria-labelledby="empty-question">
           <p id="empty-question">${msg('Remove every ticket from your basket? The seats will be released.')}</p>
           <div class="actions">
-            <button part="confirm-empty-button" ?disabled=${busy} @click=${view.onConfirmEmpty}>${msg('Yes, empty my basket')}</button>
+            <button part="confirm-empty-button" aria-disabled=${busy ? 'true' : 'false'} @click=${() => busy || view.onConfirmEmpty()}>${msg('Yes, empty my basket')}</button>
             <button part="cancel-empty-button" data-variant="secondary" @click=${view.onCancelEmpty}>${msg('Keep my tickets')}</button>
           </div>
         </div>`
       : html`<div class="actions">
-          <button part="empty-button" data-variant="secondary" ?disabled=${busy} @click=${view.onAskEmpty}>${msg('Empty basket')}</button>
+          <button part="empty-button" data-variant="secondary" aria-disabled=${busy ? 'true' : 'false'} @click=${() => busy || view.onAskEmpty()}>${msg('Empty basket')}</button>
         </div>`}
   </section>`;
 }
@@ -52,12 +57,13 @@ function renderItem(item: BasketItem, busy: boolean, view: BasketView): Template
   const when = formatDateTime(item.PerformanceDate, config, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
   const notices = view.eTicketNotices?.filter((n) => n.EventId === item.EventId) ?? [];
   const titleId = `item-${item.BasketItemId}-title`;
-  return html`<li part="item" aria-labelledby=${titleId}>
+  // Focusable (not in the tab order): where focus goes when the item is added, or the one before it removed.
+  return html`<li part="item" aria-labelledby=${titleId} tabindex="-1" data-item-id=${item.BasketItemId} data-focus-key=${`item-${item.BasketItemId}`}>
     <div class="item-head">
       <h3 id=${titleId} part="item-title">${item.EventName}</h3>
-      <button part="remove-button" data-variant="secondary" ?disabled=${busy}
+      <button part="remove-button" data-variant="secondary" aria-disabled=${busy ? 'true' : 'false'}
         aria-label=${msg(str`Remove ${item.EventName}, ${when}`)}
-        @click=${() => view.onRemove(item)}>${msg('Remove')}</button>
+        @click=${() => busy || view.onRemove(item)}>${msg('Remove')}</button>
     </div>
     <p part="item-meta" class="meta">${when} · ${item.VenueName}${item.VenueCity ? `, ${item.VenueCity}` : ''}</p>
     <p part="item-meta" class="meta">${item.AreaName}${item.Seats.length ? html` · ${msg(str`Seats ${formatList(item.Seats, config, { style: 'short', type: 'unit' })}`)}` : nothing}</p>

@@ -6,6 +6,8 @@ import { ApiError, isAbortError } from '../../api/client.ts';
 import type { BasketContent, BasketItem } from '../../api/types.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import { confirmationPresence, resetClaim, returnMarker, returnUrls, type ReturnOutcome } from '../../state/payment-return.ts';
+import { FocusRecovery, type LostFocus } from '../../controllers/focus-recovery.ts';
+import { takeBasketItemFocus } from '../../state/focus-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { orderStyles } from '../order.styles.ts';
 import type { CheckoutData, SystemLists } from './checkout-data.ts';
@@ -125,6 +127,15 @@ export class CheckoutForm extends BookingElement {
   private presenceOff: (() => void) | undefined;
   private presenceStore: BasketStore | undefined;
   private requestedBasket: string | null = null;
+  /** The basket's item ids in order, as last rendered: where a removed item was. */
+  private renderedItems: number[] = [];
+
+  /**
+   * Focus is never dropped: when a render removes the focused control (its item removed, or
+   * released at expiry; the basket emptied), focus goes to the item after it (or before), else
+   * to the status that says what happened.
+   */
+  private readonly focusKeeper = new FocusRecovery(this, (lost) => this.focusTarget(lost));
 
   /**
    * The country, US state and other System lists: only the form uses them, so they are read the
@@ -170,13 +181,47 @@ export class CheckoutForm extends BookingElement {
     this.presenceStore = undefined;
   }
 
+  /** Where focus goes when the focused control was removed by a render. */
+  private focusTarget(lost: LostFocus): HTMLElement | null {
+    const root = this.renderRoot;
+    const item = (id: number) => root.querySelector<HTMLElement>(`[part~="item"][data-item-id="${id}"]`);
+    const lostId = lost.key?.startsWith('item-') ? Number(lost.key.slice(5)) : null;
+    if (lostId !== null) {
+      const at = this.renderedItems.indexOf(lostId);
+      const after = this.renderedItems.slice(at + 1).map(item).find(Boolean);
+      const before = this.renderedItems.slice(0, Math.max(0, at)).reverse().map(item).find(Boolean);
+      if (after ?? before) return after ?? before ?? null;
+    }
+    return root.querySelector<HTMLElement>('#basket-status') ?? root.querySelector<HTMLElement>('#basket-heading');
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    this.renderedItems = [...this.renderRoot.querySelectorAll<HTMLElement>('[part~="item"][data-item-id]')].map((li) => Number(li.dataset.itemId));
+  }
+
+  /** The added item, when this form shows it visibly: it takes the focus (from <seat-picker>). */
+  private readonly takeItemFocus = async (basketItemId: number): Promise<boolean> => {
+    if (!this.isConnected) return false;
+    await this.updateComplete;
+    const li = this.renderRoot.querySelector<HTMLElement>(`[part~="item"][data-item-id="${basketItemId}"]`);
+    if (!li || li.getClientRects().length === 0) return false;
+    li.focus();
+    return this.shadowRoot?.activeElement === li;
+  };
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
     const booking = this.bookingController.booking;
     if (this.presenceStore !== booking.basket) {
       this.presenceOff?.();
       this.presenceStore = booking.basket;
-      this.presenceOff = confirmationPresence(booking.basket).subscribe(() => this.requestUpdate());
+      const presence = confirmationPresence(booking.basket).subscribe(() => this.requestUpdate());
+      const taker = takeBasketItemFocus(booking.basket, this.takeItemFocus);
+      this.presenceOff = () => {
+        presence();
+        taker();
+      };
     }
     // A restored basket id with no content yet (and nothing in flight): read it.
     const { basketId, content, busy } = booking.basket.value;
@@ -262,9 +307,13 @@ export class CheckoutForm extends BookingElement {
         return html`<p part="status" role="status">${msg('Loading your basket…')}</p>`;
       }
       if (this.returnOutcome === 'success') return nothing;
+      // The status that says what happened: where focus goes when the basket empties under it.
       return html`<section part="basket" aria-labelledby="basket-heading">
         <h2 id="basket-heading" part="heading" tabindex="-1">${msg('Your basket')}</h2>
-        <p part="empty">${msg('Your basket is empty.')}</p>
+        <p part="empty" id="basket-status" role="status" tabindex="-1">
+          ${basket.released.length ? msg('Time is up: the hold on your seats ran out and they were released.') : nothing}
+          ${msg('Your basket is empty.')}
+        </p>
       </section>`;
     }
     const part = this.formPart();
@@ -435,7 +484,7 @@ export class CheckoutForm extends BookingElement {
     if (!outcome.ok) return;
     this.announcement = msg(str`${item.EventName} was removed from your basket.`);
     await this.emit('booking-basket-change', { action: 'remove', basketId: store.value.basketId, basket: store.value.content });
-    this.renderRoot.querySelector<HTMLElement>('#basket-heading')?.focus();
+    // Focus went on to the next item, or to the status when none is left (focusTarget).
   };
 
   private readonly handleAskEmpty = async (): Promise<void> => {
@@ -458,7 +507,7 @@ export class CheckoutForm extends BookingElement {
     if (!outcome.ok) return;
     this.announcement = msg('Your basket is now empty.');
     await this.emit('booking-basket-change', { action: 'clear', basketId, basket: null });
-    this.renderRoot.querySelector<HTMLElement>('#basket-heading')?.focus();
+    this.focusKeeper.focusSoon(() => this.renderRoot.querySelector<HTMLElement>('#basket-status'));
   };
 
   private async handleSubmit(event: Event): Promise<void> {

@@ -37,6 +37,8 @@ export interface AddHost {
   setNotice(notice: Notice | null): void;
   announce(text: string): void;
   emit<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): void;
+  /** Where the keyboard focus goes after the add: the added basket item (its id), or the notice. */
+  focusAfter(outcome: { added: number | null } | { refused: true }): void;
 }
 
 /** One add through the shared basket store, and what the visitor is told about its outcome. */
@@ -44,6 +46,7 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
   const basket = host.basket;
   host.setAdding(true);
   host.setNotice(null);
+  const before = new Set((basket.value.content?.Items ?? []).map((i) => i.BasketItemId));
   let outcome: AddOutcome;
   try {
     outcome = await basket.add(body);
@@ -59,6 +62,7 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
     host.setNotice({ tone: 'success', message });
     host.announce(message);
     host.emit('booking-basket-change', { action: 'add', basketId: basket.value.basketId, basket: outcome.content });
+    host.focusAfter({ added: outcome.content.Items.find((i) => !before.has(i.BasketItemId))?.BasketItemId ?? null });
     return;
   }
   const failure = outcome.error;
@@ -88,12 +92,13 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
   }
   host.announce(failure.message);
   host.emit('booking-error', { source: 'seat-picker', message: failure.message, status: failure.status });
+  host.focusAfter({ refused: true });
 }
 
 /** The notice with its action and a dismiss button (a status when good news, else an alert). */
 export function renderNotice(n: Notice | null, dismiss: () => void): TemplateResult | typeof nothing {
   if (!n) return nothing;
-  return html`<div part="notice result" data-tone=${n.tone} role=${n.tone === 'success' ? 'status' : 'alert'}>
+  return html`<div part="notice result" data-tone=${n.tone} role=${n.tone === 'success' ? 'status' : 'alert'} tabindex="-1">
     <p>${n.message}</p>
     ${n.detail ? html`<p>${n.detail}</p>` : nothing}
     <div class="row-of">

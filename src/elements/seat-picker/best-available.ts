@@ -80,7 +80,13 @@ export class BestAvailable extends ChoiceByCount {
           ? html` · ${msg('restricted view')}`
           : nothing}</span
       >
-      <button type="button" part="add" aria-describedby=${id} ?disabled=${view.adding || view.notBookable} @click=${() => void this.add(tickets.map((t) => t.TicketId))}>
+      <button
+        type="button"
+        part="add"
+        aria-describedby=${id}
+        aria-disabled=${view.adding || view.notBookable ? 'true' : 'false'}
+        @click=${() => view.adding || view.notBookable || void this.add(tickets.map((t) => t.TicketId))}
+      >
         ${msg(str`Add ${count} for ${view.money(area.SellingPrice * count)}`)}
       </button>
     </li>`;

@@ -56,9 +56,9 @@ export class GeneralAdmission extends ChoiceByCount {
       <button
         type="button"
         part="add"
-        ?disabled=${!chosen || view.adding || view.notBookable}
+        aria-disabled=${!chosen || view.adding || view.notBookable ? 'true' : 'false'}
         aria-describedby=${view.pairedNoteId}
-        @click=${() => chosen && void this.add(chosen.area.AreaId, chosen.price.Price, count)}
+        @click=${() => chosen && !view.adding && !view.notBookable && void this.add(chosen.area.AreaId, chosen.price.Price, count)}
       >
         ${view.adding
           ? msg('Adding…')

@@ -51,6 +51,8 @@ export interface PaintView {
 /** Seat size and pitch at zoom 1, in CSS px (the seat is at least 24 px: WCAG 2.5.8). */
 export const SEAT_SIZE = 24;
 export const SEAT_PITCH = 28;
+/** Below this size (CSS px) a seat is painted as a plain block: its marks would not be seen. */
+const TINY_SEAT = 6;
 
 /** Price band colours on the light side: `--booking-seat-band-1` … `-6` (seat-picker.styles.ts has both sides; the legend uses the same properties). */
 export const BAND_DEFAULTS: readonly string[] = ['#0b63a8', '#a34400', '#007a5a', '#a8437f', '#5b4a9e', '#7a6500'];
@@ -238,8 +240,12 @@ export class SeatMapPainter {
     const sy = b.top;
     const groups = new Map<string, { seat: MapSeat; key: string; path: Path2D; ox: number; oy: number }>();
     let run: { key: string; y: number; left: number; right: number; group: { path: Path2D } } | null = null;
+    // A run's rectangle: a whole cell per seat (the sprite pattern has the seat inside it), or
+    // for tiny seats the seats' own extent (filled solid, see below).
+    const tiny = SEAT_SIZE * view.zoom < TINY_SEAT;
+    const shrink = tiny ? p - SEAT_SIZE * view.zoom : 0;
     const flush = () => {
-      if (run) run.group.path.rect(run.left * p - sx, run.y * p - sy, (run.right - run.left) * p, p);
+      if (run) run.group.path.rect(run.left * p - sx, run.y * p - sy, (run.right - run.left) * p - shrink, p - shrink);
     };
     for (const seat of seatsIn(map, r.left, r.top, r.right, r.bottom)) {
       const key = this.lookKey(view, seat);
@@ -258,6 +264,33 @@ export class SeatMapPainter {
       run = { key, y: seat.y, left: seat.x, right: seat.x + 1, group };
     }
     flush();
+    const size = SEAT_SIZE * view.zoom;
+    if (size < TINY_SEAT) {
+      // Seats too small for their marks (a large map fitted to a phone): each run one solid
+      // block of its look's colour, quicker to fill than a pattern; marks would not show anyway.
+      const inset = (p - size) / 2;
+      for (const g of groups.values()) {
+        const seat = g.seat;
+        const selected = view.selected.has(seat.index);
+        const held = view.held.has(seat.index);
+        ctx.fillStyle = selected ? pal.selected : held ? pal.held : (pal.bands[seat.band % pal.bands.length] ?? '#0b63a8');
+        ctx.save();
+        ctx.translate(inset, inset);
+        ctx.fill(g.path);
+        ctx.restore();
+      }
+      // A refused seat keeps its ring, however small.
+      for (const i of view.invalid) {
+        const seat = map.seats[i];
+        if (!seat) continue;
+        ctx.strokeStyle = pal.invalid;
+        ctx.lineWidth = 1.5;
+        ctx.strokeRect(seat.x * p - sx - 1, seat.y * p - sy - 1, p + 2, p + 2);
+      }
+      if (options.labels === false) this.labelsOwed = true;
+      else this.drawLabels(ctx, view, pal);
+      return;
+    }
     const side = Math.max(1, Math.ceil(p * view.dpr));
     for (const g of groups.values()) {
       const pattern = this.pattern(ctx, view, g.seat, g.key);

@@ -9,6 +9,8 @@ import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, Seats
 import { formatDateTime, formatList, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { FocusRecovery, focusDropped, focusedIn } from '../../controllers/focus-recovery.ts';
+import { focusBasketItem } from '../../state/focus-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
@@ -188,6 +190,25 @@ export class SeatPicker extends BookingElement {
       }));
     },
   });
+
+  /**
+   * Focus is never dropped: a render that removes the focused control (a best-available
+   * offer list refreshed after an add) puts focus on the notice saying what happened, or
+   * the heading.
+   */
+  private readonly focusKeeper = new FocusRecovery(this, () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]') ?? this.renderRoot.querySelector<HTMLElement>('#title'));
+
+  /**
+   * After an add, when the keyboard focus is in this picker (or fell out of it): on success
+   * to the added item in the basket (<checkout-form>, wherever it is on the page), else to
+   * the notice that says it was added; on a refusal, to the notice that says why.
+   */
+  private async focusAfterAdd(outcome: { added: number | null } | { refused: true }): Promise<void> {
+    if (!focusedIn(this.shadowRoot) && !focusDropped(this)) return;
+    const notice = () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]');
+    if ('added' in outcome && outcome.added !== null && (await focusBasketItem(this.bookingController.booking.basket, outcome.added))) return;
+    this.focusKeeper.focusSoon(notice);
+  }
 
   private get api(): ApiClient {
     return this.bookingController.booking.api;
@@ -466,7 +487,7 @@ export class SeatPicker extends BookingElement {
   protected override render(): TemplateResult {
     return html`
       <section class="stack" part="base" aria-labelledby="title">
-        <h2 id="title" part="title">${msg('Choose your seats')}</h2>
+        <h2 id="title" part="title" tabindex="-1">${msg('Choose your seats')}</h2>
         ${this.availabilityTask.render({
           initial: () => this.renderNoPerformance(),
           pending: () => {
@@ -850,6 +871,7 @@ export class SeatPicker extends BookingElement {
         },
         announce: (text) => this.announce(text),
         emit: (type, detail) => void this.emit(type, detail),
+        focusAfter: (outcome) => void this.focusAfterAdd(outcome),
       },
       body,
       count,

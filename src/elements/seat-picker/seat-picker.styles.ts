@@ -292,10 +292,6 @@ export const seatPickerStyles = css`
     color: var(--_danger);
     font-weight: 600;
   }
-  button[part~='add'][aria-disabled='true'] {
-    cursor: not-allowed;
-    opacity: 0.55;
-  }
   .plan img {
     max-width: 100%;
     height: auto;
