@@ -233,6 +233,164 @@ describe('booking flow over npm start', () => {
     });
   });
 
+  it('books the whole flow with the keyboard alone; focus is never dropped and is where the next step is after every action', { timeout: 240_000 }, async () => {
+    const page = await openDemo();
+    await visiting('keyboard', page, async () => {
+      let keystrokes = 0;
+      /** The focused element, through shadow roots: its host chain, part, text and state. */
+      const focus = () =>
+        page.evaluate(() => {
+          let active = document.activeElement;
+          const hosts: string[] = [];
+          while (active?.shadowRoot?.activeElement) {
+            hosts.push(active.tagName.toLowerCase());
+            active = active.shadowRoot.activeElement;
+          }
+          const el = active as HTMLElement | null;
+          return {
+            body: !el || el === document.body || el === document.documentElement,
+            host: hosts[hosts.length - 1] ?? '',
+            tag: el?.tagName.toLowerCase() ?? '',
+            part: el?.getAttribute('part') ?? '',
+            name: el?.getAttribute('name') ?? '',
+            id: el?.id ?? '',
+            text: (el?.getAttribute('aria-label') || el?.textContent || '').replace(/\s+/g, ' ').trim(),
+            pressed: el?.getAttribute('aria-pressed') ?? null,
+            disabled: el?.getAttribute('aria-disabled') === 'true',
+          };
+        });
+      type Focus = Awaited<ReturnType<typeof focus>>;
+      /** One key; focus must not fall to the page after it. */
+      const trail: string[] = [];
+      const press = async (key: string): Promise<Focus> => {
+        await page.keyboard.press(key);
+        keystrokes += 1;
+        const now = await focus();
+        trail.push(`${key} → ${now.host} ${now.tag}[${now.part}] ${now.text.slice(0, 40)}`);
+        assert.equal(now.body, false, `after ${key} (keystroke ${keystrokes}) focus fell to the page's body; before it:\n${trail.slice(-6).join('\n')}`);
+        return now;
+      };
+      const type = async (text: string) => {
+        await page.keyboard.type(text);
+        keystrokes += text.length;
+      };
+      /** Tab forward until the focused element is the one wanted (at most `max` Tabs). */
+      const tabTo = async (what: string, wanted: (f: Focus) => boolean, max = 60): Promise<Focus> => {
+        for (let i = 0; i < max; i += 1) {
+          const now = await press('Tab');
+          if (wanted(now)) return now;
+        }
+        throw new Error(`${what}: not reached in ${max} Tabs`);
+      };
+      /** Wait until the focus is where the next step is. */
+      const focusBecomes = async (what: string, wanted: (f: Focus) => boolean): Promise<Focus> => {
+        for (let i = 0; i < 100; i += 1) {
+          const now = await focus();
+          assert.equal(now.body, false, `${what}: focus fell to the page's body`);
+          if (wanted(now)) return now;
+          await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => resolve(true))));
+        }
+        throw new Error(`${what}: focus is at ${JSON.stringify(await focus())}`);
+      };
+
+      // 1. The show: its card, then Enter opens its detail with the focus on its title.
+      await tabTo('the show', (f) => f.host === 'event-list' && f.part.includes('card-button') && f.text.includes('The Lantern Keeper'));
+      await press('Enter');
+      await focusBecomes('the show opened', (f) => f.host === 'event-list' && f.id === 'detail-title');
+
+      // 2. A date: the calendar's day (one tab stop), Enter, then its first performance, Enter.
+      const day = (f: Focus) => f.host === 'performance-calendar' && f.part.split(' ').includes('day') && f.part.includes('has-performances');
+      // The grid of days is one tab stop; arrows walk the days (into the next months) to a bookable one.
+      let reached = await tabTo('the calendar\'s days', (f) => f.host === 'performance-calendar' && f.part.split(' ').includes('day'));
+      for (let step = 0; step < 90 && !day(reached); step += 1) reached = await press('ArrowRight');
+      assert.ok(day(reached), 'a day with performances in the next three months');
+      await press('Enter');
+      await focusBecomes('the day opened', (f) => f.host === 'performance-calendar' && f.part.includes('performance'));
+      await press('Enter');
+      // The customer waits for the seats to show (as they would see them load).
+      await page.locator('seat-picker').locator('[part~="seat"]').first().waitFor();
+
+      // 3. Seats: Tab to the map (one tab stop), then two neighbours the service accepts.
+      const seat = (f: Focus) => f.host === 'seat-picker' && f.part.includes('seat') && f.tag === 'button';
+      let current = await tabTo('the seat map', seat);
+      const checked = () =>
+        page.waitForResponse((r) => r.url().includes('/SeatsSelectionValidation') && (JSON.parse(r.request().postData() ?? '{}') as { TicketIds?: unknown[] }).TicketIds?.length === 2);
+      let chosen = false;
+      for (let attempt = 0; attempt < 12 && !chosen; attempt += 1) {
+        while (current.part.includes('in-basket')) current = await press('ArrowRight');
+        current = await press('Enter');
+        assert.equal(current.pressed, 'true', 'Enter chose the seat and kept the focus on it');
+        const validation = checked();
+        current = await press('ArrowRight');
+        current = await press('Enter');
+        const answer = (await (await validation).json()) as { SelectionValid: boolean };
+        if (answer.SelectionValid && current.pressed === 'true') {
+          chosen = true;
+          break;
+        }
+        await press('Enter');
+        await press('ArrowLeft');
+        await press('Enter');
+        current = await press('ArrowDown');
+      }
+      assert.ok(chosen, 'two seats side by side that the service accepts');
+
+      // 4. Add: Tab to "Add 2 seats", enabled once checked; Enter; focus goes to the added item in the basket.
+      await tabTo('Add', (f) => f.host === 'seat-picker' && f.part.includes('add') && /Add 2 seats/.test(f.text) && !f.disabled, 20);
+      await press('Enter');
+      const item = await focusBecomes('the added item', (f) => f.host === 'checkout-form' && f.part.includes('item') && f.tag === 'li');
+      assert.match(item.text, /The Lantern Keeper/);
+
+      // The countdown, against the hold's true remaining time on the service's clock.
+      const countdown = await page.evaluate(async () => {
+        const key = Object.keys(sessionStorage).find((k) => k.startsWith('stagedoor:basket:'));
+        const basketId = key ? sessionStorage.getItem(key) : null;
+        const response = await fetch(`/api/rest/v2/Baskets/${basketId}`);
+        const stamp = Number(/desc="?(\d+)/.exec(response.headers.get('server-timing') ?? '')?.[1]);
+        const { MinExpirationDate } = (await response.json()) as { MinExpirationDate: string };
+        const shown = document.querySelector('basket-timer')?.shadowRoot?.querySelector('[part~="time"] [aria-hidden="true"]')?.textContent?.trim() ?? '';
+        return { stamp, MinExpirationDate, shown };
+      });
+      const { serviceTimeToInstant } = await import('../../src/api/time.ts');
+      const remaining = (serviceTimeToInstant(countdown.MinExpirationDate, 'Europe/London', { near: countdown.stamp }) - countdown.stamp) / 1000;
+      const [minutes, seconds] = countdown.shown.split(':').map(Number);
+      const error = (minutes ?? 0) * 60 + (seconds ?? 0) - remaining;
+      console.log(`countdown over the real proxy and sandbox: shows ${countdown.shown} with ${remaining.toFixed(3)} s left (error ${error.toFixed(3)} s)`);
+      assert.ok(error <= 0.05, `never more than remains (shows ${countdown.shown}, ${remaining.toFixed(3)} s left)`);
+      assert.ok(error > -1.5, `less by under a second and a round trip (shows ${countdown.shown}, ${remaining.toFixed(3)} s left)`);
+
+      // 5. Checkout, by keyboard: confirm the notices, keep the first delivery, type the details, send.
+      const form = (f: Focus) => f.host === 'checkout-form';
+      let field = await tabTo('the checkout', (f) => form(f) && (f.name.startsWith('notice-') || f.name === 'delivery'), 40);
+      while (field.name.startsWith('notice-')) {
+        await press('Space');
+        field = await press('Tab');
+      }
+      assert.equal(field.name, 'delivery', 'the delivery choice');
+      for (const [name, text] of [['firstName', 'Ada'], ['lastName', 'Lovelace'], ['email', 'ada@example.com'], ['phone', '+44 20 7946 0000']] as const) {
+        field = await tabTo(name, (f) => form(f) && f.name === name, 4);
+        await type(text);
+      }
+      await tabTo('Continue to payment', (f) => form(f) && f.part.includes('submit-button'), 20);
+      await page.keyboard.press('Enter');
+      keystrokes += 1;
+      await page.waitForURL(/\/sandbox\/pay\//);
+
+      // 6. The sandbox's payment page, by keyboard too; back to the confirmation.
+      const pay = page.getByRole('button', { name: /^Pay\b/ });
+      for (let i = 0; i < 20 && !(await pay.evaluate((b) => b === document.activeElement)); i += 1) {
+        await page.keyboard.press('Tab');
+        keystrokes += 1;
+      }
+      await page.keyboard.press('Enter');
+      keystrokes += 1;
+      await page.waitForURL(/[?&]stagedoor=success/);
+      await page.getByRole('heading', { name: /your booking is confirmed/i }).first().waitFor({ timeout: 60_000 });
+      console.log(`keyboard alone: the whole booking in ${keystrokes} keystrokes`);
+      assert.deepEqual(pageErrors, []);
+    });
+  });
+
   it('a declined payment comes back to the basket, still held', { timeout: 240_000 }, async () => {
     const page = await openDemo();
     await visiting('decline', page, async () => {
