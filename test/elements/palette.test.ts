@@ -11,6 +11,7 @@ import type { FullTicketInfo } from '../../src/api/types.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
+import { seatColour, type SeatColour } from '../../src/elements/seat-picker/seat-colours.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { apiError, fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
 import { performance, ticket } from './helpers/seat-fixtures.ts';
@@ -36,10 +37,10 @@ function contrast(a: string, b: string): number {
   return (x + 0.05) / (y + 0.05);
 }
 
-/** The colour a custom property resolves to inside an element's shadow root (light-dark() resolved). */
+/** The colour a custom property (`--_text`) or a CSS colour value resolves to inside an element's shadow root (light-dark() resolved). */
 function resolve(el: Element, property: string): string {
   const span = document.createElement('span');
-  span.style.color = `var(${property})`;
+  span.style.color = property.startsWith('--') ? `var(${property})` : property;
   el.shadowRoot?.append(span);
   const colour = getComputedStyle(span).color;
   span.remove();
@@ -103,15 +104,16 @@ describe('dark colours of their own', () => {
         expect(contrast(at(p), surface), `${p} on the surface (${scheme})`).to.be.at.least(4.5);
       }
       expect(contrast(at('--_accent-contrast'), at('--_accent')), `button text on the accent (${scheme})`).to.be.at.least(4.5);
-      for (const p of ['--_band-1', '--_band-2', '--_band-3', '--_band-4', '--_band-5', '--_band-6', '--_seat-held', '--_seat-selected']) {
-        expect(contrast(at(p), surface), `${p} against the surface (${scheme})`).to.be.at.least(3);
-        const mark = p === '--_seat-selected' ? '--_accent-contrast' : '--_seat-mark';
-        expect(contrast(at(mark), at(p)), `the mark on ${p} (${scheme})`).to.be.at.least(3);
+      const seats: SeatColour[] = ['band-1', 'band-2', 'band-3', 'band-4', 'band-5', 'band-6', 'held', 'selected'];
+      for (const p of seats) {
+        expect(contrast(at(seatColour(p)), surface), `${p} seats against the surface (${scheme})`).to.be.at.least(3);
+        const mark = p === 'selected' ? '--_accent-contrast' : seatColour('mark');
+        expect(contrast(at(mark), at(seatColour(p))), `the mark on ${p} seats (${scheme})`).to.be.at.least(3);
       }
       if (scheme === 'dark') {
         expect(contrast(at('--_border'), surface), 'borders (dark)').to.be.at.least(3);
         for (let band = 1; band <= 6; band += 1) {
-          expect(contrast(at('--_seat-restricted'), at(`--_band-${band}`)), `the restricted corner on band ${band} (dark)`).to.be.at.least(3);
+          expect(contrast(at(seatColour('restricted')), at(seatColour(`band-${band}` as SeatColour))), `the restricted corner on band ${band} (dark)`).to.be.at.least(3);
         }
       }
       await expect(el).to.be.accessible();
@@ -150,7 +152,8 @@ describe('dark colours of their own', () => {
     document.documentElement.style.colorScheme = 'dark';
     await waitUntil(() => seatPixel(el, 'row A, seat 1,') === 'rgb(124, 184, 242)', 'repainted with the dark band A (#7cb8f2)');
     // The legend follows too (it is styled, not painted).
-    const swatch = el.shadowRoot?.querySelector('[part~="legend"] .swatch.band-1 .fill') as SVGElement;
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="legend"] .swatch rect'), 'the legend (after the first paint)');
+    const swatch = el.shadowRoot?.querySelector('[part~="legend"] .swatch rect') as SVGElement;
     expect(getComputedStyle(swatch).fill).to.equal('rgb(124, 184, 242)');
     // "light dark": the visitor's preference switches it back and forth.
     document.documentElement.style.colorScheme = 'light dark';

@@ -6,8 +6,10 @@ import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
+import { focusDropped, focusedIn } from '../../controllers/focus-recovery.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { AddOutcome, BasketFailure, BasketStore } from '../../state/basket-store.ts';
+import { focusBasketItem } from '../../state/focus-handoff.ts';
 
 /** A message about the last add, or about seats lost while choosing. */
 export interface Notice {
@@ -37,8 +39,21 @@ export interface AddHost {
   setNotice(notice: Notice | null): void;
   announce(text: string): void;
   emit<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): void;
-  /** Where the keyboard focus goes after the add: the added basket item (its id), or the notice. */
-  focusAfter(outcome: { added: number | null } | { refused: true }): void;
+  /** The element (the keyboard focus is followed from it). */
+  readonly host: HTMLElement;
+  /** Focus the notice about the add (after its next render). */
+  focusNotice(): void;
+}
+
+/**
+ * Focus after an add, when the keyboard focus is in the picker (or fell out of it): on
+ * success to the added item in the basket (<checkout-form>, wherever it is on the page),
+ * else to the notice that says it was added; on a refusal, to the notice that says why.
+ */
+async function focusAfter(host: AddHost, added: number | null): Promise<void> {
+  if (!focusedIn(host.host.shadowRoot) && !focusDropped(host.host)) return;
+  if (added !== null && (await focusBasketItem(host.basket, added))) return;
+  host.focusNotice();
 }
 
 /** One add through the shared basket store, and what the visitor is told about its outcome. */
@@ -62,7 +77,7 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
     host.setNotice({ tone: 'success', message });
     host.announce(message);
     host.emit('booking-basket-change', { action: 'add', basketId: basket.value.basketId, basket: outcome.content });
-    host.focusAfter({ added: outcome.content.Items.find((i) => !before.has(i.BasketItemId))?.BasketItemId ?? null });
+    void focusAfter(host, outcome.content.Items.find((i) => !before.has(i.BasketItemId))?.BasketItemId ?? null);
     return;
   }
   const failure = outcome.error;
@@ -92,7 +107,7 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
   }
   host.announce(failure.message);
   host.emit('booking-error', { source: 'seat-picker', message: failure.message, status: failure.status });
-  host.focusAfter({ refused: true });
+  void focusAfter(host, null);
 }
 
 /** The notice with its action and a dismiss button (a status when good news, else an alert). */

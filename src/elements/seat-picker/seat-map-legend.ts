@@ -1,6 +1,8 @@
 /** The key to the seat map: each price band, your choice, in your basket, restricted view, drawn like the canvas draws them. */
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
+import { ref } from 'lit/directives/ref.js';
+import { seatColour, type SeatColour } from './seat-colours.ts';
 import type { SeatMap } from '../../state/seat-map.ts';
 import type { MoneyText } from './seat-words.ts';
 
@@ -21,30 +23,40 @@ export function renderLegend(map: SeatMap, shown: { held: boolean; invalid: bool
 
 /**
  * A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a
- * letter beside it. Its colours are the seat picker's own custom properties, set by
- * class (seat-picker.styles.ts), so it follows the colour scheme as the canvas does.
+ * letter beside it, in the same colours (seat-colours.ts), set through the CSSOM
+ * (no style attribute: a strict CSP allows it), so it follows the colour scheme as the canvas does.
  */
+/** Set a fill or stroke colour through the CSSOM (`var()` works there, not in SVG's own attributes). */
+const paint = (property: 'fill' | 'stroke', value: string) => ref((el) => (el as SVGElement | undefined)?.style.setProperty(property, value));
+
 function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean; invalid?: boolean }): TemplateResult {
-  const look = kind.selected ? 'selected' : kind.held ? 'held' : kind.band !== undefined ? `band-${(kind.band % 6) + 1}` : 'plain';
+  const fill = kind.selected
+    ? seatColour('selected')
+    : kind.held
+      ? seatColour('held')
+      : kind.band !== undefined
+        ? seatColour(`band-${(kind.band % 6) + 1}` as SeatColour)
+        : 'var(--_border)';
+  const mark = kind.selected ? 'var(--_accent-contrast)' : seatColour('mark');
   const marks = [
     svg``,
     svg`<line x1="6" y1="18" x2="18" y2="6" />`,
-    svg`<circle class="dot" cx="12" cy="12" r="2.6" />`,
+    svg`<circle cx="12" cy="12" r="2.6" ${paint('fill', mark)} />`,
     svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
     svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
     svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
   ];
   const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
-  return html`<svg class="swatch ${look}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-    <rect class="fill" x="1" y="1" width="22" height="22" rx="5" />
-    <g class="mark" stroke-width="2" stroke-linecap="round">
+  return html`<svg class="swatch" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <rect x="1" y="1" width="22" height="22" rx="5" ${paint('fill', fill)} />
+    <g stroke-width="2" stroke-linecap="round" ${paint('stroke', mark)}>
       ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
     </g>
     ${kind.band !== undefined && kind.band >= 6
-      ? svg`<text class="letter" x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700">${kind.letter ?? ''}</text>`
+      ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" ${paint('fill', mark)}>${kind.letter ?? ''}</text>`
       : nothing}
     ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
-    ${kind.restricted ? svg`<path class="corner" d="M13 1h10v10z" />` : nothing}
-    ${kind.invalid ? svg`<rect class="ring" x="1.25" y="1.25" width="21.5" height="21.5" rx="5" fill="none" stroke-width="2.5" />` : nothing}
+    ${kind.restricted ? svg`<path d="M13 1h10v10z" ${paint('fill', seatColour('restricted'))} />` : nothing}
+    ${kind.invalid ? svg`<rect x="1.25" y="1.25" width="21.5" height="21.5" rx="5" fill="none" stroke-width="2.5" ${paint('stroke', 'var(--_danger)')} />` : nothing}
   </svg>`;
 }

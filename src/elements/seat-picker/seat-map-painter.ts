@@ -9,6 +9,7 @@
  * the overlay of buttons and when to paint belong to `SeatMapController`.
  */
 import { seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { lightBand, seatColour } from './seat-colours.ts';
 
 export interface SeatMapPalette {
   bands: string[];
@@ -54,14 +55,12 @@ export const SEAT_PITCH = 28;
 /** Below this size (CSS px) a seat is painted as a plain block: its marks would not be seen. */
 const TINY_SEAT = 6;
 
-/** Price band colours on the light side: `--booking-seat-band-1` … `-6` (seat-picker.styles.ts has both sides; the legend uses the same properties). */
-export const BAND_DEFAULTS: readonly string[] = ['#0b63a8', '#a34400', '#007a5a', '#a8437f', '#5b4a9e', '#7a6500'];
-
-/** The custom properties the canvas paints with (defined in seat-picker.styles.ts and the shared styles). */
-const PALETTE_PROPERTIES = [
-  '--_band-1', '--_band-2', '--_band-3', '--_band-4', '--_band-5', '--_band-6',
-  '--_seat-mark', '--_seat-selected', '--_accent-contrast', '--_seat-held', '--_seat-restricted', '--_text', '--_surface', '--_danger',
-] as const;
+/** The colours the canvas paints with, as CSS values (seat-colours.ts; the shared styles' palette), in a fixed order. */
+const PALETTE = [
+  seatColour('band-1'), seatColour('band-2'), seatColour('band-3'), seatColour('band-4'), seatColour('band-5'), seatColour('band-6'),
+  seatColour('mark'), seatColour('selected'), 'var(--_accent-contrast)', seatColour('held'), seatColour('restricted'),
+  'var(--_text)', 'var(--_surface)', 'var(--_danger)',
+];
 
 /** The visible part of the map, in units. */
 export function viewRect(view: PaintView): { left: number; top: number; right: number; bottom: number } {
@@ -118,11 +117,13 @@ export class SeatMapPainter {
     if (!root) return null;
     if (this.probe?.isConnected) return this.probe;
     const probe = document.createElement('div');
-    probe.className = 'palette-probe';
     probe.setAttribute('aria-hidden', 'true');
-    for (const name of PALETTE_PROPERTIES) {
+    // Styled through the CSSOM (no stylesheet, and a strict CSP allows it): out of sight, no size.
+    probe.style.cssText = 'position:absolute;width:0;height:0;overflow:hidden;visibility:hidden;pointer-events:none';
+    for (const value of PALETTE) {
       const span = document.createElement('span');
-      span.style.color = `var(${name})`;
+      span.style.color = value;
+      span.style.transition = 'color 1ms';
       probe.append(span);
     }
     probe.addEventListener('transitionend', () => {
@@ -149,20 +150,20 @@ export class SeatMapPainter {
       return this.palette;
     }
     const spans = this.probeFor()?.children;
-    const colour = (name: (typeof PALETTE_PROPERTIES)[number], fallback: string) => {
-      const span = spans?.[PALETTE_PROPERTIES.indexOf(name)];
+    const colour = (i: number, fallback: string) => {
+      const span = spans?.[i];
       return (span && getComputedStyle(span).color) || fallback;
     };
     this.palette = {
-      bands: BAND_DEFAULTS.map((fallback, i) => colour(`--_band-${i + 1}` as (typeof PALETTE_PROPERTIES)[number], fallback)),
-      mark: colour('--_seat-mark', '#ffffff'),
-      selected: colour('--_seat-selected', '#7a1f3d'),
-      selectedMark: colour('--_accent-contrast', '#ffffff'),
-      held: colour('--_seat-held', '#6b6f76'),
-      restricted: colour('--_seat-restricted', '#1d1d1f'),
-      invalid: colour('--_danger', '#b3261e'),
-      text: colour('--_text', '#1d1d1f'),
-      background: colour('--_surface', '#ffffff'),
+      bands: [0, 1, 2, 3, 4, 5].map((i) => colour(i, lightBand(i))),
+      mark: colour(6, '#ffffff'),
+      selected: colour(7, '#7a1f3d'),
+      selectedMark: colour(8, '#ffffff'),
+      held: colour(9, '#6b6f76'),
+      restricted: colour(10, '#1d1d1f'),
+      text: colour(11, '#1d1d1f'),
+      background: colour(12, '#ffffff'),
+      invalid: colour(13, '#b3261e'),
       focus: '#1a73e8',
       outline: null,
       font: style.fontFamily || 'sans-serif',

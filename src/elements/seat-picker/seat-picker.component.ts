@@ -9,8 +9,6 @@ import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, Seats
 import { formatDateTime, formatList, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
-import { FocusRecovery, focusDropped, focusedIn } from '../../controllers/focus-recovery.ts';
-import { focusBasketItem } from '../../state/focus-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
@@ -19,7 +17,7 @@ import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import { SeatMapController } from './seat-map-controller.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
-import { addSeatsLabel, restriction, rowOption, seatName, shortName } from './seat-words.ts';
+import { addSeatsLabel, restriction, seatName, shortName } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 /** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
@@ -191,23 +189,10 @@ export class SeatPicker extends BookingElement {
     },
   });
 
-  /**
-   * Focus is never dropped: a render that removes the focused control (a best-available
-   * offer list refreshed after an add) puts focus on the notice saying what happened, or
-   * the heading.
-   */
-  private readonly focusKeeper = new FocusRecovery(this, () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]') ?? this.renderRoot.querySelector<HTMLElement>('#title'));
-
-  /**
-   * After an add, when the keyboard focus is in this picker (or fell out of it): on success
-   * to the added item in the basket (<checkout-form>, wherever it is on the page), else to
-   * the notice that says it was added; on a refusal, to the notice that says why.
-   */
-  private async focusAfterAdd(outcome: { added: number | null } | { refused: true }): Promise<void> {
-    if (!focusedIn(this.shadowRoot) && !focusDropped(this)) return;
-    const notice = () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]');
-    if ('added' in outcome && outcome.added !== null && (await focusBasketItem(this.bookingController.booking.basket, outcome.added))) return;
-    this.focusKeeper.focusSoon(notice);
+  /** The notice about the last add (where focus goes after one: see add-to-basket.ts). */
+  private async focusNotice(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]')?.focus();
   }
 
   private get api(): ApiClient {
@@ -261,6 +246,9 @@ export class SeatPicker extends BookingElement {
       }),
     };
     this.laterPart.best.count = this.laterPart.general.count = this.wantedCount;
+    // Focus is never dropped: a render that removes the focused control (an offer list refreshed
+    // after an add) puts focus on the notice that says what happened, or the heading.
+    new later.FocusRecovery(this, () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]') ?? this.renderRoot.querySelector<HTMLElement>('#title'));
     return this.laterPart;
   }
   /** The ticket count best available and general admission start from (the shared selection's). */
@@ -590,57 +578,24 @@ export class SeatPicker extends BookingElement {
   }
 
   private renderList(map: SeatMap): TemplateResult {
-    const area = map.areas[this.listArea] ?? map.areas[0];
-    const rowIndex = area?.rows[this.listRow] ?? area?.rows[0];
-    const row = rowIndex === undefined ? undefined : map.rows[rowIndex];
+    const check = this.selectionCheck;
+    // The list itself comes with the later part; opening the list asks for it if it is not here yet.
+    const body = this.listOpen
+      ? (this.laterPart?.renderListBody(map, {
+          area: this.listArea,
+          row: this.listRow,
+          selected: this.selectedIdx,
+          held: this.heldIdx,
+          invalid: check.state === 'refused' && this.invalidSeat >= 0 ? { seat: this.invalidSeat, message: check.message } : null,
+          money: this.money,
+          onArea: this.handleListArea,
+          onRow: this.handleListRow,
+          onToggle: (i) => this.toggleSeat(i, 'list'),
+        }) ?? (void this.later(), html`<p part="loading" role="status">${msg('Loading the list…')}</p>`))
+      : nothing;
     return html`<details part="list" ?open=${this.listOpen} @toggle=${this.handleListToggle}>
       <summary>${msg('Choose seats from a list')}</summary>
-      ${this.listOpen && area && row
-        ? html`<div class="list-body">
-            <div class="list-pickers">
-              <label
-                >${msg('Area')}
-                <select @change=${this.handleListArea}>
-                  ${map.areas.map((a, i) => html`<option value=${i} ?selected=${a === area}>${a.name}</option>`)}
-                </select>
-              </label>
-              <label
-                >${msg('Row')}
-                <select @change=${this.handleListRow}>
-                  ${area.rows.map((r, i) => {
-                    const rr = map.rows[r];
-                    return rr ? html`<option value=${i} ?selected=${r === rowIndex}>${rowOption(rr.label, rr.seats.length)}</option>` : nothing;
-                  })}
-                </select>
-              </label>
-            </div>
-            <fieldset>
-              <legend>${msg(str`Seats in ${area.name}, row ${row.label}`)}</legend>
-              <div class="seat-checks">
-                ${row.seats.map((i) => {
-                  const seat = map.seats[i];
-                  if (!seat) return nothing;
-                  const held = this.heldIdx.has(i);
-                  const extra = [this.money(seat.price), restriction(seat), held ? msg('in your basket') : ''].filter(Boolean).join(', ');
-                  const check = this.selectionCheck;
-                  const invalid = i === this.invalidSeat && check.state === 'refused';
-                  return html`<label class=${invalid ? 'invalid' : ''} part=${invalid ? 'list-seat invalid' : 'list-seat'}
-                    ><input
-                      type="checkbox"
-                      .checked=${this.selectedIdx.has(i)}
-                      ?disabled=${held}
-                      aria-invalid=${invalid ? 'true' : nothing}
-                      aria-describedby=${invalid ? `invalid-${i}` : nothing}
-                      @change=${() => this.toggleSeat(i, 'list')}
-                    />${msg(str`Seat ${seat.seat}`)}, ${extra}${invalid
-                      ? html`<span class="invalid-note" id=${`invalid-${i}`}>${msg(str`Cannot be chosen: ${check.message}`)}</span>`
-                      : nothing}</label
-                  >`;
-                })}
-              </div>
-            </fieldset>
-          </div>`
-        : nothing}
+      ${body}
     </details>`;
   }
 
@@ -871,7 +826,8 @@ export class SeatPicker extends BookingElement {
         },
         announce: (text) => this.announce(text),
         emit: (type, detail) => void this.emit(type, detail),
-        focusAfter: (outcome) => void this.focusAfterAdd(outcome),
+        host: this,
+        focusNotice: () => void this.focusNotice(),
       },
       body,
       count,

@@ -6,47 +6,6 @@ export const seatPickerStyles = css`
     min-width: 0;
     /* The region above the map is sized from the picker's own width, not the viewport's. */
     container-type: inline-size;
-    /* The seats' colours, for the canvas (read through .palette-probe) and the legend alike. */
-    --_band-1: var(--booking-seat-band-1, #0b63a8);
-    --_band-2: var(--booking-seat-band-2, #a34400);
-    --_band-3: var(--booking-seat-band-3, #007a5a);
-    --_band-4: var(--booking-seat-band-4, #a8437f);
-    --_band-5: var(--booking-seat-band-5, #5b4a9e);
-    --_band-6: var(--booking-seat-band-6, #7a6500);
-    --_seat-mark: var(--booking-seat-mark, #ffffff);
-    --_seat-held: var(--booking-seat-held, #6b6f76);
-    --_seat-restricted: var(--booking-seat-restricted, #1d1d1f);
-    --_seat-selected: var(--booking-seat-selected, var(--_accent));
-  }
-  @supports (color: light-dark(#000, #fff)) {
-    :host {
-      /* On the dark side, light seats with dark marks: each at least 8:1 against the dark surface. */
-      --_band-1: var(--booking-seat-band-1, light-dark(#0b63a8, #7cb8f2));
-      --_band-2: var(--booking-seat-band-2, light-dark(#a34400, #f5a35c));
-      --_band-3: var(--booking-seat-band-3, light-dark(#007a5a, #4fcf9f));
-      --_band-4: var(--booking-seat-band-4, light-dark(#a8437f, #5ed3e6));
-      --_band-5: var(--booking-seat-band-5, light-dark(#5b4a9e, #b9a8ff));
-      --_band-6: var(--booking-seat-band-6, light-dark(#7a6500, #d8c35a));
-      --_seat-mark: var(--booking-seat-mark, light-dark(#ffffff, #111318));
-      --_seat-held: var(--booking-seat-held, light-dark(#6b6f76, #9a9ca6));
-      --_seat-restricted: var(--booking-seat-restricted, light-dark(#1d1d1f, #111318));
-    }
-  }
-  /*
-   * The canvas's colours, resolved by the browser (light-dark(), the host's overrides) and read
-   * back one per span; a change of any (a live colour-scheme switch) ends a transition, and the
-   * map repaints (seat-map-painter.ts).
-   */
-  .palette-probe {
-    position: absolute;
-    width: 0;
-    height: 0;
-    overflow: hidden;
-    visibility: hidden;
-    pointer-events: none;
-  }
-  .palette-probe > span {
-    transition: color 1ms;
   }
   .stack {
     display: grid;
@@ -249,37 +208,6 @@ export const seatPickerStyles = css`
     width: 22px;
     height: 22px;
     flex: none;
-  }
-  .swatch .fill {
-    fill: var(--_border);
-  }
-  .swatch .mark {
-    stroke: var(--_seat-mark);
-  }
-  .swatch .dot,
-  .swatch .letter {
-    fill: var(--_seat-mark);
-  }
-  .swatch.band-1 .fill { fill: var(--_band-1); }
-  .swatch.band-2 .fill { fill: var(--_band-2); }
-  .swatch.band-3 .fill { fill: var(--_band-3); }
-  .swatch.band-4 .fill { fill: var(--_band-4); }
-  .swatch.band-5 .fill { fill: var(--_band-5); }
-  .swatch.band-6 .fill { fill: var(--_band-6); }
-  .swatch.held .fill {
-    fill: var(--_seat-held);
-  }
-  .swatch.selected .fill {
-    fill: var(--_seat-selected);
-  }
-  .swatch.selected .mark {
-    stroke: var(--_accent-contrast);
-  }
-  .swatch .corner {
-    fill: var(--_seat-restricted);
-  }
-  .swatch .ring {
-    stroke: var(--_danger);
   }
   /* The seat the service refused, in the list: its words and the service's message. */
   label.invalid {
