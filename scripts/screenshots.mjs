@@ -79,7 +79,8 @@ async function chooseSeats(page, scope) {
   });
   if (!added) return;
   await step('add them to the basket', async () => {
-    await picker.locator('[part~="add"]').first().press('Enter', { timeout: 5000 });
+    // "Add" is enabled once the picker has the service's answer about the pair.
+    await picker.locator('[part~="add"][aria-disabled="false"]').first().press('Enter', { timeout: 5000 });
     await page.locator('basket-timer').first().locator('[part~="time"]').first().waitFor({ timeout: 10000 });
   });
 }

@@ -23,7 +23,8 @@ const isPairValidation = (r: Response): boolean => {
 /**
  * Choose two neighbouring seats the service accepts (the single-seat rule may
  * refuse a pair: then both are let go and the next pair is tried), starting a
- * third of the way into the map. Returns false when no pair passed.
+ * third of the way into the map. Returns false when no pair passed; on true,
+ * the picker's "Add" is enabled.
  */
 export async function chooseSeatPair(page: Page, picker: Locator): Promise<boolean> {
   const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
@@ -36,7 +37,11 @@ export async function chooseSeatPair(page: Page, picker: Locator): Promise<boole
     const validation = page.waitForResponse(isPairValidation);
     await seats.nth(k + 1).press('Enter');
     const result = (await (await validation).json()) as { SelectionValid: boolean };
-    if (result.SelectionValid) return true;
+    if (result.SelectionValid) {
+      // "Add" is enabled once the picker has taken the service's answer.
+      await picker.locator('[part~="add"][aria-disabled="false"]').first().waitFor();
+      return true;
+    }
     await seats.nth(k).press('Enter');
     await seats.nth(k + 1).press('Enter');
   }
