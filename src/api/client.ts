@@ -216,7 +216,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (isAbortError(error) || init.signal?.aborted) throw error;
       throw new NetworkError(op.name, { cause: error });
     }
-    clock.observe(response.headers.get('Date'), sentAt, clock.localNow(), response.headers.get('Server-Timing'));
+    clock.read(response.headers.get('Date'), sentAt, clock.localNow(), response.headers.get('Server-Timing'));
 
     if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
     const parsed = await readBody(response, init.signal);

@@ -231,58 +231,40 @@ export class ClockOffset {
   private high = Number.POSITIVE_INFINITY;
   /** Our clock when the interval was last narrowed. */
   private at = 0;
-  /** Stated, not read (`set`): no drift applies. */
-  private exact = false;
+  /** How fast it widens since: the drift allowance, or 0 for an offset stated exactly (`set`). */
+  private drift = DRIFT;
 
   /** Whether any reading has been taken. */
   get known(): boolean {
-    return Number.isFinite(this.low);
+    return this.low > Number.NEGATIVE_INFINITY;
   }
 
   /** The interval at `now` (our clock), widened by drift since the last reading. */
   bounds(now: number = this.at): { low: number; high: number } {
-    const slack = this.exact ? 0 : Math.abs(now - this.at) * DRIFT;
+    const slack = Math.abs(now - this.at) * this.drift;
     return { low: this.low - slack, high: this.high + slack };
   }
 
-  /** The middle of the interval: the best single estimate (0 before any reading). */
-  estimate(now?: number): number {
-    if (!this.known) return 0;
-    const { low, high } = this.bounds(now);
-    return (low + high) / 2;
-  }
-
-  /** Half the interval's width: how far the estimate may be from the truth. */
-  uncertainty(now?: number): number {
-    if (!this.known) return 0;
-    const { low, high } = this.bounds(now);
-    return (high - low) / 2;
-  }
-
-  /** Take a reading (see the class comment). */
+  /** Take a reading (see the class comment); `from` ≤ `to`. */
   observe(from: number, to: number, sentAt: number, receivedAt: number): void {
     if (![from, to, sentAt, receivedAt].every(Number.isFinite)) return;
-    const first = Math.min(sentAt, receivedAt);
     const last = Math.max(sentAt, receivedAt);
     const low = from - last;
-    const high = Math.max(from, to) - first;
+    const high = to - Math.min(sentAt, receivedAt);
     const current = this.bounds(last);
-    this.exact = false;
-    if (this.known && low <= current.high && high >= current.low) {
-      this.low = Math.max(low, current.low);
-      this.high = Math.min(high, current.high);
-    } else {
-      this.low = low;
-      this.high = high;
-    }
+    // Intersect; a reading outside the interval (a clock was set) starts afresh. Before any reading the interval is everything.
+    const meets = low <= current.high && high >= current.low;
+    this.low = meets ? Math.max(low, current.low) : low;
+    this.high = meets ? Math.min(high, current.high) : high;
     this.at = last;
+    this.drift = DRIFT;
   }
 
   /** State the offset exactly (a clock shared in process, tests): no drift applies until the next reading. */
   set(offset: number, now = this.at): void {
     this.low = this.high = offset;
     this.at = now;
-    this.exact = true;
+    this.drift = 0;
   }
 }
 
@@ -301,28 +283,35 @@ export class ClockOffset {
  * than remains. Pass `localNow` to read the visitor's clock from elsewhere
  * (tests use fake timers).
  */
-export class ServerClock {
-  private readonly readings = new ClockOffset();
-
-  constructor(readonly localNow: () => number = () => Date.now()) {}
+export class ServerClock extends ClockOffset {
+  constructor(readonly localNow: () => number = () => Date.now()) {
+    super();
+  }
 
   /** Whether the server's time has been read from any answer. */
   get synced(): boolean {
-    return this.readings.known;
+    return this.known;
+  }
+
+  /** The offset at the visitor's `local` time: the middle of what the readings allow, plus `k` half-widths. */
+  private offsetAt(local: number, k: number): number {
+    const { low, high } = this.bounds(local);
+    return this.known ? (low + high) / 2 + (k * (high - low)) / 2 : 0;
   }
 
   /** Server minus visitor, in ms: the best estimate. Setting it states the offset exactly. */
   get offset(): number {
-    return this.readings.estimate(this.localNow());
+    return this.offsetAt(this.localNow(), 0);
   }
 
   set offset(value: number) {
-    this.readings.set(value, this.localNow());
+    this.set(value, this.localNow());
   }
 
   /** How far `now()` may be from the server's real time, in ms. */
   get uncertainty(): number {
-    return this.readings.uncertainty(this.localNow());
+    const local = this.localNow();
+    return this.offsetAt(local, 1) - this.offsetAt(local, 0);
   }
 
   /**
@@ -330,29 +319,24 @@ export class ServerClock {
    * its Server-Timing clock stamp (which wins, being to the millisecond).
    * `sentAt`/`receivedAt` are the visitor's clock around the request.
    */
-  observe(dateHeader: string | null | undefined, sentAt: number, receivedAt: number = sentAt, serverTiming?: string | null): void {
+  read(dateHeader: string | null | undefined, sentAt: number, receivedAt: number = sentAt, serverTiming?: string | null): void {
     const stamp = parseClockTiming(serverTiming);
-    if (stamp !== null) {
-      this.readings.observe(stamp, stamp, sentAt, receivedAt);
-      return;
-    }
-    if (!dateHeader) return;
-    const second = Date.parse(dateHeader); // RFC 7231 IMF-fixdate carries "GMT": an instant, safe to parse.
-    if (!Number.isFinite(second)) return;
-    // The header names the second the server was in: anywhere in it.
-    this.readings.observe(second, second + 999, sentAt, receivedAt);
+    // RFC 7231 IMF-fixdate carries "GMT": an instant, safe to parse. It names the second the server
+    // was in: anywhere in it. (No header, or an unreadable one, is NaN: no reading.)
+    const second = stamp ?? Date.parse(dateHeader ?? '');
+    this.observe(second, stamp ?? second + 999, sentAt, receivedAt);
   }
 
   /** The server's current instant: the best estimate. */
   now(): number {
     const local = this.localNow();
-    return local + this.readings.estimate(local);
+    return local + this.offsetAt(local, 0);
   }
 
   /** The latest the server's clock can read now: count down against it, and no more time is shown than remains. */
   latest(): number {
     const local = this.localNow();
-    return local + this.readings.estimate(local) + this.readings.uncertainty(local);
+    return local + this.offsetAt(local, 1);
   }
 
   /** Milliseconds from the server's now until a service DateTime (negative once past). */

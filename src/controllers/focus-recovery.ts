@@ -10,7 +10,8 @@
  * Before each render it notes the focused element inside the host's shadow
  * root (and, for the host's choice, the `data-focus-key` of its nearest
  * ancestor that has one: which item it was in); after the render, if that
- * element is gone and focus fell out of the host, it focuses `next(lost)`.
+ * element is gone and focus fell out of the host, or it now sits in another
+ * item (a list re-rendered in place), it focuses `next(lost)`.
  * Also: `focusSoon(find)` focuses what `find` returns after the next render.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -62,7 +63,11 @@ export class FocusRecovery implements ReactiveController {
       pending()?.focus();
       return;
     }
-    if (lost && !lost.element.isConnected && focusDropped(this.host)) this.next(lost)?.focus();
+    if (!lost) return;
+    // Gone, or still there but now part of something else (a list re-rendered in place: the
+    // focused Remove button now another item's). Either way the customer's control is gone.
+    const moved = lost.key !== null && lost.element.closest<HTMLElement>('[data-focus-key]')?.dataset.focusKey !== lost.key;
+    if (lost.element.isConnected ? moved : focusDropped(this.host)) this.next(lost)?.focus();
   }
 
   /** After the next render, focus what `find` returns (the host asks for a render). */

@@ -6,7 +6,7 @@
  * never flashes before it), and a `lang` attribute saying which language the
  * element speaks (screen readers pronounce by it).
  */
-import { LitElement, type PropertyValues } from 'lit';
+import { LitElement, type CSSResultGroup, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { BookingController } from '../controllers/booking-controller.ts';
 import { bookingEvent, type BookingEventDetails, type BookingEventName } from '../events.ts';
@@ -17,7 +17,7 @@ import { sharedStyles } from './shared.styles.ts';
 const LOCALE_PATIENCE_MS = 3000;
 
 export class BookingElement extends LitElement {
-  static override styles = [sharedStyles];
+  static override styles: CSSResultGroup[] = [sharedStyles];
 
   /**
    * The proxy endpoint, when no <booking-provider> ancestor gives one

@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 
 /**
  * Styles every element shares. Custom properties are prefixed `--booking-`
@@ -28,38 +28,35 @@ import { css } from 'lit';
  * the surface; accent-contrast on accent) passes WCAG AA on both sides
  * (test/elements/palette.test.ts).
  */
-export const sharedStyles = css`
+/** The palette: each `--_<name>` is the host's `--booking-*` of that name, else the built-in light or dark colour. */
+const PALETTE: readonly (readonly [name: string, light: string, dark: string])[] = [
+  ['text', '1d1d1f', 'ecebf0'],
+  ['muted', '5f6368', 'b1afb9'],
+  ['surface', 'ffffff', '1c1b20'],
+  ['border', 'd0d4da', '7a7884'],
+  ['accent', '7a1f3d', 'f2a0bd'],
+  ['accent-contrast', 'ffffff', '2b0b18'],
+  ['danger', 'b3261e', 'ffb4ab'],
+  ['warning', '8a5a00', 'f3c06b'],
+  ['success', '1e6b35', '8fd6a0'],
+];
+/** `light-dark()` where the browser has it; the light side elsewhere. */
+const bySchemes = typeof CSS !== 'undefined' && CSS.supports?.('color', 'light-dark(#000, #fff)');
+const colour = (light: string, dark: string) => (bySchemes ? `light-dark(#${light}, #${dark})` : `#${light}`);
+/** The palette, and the focus ring's colour, as a stylesheet of its own (built from the table). */
+const palette = unsafeCSS(
+  `:host{${PALETTE.map(([name, light, dark]) => `--_${name}:var(--booking-${name},${colour(light, dark)});`).join('')}` +
+    `--_focus:var(--booking-focus,2px solid ${colour('1a73e8', '8ab4f8')});}`,
+);
+
+const base = css`
   :host {
     display: block;
     box-sizing: border-box;
     font: var(--booking-font, inherit);
-    --_text: var(--booking-text, #1d1d1f);
-    --_muted: var(--booking-muted, #5f6368);
-    --_surface: var(--booking-surface, #ffffff);
-    --_border: var(--booking-border, #d0d4da);
-    --_accent: var(--booking-accent, #7a1f3d);
-    --_accent-contrast: var(--booking-accent-contrast, #ffffff);
-    --_danger: var(--booking-danger, #b3261e);
-    --_warning: var(--booking-warning, #8a5a00);
-    --_success: var(--booking-success, #1e6b35);
-    --_focus: var(--booking-focus, 2px solid #1a73e8);
     --_radius: var(--booking-radius, 8px);
     --_gap: var(--booking-gap, 0.75rem);
     color: var(--_text);
-  }
-  @supports (color: light-dark(#000, #fff)) {
-    :host {
-      --_text: var(--booking-text, light-dark(#1d1d1f, #ecebf0));
-      --_muted: var(--booking-muted, light-dark(#5f6368, #b1afb9));
-      --_surface: var(--booking-surface, light-dark(#ffffff, #1c1b20));
-      --_border: var(--booking-border, light-dark(#d0d4da, #7a7884));
-      --_accent: var(--booking-accent, light-dark(#7a1f3d, #f2a0bd));
-      --_accent-contrast: var(--booking-accent-contrast, light-dark(#ffffff, #2b0b18));
-      --_danger: var(--booking-danger, light-dark(#b3261e, #ffb4ab));
-      --_warning: var(--booking-warning, light-dark(#8a5a00, #f3c06b));
-      --_success: var(--booking-success, light-dark(#1e6b35, #8fd6a0));
-      --_focus: var(--booking-focus, 2px solid light-dark(#1a73e8, #8ab4f8));
-    }
   }
   :host([hidden]) {
     display: none;
@@ -141,3 +138,5 @@ export const sharedStyles = css`
     }
   }
 `;
+
+export const sharedStyles = [palette, base];

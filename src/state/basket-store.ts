@@ -71,12 +71,6 @@ export interface BasketState {
   expiryCount: number;
 }
 
-/** A booking completed from this tab: what its confirmation needs to be shown again. */
-export interface CompletedBooking {
-  basketId: string;
-  bookingReference: string;
-}
-
 export type AddOutcome = { ok: true; content: BasketContent } | { ok: false; error: BasketFailure };
 export type ChangeOutcome = { ok: true } | { ok: false; error: BasketFailure };
 
@@ -198,8 +192,6 @@ export class BasketStore extends Store<BasketState> {
   /** Expiry refreshes in a row that found a hold past due (drives the backoff). */
   private expiryAttempts = 0;
   private creating: Promise<string> | undefined;
-  /** Keys already claimed through `firstTime`. */
-  private readonly told = new Set<string>();
 
   constructor(options: BasketStoreOptions) {
     const storage = options.storage ?? safeSessionStorage();
@@ -328,16 +320,6 @@ export class BasketStore extends Store<BasketState> {
     if (this.value.released.length) this.patch({ released: EMPTY_RELEASED });
   }
 
-  /**
-   * True the first time it is asked for `key`, false ever after: for what is
-   * said once per basket however many elements show it (an expiry, a warning).
-   */
-  firstTime(key: string): boolean {
-    if (this.told.has(key)) return false;
-    this.told.add(key);
-    return true;
-  }
-
   /** Clear the last error (the visitor dismissed it). */
   dismissError(): void {
     if (this.value.error) this.patch({ error: null });
@@ -364,29 +346,18 @@ export class BasketStore extends Store<BasketState> {
 
   /**
    * The order is complete and its summary shown: the id no longer awaits
-   * payment; it is kept, with its booking reference, as this endpoint's last
-   * completed booking for the rest of the session, so a reload of the return
-   * page shows the confirmation again.
+   * payment. `record` (the booking, as payment-return.ts writes it) is kept as
+   * this endpoint's last completed booking for the rest of the session, so a
+   * reload of the return page shows the confirmation again.
    */
-  completed(basketId?: string, bookingReference?: string): void {
-    if (basketId) {
-      const record: CompletedBooking = { basketId, bookingReference: bookingReference ?? '' };
-      this.storage.setItem(this.completedKey, JSON.stringify(record));
-    }
+  completed(record?: string): void {
+    if (record) this.storage.setItem(this.completedKey, record);
     this.storage.removeItem(this.pendingKey);
   }
 
-  /** The last booking completed from this tab on this endpoint (this session), if any. */
-  get lastCompleted(): CompletedBooking | null {
-    const text = this.storage.getItem(this.completedKey);
-    if (!text) return null;
-    try {
-      const value = JSON.parse(text) as Partial<CompletedBooking> | null;
-      if (typeof value?.basketId !== 'string' || !value.basketId) return null;
-      return { basketId: value.basketId, bookingReference: typeof value.bookingReference === 'string' ? value.bookingReference : '' };
-    } catch {
-      return null;
-    }
+  /** The record of the last booking completed from this tab on this endpoint (this session), if any. */
+  get lastCompleted(): string | null {
+    return this.storage.getItem(this.completedKey);
   }
 
   /**

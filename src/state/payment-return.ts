@@ -121,13 +121,36 @@ export function claimAwaitingBasket(basket: BasketStore, options: { orCompleted?
   if (!record.claimed) {
     record.claimed = true;
     record.basketId = basket.awaitingPayment;
-    const done = record.basketId || !options.orCompleted ? null : basket.lastCompleted;
+    const done = record.basketId || !options.orCompleted ? null : lastCompletedBooking(basket);
     if (done) {
       record.basketId = done.basketId;
       record.announced.add(done.basketId); // its booking-order-completed fired when it was first shown
     }
   }
   return record.basketId;
+}
+
+/** A booking completed from this tab: what its confirmation needs to be shown again. */
+export interface CompletedBooking {
+  basketId: string;
+  bookingReference: string;
+}
+
+/** The order is complete and shown: kept as the endpoint's last completed booking for the session. */
+export function completeBooking(basket: BasketStore, booking: CompletedBooking): void {
+  basket.completed(JSON.stringify(booking));
+}
+
+/** The last booking completed from this tab on the basket's endpoint (this session), if any. */
+export function lastCompletedBooking(basket: BasketStore): CompletedBooking | null {
+  try {
+    const value = JSON.parse(basket.lastCompleted ?? 'null') as Partial<CompletedBooking> | null;
+    return typeof value?.basketId === 'string' && value.basketId
+      ? { basketId: value.basketId, bookingReference: typeof value.bookingReference === 'string' ? value.bookingReference : '' }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Bring the basket back after a failed payment, once per store. */

@@ -48,11 +48,9 @@ describe('ClockOffset', () => {
   test('a millisecond stamp allows the offsets of the round trip it came on', () => {
     const offset = new ClockOffset();
     assert.equal(offset.known, false);
-    assert.equal(offset.estimate(), 0);
     offset.observe(10_500, 10_500, 1_000, 1_040); // sent at 1000, back at 1040, the server said 10 500
+    assert.equal(offset.known, true);
     assert.deepEqual(offset.bounds(), { low: 9_460, high: 9_500 });
-    assert.equal(offset.estimate(), 9_480);
-    assert.equal(offset.uncertainty(), 20);
   });
 
   test('readings are intersected: whole-second Date readings at different moments narrow from a second to a small part of one', () => {
@@ -67,7 +65,8 @@ describe('ClockOffset', () => {
       const { low, high } = offset.bounds(receivedAt);
       assert.ok(low <= truth && truth <= high, `reading ${k}: [${low}, ${high}] holds the truth`);
     }
-    const width = 2 * offset.uncertainty(1_000_000 + 20 * 1_777);
+    const end = offset.bounds(1_000_000 + 20 * 1_777);
+    const width = end.high - end.low;
     assert.ok(width < 150, `narrowed to ${width} ms`);
   });
 
@@ -81,9 +80,8 @@ describe('ClockOffset', () => {
   test('the interval widens by the drift allowance as time passes', () => {
     const offset = new ClockOffset();
     offset.observe(5_000, 5_000, 1_000, 1_000);
-    assert.equal(offset.uncertainty(1_000), 0);
-    assert.equal(offset.uncertainty(1_000 + 10 * MINUTE), 60); // 100 ppm of ten minutes
-    assert.equal(offset.estimate(1_000 + 10 * MINUTE), 4_000);
+    assert.deepEqual(offset.bounds(1_000), { low: 4_000, high: 4_000 });
+    assert.deepEqual(offset.bounds(1_000 + 10 * MINUTE), { low: 3_940, high: 4_060 }); // 100 ppm of ten minutes
   });
 });
 
@@ -100,7 +98,7 @@ describe('ServerClock', () => {
       const clock = new ServerClock(() => visitor);
       const sentAt = visitor;
       visitor += 40;
-      clock.observe(httpDate(serverNow), sentAt, visitor, clockTiming(serverNow));
+      clock.read(httpDate(serverNow), sentAt, visitor, clockTiming(serverNow));
       assert.equal(clock.synced, true);
       assert.equal(clock.offset, 0 - skew); // the middle of the round trip
       assert.equal(iso(clock.now()), '2026-03-29T00:58:00.457Z');
@@ -112,7 +110,7 @@ describe('ServerClock', () => {
   test('a Date header alone: the second it names, and latest() is never behind the server', () => {
     const visitor = serverNow - 15 * MINUTE;
     const clock = new ServerClock(() => visitor);
-    clock.observe('Sun, 29 Mar 2026 00:58:00 GMT', visitor - 400, visitor + 400);
+    clock.read('Sun, 29 Mar 2026 00:58:00 GMT', visitor - 400, visitor + 400);
     // The server was somewhere in 00:58:00.000–00:58:00.999 while the visitor's clock went from −400 to +400.
     assert.equal(clock.offset, 15 * MINUTE - 437 + 499.5);
     assert.ok(clock.latest() >= serverNow, 'never behind the server (no more time shown than remains)');
@@ -121,7 +119,7 @@ describe('ServerClock', () => {
 
   test('a clock stamp wins over the Date header on the same answer', () => {
     const clock = new ServerClock(() => 0);
-    clock.observe('Sun, 29 Mar 2026 00:58:00 GMT', 0, 0, clockTiming(serverNow));
+    clock.read('Sun, 29 Mar 2026 00:58:00 GMT', 0, 0, clockTiming(serverNow));
     assert.equal(clock.offset, serverNow);
   });
 
@@ -139,7 +137,7 @@ describe('ServerClock', () => {
         const stamp = visitor - skew + up;
         visitor += up + down;
         widest = Math.max(widest, up + down);
-        clock.observe(httpDate(stamp), sentAt, visitor, clockTiming(stamp));
+        clock.read(httpDate(stamp), sentAt, visitor, clockTiming(stamp));
         const truth = visitor - skew;
         assert.ok(clock.latest() >= truth - 1, `run ${run}: latest ${clock.latest() - truth} ms from the truth`);
         assert.ok(clock.latest() - truth <= widest + 1, `run ${run}: at most a round trip ahead`);
@@ -149,18 +147,18 @@ describe('ServerClock', () => {
 
   test('no Date header, or an unreadable one, leaves the clock as it was', () => {
     const clock = new ServerClock(() => serverNow);
-    for (const value of [null, undefined, '', 'yesterday']) clock.observe(value, serverNow);
+    for (const value of [null, undefined, '', 'yesterday']) clock.read(value, serverNow);
     assert.equal(clock.synced, false);
     assert.equal(clock.offset, 0);
-    clock.observe(null, serverNow, serverNow, clockTiming(serverNow + MINUTE));
-    clock.observe('garbage', serverNow, serverNow, 'clock;desc="garbage"');
+    clock.read(null, serverNow, serverNow, clockTiming(serverNow + MINUTE));
+    clock.read('garbage', serverNow, serverNow, 'clock;desc="garbage"');
     assert.equal(clock.offset, MINUTE, 'a later bad reading keeps the last good offset');
   });
 
   test('a reading that contradicts the earlier ones wins (the visitor set their clock)', () => {
     const clock = new ServerClock(() => serverNow);
-    clock.observe(null, serverNow, serverNow, clockTiming(serverNow + 2 * MINUTE));
-    clock.observe(null, serverNow, serverNow, clockTiming(serverNow - MINUTE));
+    clock.read(null, serverNow, serverNow, clockTiming(serverNow + 2 * MINUTE));
+    clock.read(null, serverNow, serverNow, clockTiming(serverNow - MINUTE));
     assert.equal(clock.offset, -MINUTE);
   });
 
@@ -182,7 +180,7 @@ describe('ServerClock', () => {
     // Visitor's clock 15 minutes slow; server at 00:58:00.437 GMT; the hold ends at 02:05 BST (01:05Z).
     const visitor = serverNow - 15 * MINUTE;
     const clock = new ServerClock(() => visitor);
-    clock.observe(null, visitor, visitor, clockTiming(serverNow));
+    clock.read(null, visitor, visitor, clockTiming(serverNow));
     assert.equal(clock.msUntil('2026-03-29T02:05:00'), 7 * MINUTE - 437);
     assert.equal(clock.msUntil('2026-03-29T00:50:00'), -8 * MINUTE - 437, 'negative once past');
     assert.ok(clock.msUntil(MIN_SERVICE_DATE_TIME) < 0, 'the minimum value is long past');
@@ -197,7 +195,7 @@ describe('ServerClock', () => {
     const timers = sinon.useFakeTimers({ now: serverNow - 15 * MINUTE, toFake: ['Date'] });
     try {
       const clock = new ServerClock();
-      clock.observe(null, Date.now(), Date.now(), clockTiming(serverNow));
+      clock.read(null, Date.now(), Date.now(), clockTiming(serverNow));
       timers.tick(2 * MINUTE);
       assert.equal(iso(clock.now()), '2026-03-29T01:00:00.437Z');
     } finally {

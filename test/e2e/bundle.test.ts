@@ -312,7 +312,7 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
-  it('fetches the visitor\'s language, and only that one, as a lazy chunk under the same CSP', { skip: !tags.includes('seat-picker') && '<seat-picker> is not on this branch yet' }, async () => {
+  it('fetches the visitor\'s language, and only that one, as a lazy chunk under the same CSP', async () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/seats-de`);
     const picker = p.locator('seat-picker');

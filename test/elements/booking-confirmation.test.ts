@@ -6,6 +6,7 @@ import '../../src/elements/checkout-form/checkout-form.ts';
 import type { BookingConfirmation } from '../../src/elements/booking-confirmation/booking-confirmation.component.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
+import { lastCompletedBooking } from '../../src/state/payment-return.ts';
 import { apiError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { BASKET_ID, checkoutApi, eTickets, submittedSummary } from './helpers/checkout-data.ts';
 
@@ -276,7 +277,7 @@ describe('<booking-confirmation>', () => {
       const first = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);
       await waitUntil(() => $$(first, '[part~="eticket-link"]').length > 0);
       expect(announced).to.equal(1);
-      expect(booking.basket.lastCompleted).to.deep.equal({ basketId: BASKET_ID, bookingReference: 'SD-7Q4K2M' });
+      expect(lastCompletedBooking(booking.basket)).to.deep.equal({ basketId: BASKET_ID, bookingReference: 'SD-7Q4K2M' });
 
       // The reload: a new page (new stores) on the same endpoint, in the same tab (sessionStorage).
       first.remove();

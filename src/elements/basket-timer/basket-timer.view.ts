@@ -28,6 +28,18 @@ interface ItemView {
   state: BasketTimerState;
 }
 
+/** What each basket has been told (an expiry, a warning), whatever timer told it. */
+const told = new WeakMap<BasketStore, Set<string>>();
+
+/** True the first time it is asked for `key` for this basket: what is said once per basket however many timers show it. */
+function firstTime(store: BasketStore, key: string): boolean {
+  let keys = told.get(store);
+  if (!keys) told.set(store, (keys = new Set()));
+  if (keys.has(key)) return false;
+  keys.add(key);
+  return true;
+}
+
 /** What the view needs of its element beyond its public properties. */
 export interface TimerPort {
   booking(): BookingContextValue;
@@ -97,7 +109,7 @@ export class BasketTimerView {
     if (basket.expiryCount > this.seenExpiryCount) {
       this.seenExpiryCount = basket.expiryCount;
       this.zeroToldFor = this.target;
-      if (store.firstTime(`expiry:${basket.expiryCount}`)) {
+      if (firstTime(store, `expiry:${basket.expiryCount}`)) {
         const released = basket.released;
         const list = this.describeItems(released, config);
         this.announcement = content.length
@@ -110,7 +122,7 @@ export class BasketTimerView {
     if (
       (state === 'warning' || state === 'final') &&
       (this.lastState === null || SEVERITY[state] > SEVERITY[this.lastState]) &&
-      store.firstTime(`${state}:${this.target}`)
+      firstTime(store, `${state}:${this.target}`)
     ) {
       const words = durationInWords(this.seconds, intlLocale(config.locale));
       this.announcement =

@@ -19,6 +19,7 @@ import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import {
   claimAwaitingBasket,
+  completeBooking,
   firstAnnouncement,
   resumeAfterFailureOnce,
   returnMarker,
@@ -192,7 +193,7 @@ export class BookingConfirmationView {
 
   private async shown(basketId: string, summary: SubmittedBasketSummary): Promise<void> {
     const booking = this.port.booking();
-    booking.basket.completed(basketId, summary.BookingReference);
+    completeBooking(booking.basket, { basketId, bookingReference: summary.BookingReference });
     if (!firstAnnouncement(booking.basket, basketId)) return;
     const items = summary.BasketItems ?? [];
     await this.port.emit('booking-order-completed', {

@@ -4,8 +4,6 @@
  */
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
-// Keyed: an item's DOM (and a focused Remove button in it) never turns into another item's.
-import { repeat } from 'lit/directives/repeat.js';
 import type { BasketContent, BasketItem, BasketTicket, ETicketNotice } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import type { BasketState } from '../../state/basket-store.ts';
@@ -33,7 +31,7 @@ export function renderBasket(content: BasketContent, view: BasketView): Template
     <h2 id="basket-heading" part="heading" tabindex="-1">${msg('Your basket')}</h2>
     ${storeError ? html`<p role="alert" part="message error">${storeError.message}</p>` : nothing}
     <ul part="items">
-      ${repeat(content.Items, (item) => item.BasketItemId, (item) => renderItem(item, busy, view))}
+      ${content.Items.map((item) => renderItem(item, busy, view))}
     </ul>
     <p class="actions">
       <span>${msg(str`Subtotal: ${formatMoney(subtotal(content), config)}`)}</span>

@@ -1,7 +1,6 @@
 /** The key to the seat map: each price band, your choice, in your basket, restricted view, drawn like the canvas draws them. */
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
-import { ref } from 'lit/directives/ref.js';
 import { seatColour, type SeatColour } from './seat-colours.ts';
 import type { SeatMap } from '../../state/seat-map.ts';
 import type { MoneyText } from './seat-words.ts';
@@ -23,11 +22,20 @@ export function renderLegend(map: SeatMap, shown: { held: boolean; invalid: bool
 
 /**
  * A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a
- * letter beside it, in the same colours (seat-colours.ts), set through the CSSOM
- * (no style attribute: a strict CSP allows it), so it follows the colour scheme as the canvas does.
+ * letter beside it, in the same colours (seat-colours.ts), set by `paintSwatches`, so it
+ * follows the colour scheme as the canvas does.
  */
-/** Set a fill or stroke colour through the CSSOM (`var()` works there, not in SVG's own attributes). */
-const paint = (property: 'fill' | 'stroke', value: string) => ref((el) => (el as SVGElement | undefined)?.style.setProperty(property, value));
+/**
+ * Give the legend's swatches their colours through the CSSOM (`var()` works there, not in
+ * SVG's own attributes, and a strict CSP allows it where a style attribute would not): each
+ * `data-fill` / `data-stroke` becomes that property. The element calls it after each render.
+ */
+export function paintSwatches(root: ParentNode): void {
+  for (const el of root.querySelectorAll<SVGElement>('.swatch [data-fill], .swatch [data-stroke]')) {
+    if (el.dataset.fill) el.style.fill = el.dataset.fill;
+    if (el.dataset.stroke) el.style.stroke = el.dataset.stroke;
+  }
+}
 
 function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean; invalid?: boolean }): TemplateResult {
   const fill = kind.selected
@@ -41,22 +49,22 @@ function swatch(kind: { band?: number; letter?: string; selected?: boolean; held
   const marks = [
     svg``,
     svg`<line x1="6" y1="18" x2="18" y2="6" />`,
-    svg`<circle cx="12" cy="12" r="2.6" ${paint('fill', mark)} />`,
+    svg`<circle cx="12" cy="12" r="2.6" data-fill=${mark} />`,
     svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
     svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
     svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
   ];
   const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
   return html`<svg class="swatch" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-    <rect x="1" y="1" width="22" height="22" rx="5" ${paint('fill', fill)} />
-    <g stroke-width="2" stroke-linecap="round" ${paint('stroke', mark)}>
+    <rect x="1" y="1" width="22" height="22" rx="5" data-fill=${fill} />
+    <g stroke-width="2" stroke-linecap="round" data-stroke=${mark}>
       ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
     </g>
     ${kind.band !== undefined && kind.band >= 6
-      ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" ${paint('fill', mark)}>${kind.letter ?? ''}</text>`
+      ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" data-fill=${mark}>${kind.letter ?? ''}</text>`
       : nothing}
     ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
-    ${kind.restricted ? svg`<path d="M13 1h10v10z" ${paint('fill', seatColour('restricted'))} />` : nothing}
-    ${kind.invalid ? svg`<rect x="1.25" y="1.25" width="21.5" height="21.5" rx="5" fill="none" stroke-width="2.5" ${paint('stroke', 'var(--_danger)')} />` : nothing}
+    ${kind.restricted ? svg`<path d="M13 1h10v10z" data-fill=${seatColour('restricted')} />` : nothing}
+    ${kind.invalid ? svg`<rect x="1.25" y="1.25" width="21.5" height="21.5" rx="5" fill="none" stroke-width="2.5" data-stroke=${'var(--_danger)'} />` : nothing}
   </svg>`;
 }

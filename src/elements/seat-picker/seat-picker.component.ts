@@ -395,6 +395,7 @@ export class SeatPicker extends BookingElement {
     const sizer = this.sizerRef.value;
     const canvas = this.canvasRef.value;
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
+    this.laterPart?.paintSwatches(this.renderRoot);
     this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, invalid: this.invalidIdx, zoom: this.zoom, active: this.activeSeat });
   }
 

@@ -10,6 +10,6 @@
 export { addToBasket, renderNotice } from './add-to-basket.ts';
 export { BestAvailable } from './best-available.ts';
 export { GeneralAdmission } from './general-admission.ts';
-export { renderLegend } from './seat-map-legend.ts';
+export { paintSwatches, renderLegend } from './seat-map-legend.ts';
 export { FocusRecovery } from '../../controllers/focus-recovery.ts';
 export { renderListBody } from './seat-list.ts';

@@ -25,7 +25,7 @@ import {
   reviewsPage,
   venueFixture,
 } from '../../elements/helpers/catalogue-fixtures.ts';
-import { checkoutApi, eTickets, submittedSummary } from '../../elements/helpers/checkout-data.ts';
+import { basketContent, checkoutApi, eTickets, submittedSummary } from '../../elements/helpers/checkout-data.ts';
 import { apiError, fakeApi, networkError, testBooking, type FakeApi, type Handlers } from '../../elements/helpers/fake-api.ts';
 import { fakeBasketService } from '../../elements/helpers/fake-basket.ts';
 import { BASKET_ID, availableAreas, basketWith, performance, ticket } from '../../elements/helpers/seat-fixtures.ts';
@@ -387,12 +387,13 @@ function seatButton(el: Element, name: string): HTMLButtonElement {
   return found;
 }
 
-/** Choose seats ("Stalls/A/1") and press Add; the seat check's pause passes for real. */
+/** Choose seats ("Stalls/A/1") and press Add once the seat check has answered (its pause passes for real). */
 async function addSeats(el: Element, names: string[], until: () => unknown) {
   for (const name of names) {
     seatButton(el, name).click();
     await settled(el);
   }
+  await waitUntil(() => $(el, '[part~="summary"] [part~="add"][aria-disabled="false"]'), 'Add was never enabled', { timeout: 4000 });
   ($(el, '[part~="summary"] [part~="add"]') as HTMLButtonElement).click();
   await waitUntil(until, 'the add did not answer', { timeout: 4000 });
   await settled(el);
@@ -463,7 +464,7 @@ const seatPicker: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(r.booking(r.api(seatHandlers({ addTickets: never }))), html`<seat-picker performance-id="1"></seat-picker>`);
       await mapReady(el);
-      await addSeats(el, ['Stalls/A/1'], () => $(el, '[part~="summary"] [part~="add"][aria-busy="true"], [part~="summary"] [part~="add"][disabled]'));
+      await addSeats(el, ['Stalls/A/1'], () => $(el, '[part~="summary"] [part~="add"][aria-disabled="true"]'));
       r.snap(el);
     },
   },
@@ -542,9 +543,27 @@ const seatPicker: Scenario[] = [
         html`<seat-picker performance-id="1"></seat-picker>`,
       );
       await mapReady(invalid);
+      // The seat the service names (InvalidSeatID) is marked on the map, in the legend and in the list.
+      const list = $(invalid, '[part~="list"]') as HTMLDetailsElement;
+      list.open = true;
+      list.dispatchEvent(new Event('toggle'));
+      await waitUntil(() => $$(invalid, '[part~="list"] select').length === 2);
       seatButton(invalid, 'Stalls/A/1').click();
-      await waitUntil(() => $(invalid, '[part~="validation"]'), 'the seat check did not answer', { timeout: 4000 });
+      await waitUntil(() => $(invalid, '[part~="validation"]') && $(invalid, '[part~="list-seat"][part~="invalid"]'), 'the seat check did not answer', { timeout: 4000 });
+      await settled(invalid);
       r.snap(invalid);
+    },
+  },
+  {
+    state: 'the seat check in flight: Add not yet enabled, and why',
+    run: async (r) => {
+      const el = await r.mount(r.booking(r.api(seatHandlers({ validateSeatsSelection: never }))), html`<seat-picker performance-id="1"></seat-picker>`);
+      await mapReady(el);
+      seatButton(el, 'Stalls/A/1').click();
+      await waitUntil(() => ($(el, '#checking-note')?.textContent ?? '').trim().length > 0, 'the seat check did not start', { timeout: 4000 });
+      ($(el, '[part~="summary"] [part~="add"]') as HTMLButtonElement).click(); // said aloud: still checking
+      await settled(el);
+      r.snap(el);
     },
   },
   {
@@ -779,6 +798,22 @@ const checkoutForm: Scenario[] = [
       await settled(el);
       r.snap(el);
       ($(el, '[part~="confirm-empty-button"]') as HTMLButtonElement).click();
+      await waitUntil(() => $(el, '[part="empty"]'));
+      await settled(el);
+      r.snap(el);
+    },
+  },
+  {
+    state: 'the hold ran out: the basket empty, and why',
+    run: async (r) => {
+      let held = true;
+      const items = basketContent().Items;
+      const { el, booking, api } = await checkoutMount(r, { getBasket: () => basketContent(held ? items : []) });
+      await waitUntil(() => $(el, '[part~="item"]'));
+      // The service's clock is past the hold (ExpirationDate 2026-12-01T10:10 London), which it released.
+      api.clock.offset = Date.parse('2026-12-01T10:11:00Z') - Date.now();
+      held = false;
+      await booking.basket.refresh();
       await waitUntil(() => $(el, '[part="empty"]'));
       await settled(el);
       r.snap(el);
