@@ -95,7 +95,7 @@ describe('the script-tag bundle in a bare page', () => {
         `<header><basket-timer></basket-timer></header><article><seat-picker performance-id="${performanceId}"></seat-picker></article>`,
         'de-AT',
       ),
-      // An event's detail: its description is HTML, so the sanitizer chunk loads.
+      // An event's detail: its description is HTML (sanitized by the browser, or by DOMPurify's chunk where it cannot).
       '/event': page('<script type="module" src="/v1/stagedoor.js"></script>', `<event-list endpoint="/api" event-id="${eventId}"></event-list>`),
       // The same bundle three times as three module instances (a CMS that injects the
       // tag twice, and a second copy from another path or version): each run defines nothing new.
@@ -329,14 +329,33 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
-  it('fetches the sanitizer chunk when an HTML field is shown, under the same CSP', async () => {
+  it("shows an HTML field through the browser's own Sanitizer API, fetching no sanitizer chunk, under the same CSP", async () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/event`);
+    assert.equal(await p.evaluate(() => typeof (Element.prototype as { setHTML?: unknown }).setHTML), 'function', 'this Chromium has the Sanitizer API');
+    const description = p.locator('event-list').locator('[part~="description"]');
+    await description.locator('p').first().waitFor();
+    assert.match(await description.innerText(), /\S/);
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(requests.filter(isSanitizerChunk), [], 'the platform sanitized: DOMPurify was not fetched');
+    // Images come from the sandbox through the page's own origin: img-src 'self' covers them.
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
+  it('fetches the DOMPurify chunk, once, when an HTML field is shown in a browser without the Sanitizer API, under the same CSP', async () => {
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    // As in Safari: no Element.setHTML, no Sanitizer.
+    await p.addInitScript(() => {
+      delete (Element.prototype as { setHTML?: unknown }).setHTML;
+      Reflect.deleteProperty(globalThis, 'Sanitizer');
+    });
     await p.goto(`${server.origin}/event`);
     const description = p.locator('event-list').locator('[part~="description"]');
     await description.locator('p').first().waitFor();
     assert.match(await description.innerText(), /\S/);
     assert.equal(requests.filter(isSanitizerChunk).length, 1, 'the sanitizer chunk was fetched once');
-    // Images come from the sandbox through the page's own origin: img-src 'self' covers them.
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
     await p.close();
