@@ -6,7 +6,7 @@
  * never flashes before it), and a `lang` attribute saying which language the
  * element speaks (screen readers pronounce by it).
  */
-import { LitElement, type CSSResultGroup, type PropertyValues } from 'lit';
+import { LitElement, type CSSResult, type CSSResultGroup, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { BookingController } from '../controllers/booking-controller.ts';
 import { bookingEvent, type BookingEventDetails, type BookingEventName } from '../events.ts';
@@ -87,6 +87,18 @@ export class BookingElement extends LitElement {
       }
       return part;
     };
+  }
+
+  /**
+   * Styles of a later part (its view): added to the element's own (constructed
+   * stylesheets, after those of `static styles`, so they win as if listed
+   * last there), once. The first view's styles stay in `static styles`.
+   */
+  protected addStyles(styles: CSSResult): void {
+    const root = this.renderRoot;
+    const sheet = styles.styleSheet;
+    if (!(root instanceof ShadowRoot) || !sheet || root.adoptedStyleSheets.includes(sheet)) return;
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   }
 
   protected override async getUpdateComplete(): Promise<boolean> {

@@ -11,34 +11,15 @@
  *   failed payment resumes the basket once, a completed order is announced once,
  *   and not again when the page is reloaded (the last completed booking is kept
  *   for the session and shown again without an announcement).
- * - Whether a standalone <booking-confirmation> is on the page, so that
- *   <checkout-form> shows its own embedded confirmation only when none is.
+ * - The outcome marker and which confirmations the page holds are in
+ *   return-page.ts (what an element needs before it shows anything).
  *
  * No rendering; the DOM only through `location` (read, never written).
  */
 import { Language, type LanguageCode } from '../api/types.ts';
 import type { BasketStore } from './basket-store.ts';
 import type { BookingConfig } from './config.ts';
-import { Store } from './store.ts';
-
-export type ReturnOutcome = 'success' | 'failure';
-
-/** The query parameter carrying the marker. */
-export const RETURN_PARAM = 'stagedoor';
-
-function currentHref(): string {
-  return typeof location === 'undefined' ? 'http://localhost/' : location.href;
-}
-
-/** The outcome marker of a URL (default: the current page), or null. */
-export function returnMarker(href: string = currentHref()): ReturnOutcome | null {
-  try {
-    const value = new URL(href).searchParams.get(RETURN_PARAM);
-    return value === 'success' || value === 'failure' ? value : null;
-  } catch {
-    return null;
-  }
-}
+import { currentHref, RETURN_PARAM, type ReturnOutcome } from './return-page.ts';
 
 /** `href` with the marker set (other query parameters kept, fragment dropped). */
 export function withReturnMarker(outcome: ReturnOutcome, href: string = currentHref()): string {
@@ -179,30 +160,4 @@ export function resetClaim(basket: BasketStore): void {
   record.claimed = false;
   record.basketId = null;
   record.failure = undefined;
-}
-
-// ------------------------------------------------------------------ standalone confirmations on the page
-
-class PresenceStore extends Store<number> {
-  constructor() {
-    super(0);
-  }
-  add(): void {
-    this.set(this.value + 1);
-  }
-  delete(): void {
-    this.set(Math.max(0, this.value - 1));
-  }
-}
-
-const presence = new WeakMap<BasketStore, PresenceStore>();
-
-/** How many standalone confirmation elements show this basket's returns (observable). */
-export function confirmationPresence(basket: BasketStore): PresenceStore {
-  let store = presence.get(basket);
-  if (!store) {
-    store = new PresenceStore();
-    presence.set(basket, store);
-  }
-  return store;
 }

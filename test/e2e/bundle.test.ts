@@ -89,6 +89,11 @@ describe('the script-tag bundle in a bare page', () => {
         '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
         `<header><basket-timer></basket-timer></header><article><seat-picker performance-id="${performanceId}"></seat-picker></article>`,
       ),
+      // A seat picker and a checkout: the checkout's view loads once seats are added.
+      '/basket': page(
+        '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
+        `<article><seat-picker performance-id="${performanceId}"></seat-picker></article><aside><checkout-form></checkout-form></aside>`,
+      ),
       // The same in an Austrian page: the page's lang picks the German text.
       '/seats-de': page(
         '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
@@ -233,6 +238,38 @@ describe('the script-tag bundle in a bare page', () => {
     await p.evaluate(() => document.getElementById('app')?.insertAdjacentHTML('beforeend', '<event-list id="again"></event-list>'));
     await p.locator('#again').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
     assert.ok(requests.filter(isChunkOf('event-list')).length >= 2);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
+  it("says so when the checkout's view cannot be fetched once seats are added, and fetches it again when asked", async () => {
+    const { page: p, requests, violations } = await watchedPage(browser);
+    const isView = (url: string): boolean => /\/stagedoor-checkout-form\.view-[\w-]+\.js$/.test(new URL(url).pathname);
+    let refused = 0;
+    await p.route((url) => isView(url.href), async (route) => {
+      if (refused++ === 0) return route.abort('connectionfailed');
+      return route.continue();
+    });
+    await p.goto(`${server.origin}/basket`);
+    const checkout = p.locator('checkout-form');
+    await checkout.getByText('Your basket is empty.').waitFor();
+    assert.deepEqual(requests.filter(isView), [], 'an empty basket fetches no more of the checkout');
+    const reported = p.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('booking-error', (e) => resolve((e as CustomEvent<{ source: string }>).detail.source), { once: true });
+        }),
+    );
+    const picker = p.locator('seat-picker');
+    assert.ok(await chooseSeatPair(p, picker), 'found two seats the service accepts');
+    await picker.locator('[part~="add"]').first().press('Enter');
+    const alert = checkout.locator('[role="alert"]');
+    await alert.getByText('We could not reach the box office').waitFor();
+    assert.equal(await reported, 'checkout-form');
+    await alert.locator('[part~="retry-button"]').click();
+    await checkout.locator('[part~="item"]').first().waitFor();
+    await checkout.locator('[part~="submit-button"]').waitFor();
+    assert.equal(requests.filter(isView).length, 2);
     assert.deepEqual(await violations(), []);
     await p.close();
   });

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { Language } from '../../src/api/types.ts';
-import { paymentGateLanguage, returnMarker, returnUrls, withReturnMarker } from '../../src/state/payment-return.ts';
+import { paymentGateLanguage, returnUrls, withReturnMarker } from '../../src/state/payment-return.ts';
+import { returnMarker } from '../../src/state/return-page.ts';
 
 describe('payment return URLs and language', () => {
   it('marks the current page, keeping its other query parameters and dropping the fragment', () => {

@@ -90,16 +90,20 @@ export class BasketTimer extends BookingElement {
   @property({ reflect: true }) state: BasketTimerState = 'empty';
 
   /**
-   * Everything beyond the empty state (the countdown, its warnings, the released tickets) is
-   * loaded the first time there is a basket: a page whose visitor has none does not download it.
+   * Everything beyond the empty state (the countdown, its warnings, the released tickets, and
+   * their styles) is loaded the first time there is a basket: a page whose visitor has none does
+   * not download it.
    */
   private view: BasketTimerView | undefined;
   private readonly loadView = this.lazy(() =>
-    import('./basket-timer.view.ts').then(({ BasketTimerView }) => new BasketTimerView(this, {
-      booking: () => this.bookingController.booking,
-      expiryBaseline: (store) => (this.seen?.store === store ? this.seen.expiryCount : store.value.expiryCount),
-      emit: (type, detail) => this.emit(type, detail),
-    })),
+    import('./basket-timer.view.ts').then(({ BasketTimerView, basketTimerViewStyles }) => {
+      this.addStyles(basketTimerViewStyles);
+      return new BasketTimerView(this, {
+        booking: () => this.bookingController.booking,
+        expiryBaseline: (store) => (this.seen?.store === store ? this.seen.expiryCount : store.value.expiryCount),
+        emit: (type, detail) => this.emit(type, detail),
+      });
+    }),
   );
   /** The store shown, and its expiry count then: a release after that is news, even before the view arrives. */
   private seen: { store: BasketStore; expiryCount: number } | undefined;

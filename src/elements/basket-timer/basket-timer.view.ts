@@ -15,6 +15,8 @@ import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import type { BasketTimer, BasketTimerState } from './basket-timer.component.ts';
 
+export { basketTimerViewStyles } from './basket-timer.view.styles.ts';
+
 const SEVERITY: Record<BasketTimerState, number> = { empty: 0, normal: 1, warning: 2, final: 3, expired: 4 };
 
 const SHORT_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };

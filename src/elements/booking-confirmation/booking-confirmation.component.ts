@@ -2,10 +2,8 @@ import { localized } from '../../i18n/msg.ts';
 import { nothing, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { BasketStore } from '../../state/basket-store.ts';
-import { confirmationPresence, returnMarker, type ReturnOutcome } from '../../state/payment-return.ts';
+import { confirmationPresence, returnMarker, type ReturnOutcome } from '../../state/return-page.ts';
 import { BookingElement } from '../booking-element.ts';
-import { orderStyles } from '../order.styles.ts';
-import { bookingConfirmationStyles } from './booking-confirmation.styles.ts';
 import type { BookingConfirmationView } from './booking-confirmation.view.ts';
 
 /**
@@ -52,7 +50,7 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  */
 @localized()
 export class BookingConfirmation extends BookingElement {
-  static override styles = [...BookingElement.styles, orderStyles, bookingConfirmationStyles];
+  static override styles = BookingElement.styles;
 
   /**
    * `success` or `failure`. Default: the page URL's `stagedoor` parameter
@@ -75,15 +73,19 @@ export class BookingConfirmation extends BookingElement {
   private presenceBasket: BasketStore | undefined;
 
   /**
-   * What it shows (the summary, the e-tickets, the failed payment) is loaded only when there
-   * is an outcome to show: a page that merely holds a confirmation does not download it.
+   * What it shows (the summary, the e-tickets, the failed payment, and their styles) is loaded
+   * only when there is an outcome to show: a page that merely holds a confirmation does not
+   * download it.
    */
   private view: BookingConfirmationView | undefined;
   private readonly loadView = this.lazy(() =>
-    import('./booking-confirmation.view.ts').then(({ BookingConfirmationView }) => new BookingConfirmationView(this, {
-      booking: () => this.bookingController.booking,
-      emit: (type, detail) => this.emit(type, detail),
-    })),
+    import('./booking-confirmation.view.ts').then(({ BookingConfirmationView, confirmationViewStyles }) => {
+      confirmationViewStyles.forEach((styles) => this.addStyles(styles));
+      return new BookingConfirmationView(this, {
+        booking: () => this.bookingController.booking,
+        emit: (type, detail) => this.emit(type, detail),
+      });
+    }),
   );
 
   private get effectiveOutcome(): ReturnOutcome | null {

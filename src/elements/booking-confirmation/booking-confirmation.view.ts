@@ -22,12 +22,16 @@ import {
   completeBooking,
   firstAnnouncement,
   resumeAfterFailureOnce,
-  returnMarker,
   type FailedPaymentResult,
-  type ReturnOutcome,
 } from '../../state/payment-return.ts';
+import { returnMarker, type ReturnOutcome } from '../../state/return-page.ts';
 import { safeUrl } from '../../safe-url.ts';
+import { orderStyles } from '../order.styles.ts';
 import type { BookingConfirmation } from './booking-confirmation.component.ts';
+import { bookingConfirmationStyles } from './booking-confirmation.styles.ts';
+
+/** The styles of what the view shows (the element's first view, nothing, needs none of its own). */
+export const confirmationViewStyles = [orderStyles, bookingConfirmationStyles];
 
 /** Words for the e-ticket Type strings; anything else is shown as the service sends it. */
 export function eTicketTypeLabel(type: string): string {
