@@ -163,6 +163,13 @@ function coreChunk() {
   };
 }
 
+/**
+ * Comments the final bundle keeps: none (as the minifier already dropped every other kind). The
+ * `@__PURE__` marks are for a bundler that tree-shakes this code again, and nothing does: in the
+ * loader's chunks they are bytes every visitor downloads (27 of them in the core alone).
+ */
+const FINAL_COMMENTS = false;
+
 const isSharedModule = (id) => /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) || /[\\/]src[\\/]safe-url\.ts$/.test(id);
 
 /**
@@ -211,6 +218,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
           },
           // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).
           minify: true,
+          comments: FINAL_COMMENTS,
         },
         // The template minifier takes a few seconds on a busy machine; that is expected, not news.
         checks: { bundlerTimings: false },
@@ -245,7 +253,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
     build: {
       ...loaderBuild.build,
       lib: { entry: fromRoot('src/loader.ts'), formats: ['es'], fileName: () => 'stagedoor.js' },
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: { output: { minify: true, comments: FINAL_COMMENTS } },
     },
   });
   return table;
