@@ -17,7 +17,8 @@ import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import { SeatMapController } from './seat-map-controller.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
-import { addSeatsLabel, restriction, seatName, shortName } from './seat-words.ts';
+import type { SelectionCheck } from './seat-summary.ts';
+import { seatName, shortName } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 /** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
@@ -175,13 +176,8 @@ export class SeatPicker extends BookingElement {
     painted: () => {
       // For the host's real-user monitoring (and our benches): when the seat map first painted.
       if (this.mapFirst && typeof performance.mark === 'function') performance.mark('booking-seat-map-paint');
-      // What the visitor may reach for next (the legend, best available, adding): fetched once the map is
-      // on screen (two frames on) and the page is idle, so it never delays the map.
-      if (!this.idleLater) {
-        this.idleLater = 1;
-        nextFrame(() => nextFrame(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void this.later()) : void this.later())));
-      }
-      // Called while the map's first frame is being produced: the rest goes into the frame after it.
+      // Called while the map's first frame is being produced: the rest goes into the frame after it,
+      // and what renders below the map (the later part) is fetched from there: never before the map.
       if (this.mapFirst && !this.rest) this.rest = new Promise((resolve) => nextFrame(() => {
         this.mapFirst = false;
         resolve();
@@ -233,6 +229,7 @@ export class SeatPicker extends BookingElement {
 
   /** The later part has arrived: make best available and general admission for this element. */
   private withLaterPart(later: typeof import('./seat-picker.later.ts')): LaterPart {
+    this.addStyles(later.seatPickerLaterStyles);
     const add: BestAvailableOptions['add'] = (body, count, then) => this.add(body, count, then);
     this.laterPart = {
       ...later,
@@ -253,8 +250,6 @@ export class SeatPicker extends BookingElement {
   }
   /** The ticket count best available and general admission start from (the shared selection's). */
   private wantedCount = 2;
-  /** Set once the later part is asked for after the first paint. */
-  private idleLater = 0;
 
   /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
   private readonly validationTask = new Task(this, {
@@ -444,9 +439,7 @@ export class SeatPicker extends BookingElement {
    * or the check could not be made: then the add itself is judged); or refused,
    * with the service's message and the seat it named (InvalidSeatID).
    */
-  private get selectionCheck():
-    | { state: 'none' | 'checking' | 'addable' }
-    | { state: 'refused'; message: string; seat: number | null; disable: boolean } {
+  private get selectionCheck(): SelectionCheck {
     if (!this.selected.length) return { state: 'none' };
     if (this.validationTask.status !== TaskStatus.COMPLETE) return { state: 'checking' };
     const result = this.validationTask.value;
@@ -503,13 +496,13 @@ export class SeatPicker extends BookingElement {
       case 'sold-out':
         return html`<p part="empty">${msg('No seats are left for this performance.')}</p>`;
       case 'best-only':
-        return html`${this.later()?.best.render(this.choiceView) ?? this.renderLoadingChoice()}${this.renderNotices()}`;
+        return html`${this.renderBest()}${this.renderNotices()}`;
       case 'general':
-        return html`${this.later()?.general.render(a.areas, this.choiceView) ?? this.renderLoadingChoice()}${this.renderNotices()}`;
+        return html`${this.renderGeneral(a.areas)}${this.renderNotices()}`;
       case 'seated':
         // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
         if (this.showingBest) {
-          return html`${this.renderModeSwitch()} ${this.later()?.best.render(this.choiceView) ?? this.renderLoadingChoice()} ${this.renderNotices()}`;
+          return html`${this.renderModeSwitch()} ${this.renderBest()} ${this.renderNotices()}`;
         }
         return html`${this.renderSeated()} ${this.renderNotices()}`;
     }
@@ -560,13 +553,46 @@ export class SeatPicker extends BookingElement {
           ></div>
         </div>
       </div>
-      ${rest
-        ? html`<p class="seat-details" part="seat-details" aria-hidden="true">
-              ${active ? seatName(active, this.money, this.heldIdx.has(active.index)) : msg('Tap or click a seat to choose it. Drag to move around the map.')}
-            </p>
-            ${this.laterPart?.renderLegend(map, { held: this.heldIdx.size > 0, invalid: this.invalidSeat >= 0 }, this.money) ?? nothing} ${this.renderPlan()} ${this.renderSummary()}`
-        : nothing}
+      ${rest ? this.renderBelowMap(map, active) : nothing}
     `;
+  }
+
+  /**
+   * Below the map, a frame after its first paint: the seat under focus, the legend, the plan and
+   * the visitor's choice with "Add", all from the later part (asked for here, so fetched in the
+   * frame after the map's first paint; they appear when it arrives).
+   */
+  private renderBelowMap(map: SeatMap, active: MapSeat | undefined): TemplateResult | typeof nothing {
+    const later = this.later();
+    if (!later) return nothing;
+    return html`${later.renderSeatDetails(active, active ? this.heldIdx.has(active.index) : false, this.money)}
+      ${later.renderLegend(map, { held: this.heldIdx.size > 0, invalid: this.invalidSeat >= 0 }, this.money)}
+      ${later.renderPlan(this.planTask.value)}
+      ${later.renderSummary.call({
+        seats: this.selectedSeats,
+        check: this.selectionCheck,
+        maxSeats: this.maxSeats,
+        total: this.total,
+        money: this.money,
+        adding: this.adding,
+        notBookable: this.notBookable,
+        paired: this.renderPaired(later),
+        pairedNoteId: this.pairedNoteId,
+        onAdd: this.handleAddClick,
+        onClear: this.clearSelection,
+      })}`;
+  }
+
+  /** Best available (the later part), or word that it is on its way. */
+  private renderBest(): TemplateResult {
+    const later = this.later();
+    return later ? later.best.render(this.choiceView(later)) : this.renderLoadingChoice();
+  }
+
+  /** General admission (the later part), or word that it is on its way. */
+  private renderGeneral(areas: Parameters<GeneralAdmission['render']>[0]): TemplateResult {
+    const later = this.later();
+    return later ? later.general.render(areas, this.choiceView(later)) : this.renderLoadingChoice();
   }
 
   private renderZoom(): TemplateResult {
@@ -600,56 +626,10 @@ export class SeatPicker extends BookingElement {
     </details>`;
   }
 
-  private renderPlan(): TemplateResult | typeof nothing {
-    const plan = this.planTask.value;
-    if (!plan) return nothing;
-    return html`<details class="plan" part="plan">
-      <summary>${msg('Seating plan of the venue')}</summary>
-      <img src=${plan.planLink} alt=${msg(str`Seating plan of ${plan.venue}`)} loading="lazy" />
-    </details>`;
-  }
-
-  private renderSummary(): TemplateResult {
-    const seats = this.selectedSeats;
-    const check = this.selectionCheck;
-    // "Add" is enabled only once the service has answered for this very selection. It stays
-    // focusable (aria-disabled, not disabled) so a keyboard user's focus is never dropped.
-    const addable = check.state === 'addable' || (check.state === 'refused' && !check.disable);
-    const inert = !addable || this.adding || this.notBookable;
-    const describedBy = [check.state === 'checking' ? 'checking-note' : '', this.pairedNoteId === nothing ? '' : 'paired-note'].filter(Boolean).join(' ');
-    return html`<div part="summary" aria-labelledby="summary-title">
-      <h3 id="summary-title">${msg('Your choice')}</h3>
-      ${seats.length
-        ? html`<ul class="chosen">
-            ${seats.map((s) => html`<li>${shortName(s)} · ${this.money(s.price)}${s.restricted ? html` · ${restriction(s)}` : nothing}</li>`)}
-          </ul>`
-        : html`<p class="muted">${msg(str`No seats chosen yet. You can choose up to ${this.maxSeats}.`)}</p>`}
-      <p class="total" part="total">${msg(str`Total: ${this.money(this.total)}`)}</p>
-      ${check.state === 'refused'
-        ? html`<p part="validation notice" data-tone="error" role="alert" tabindex="-1">${check.message}</p>`
-        : nothing}
-      ${this.renderPaired()}
-      <div class="row-of">
-        <button
-          type="button"
-          part="add"
-          aria-disabled=${inert ? 'true' : 'false'}
-          aria-describedby=${describedBy || nothing}
-          @click=${this.handleAddClick}
-        >
-          ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}
-        </button>
-        <span id="checking-note" class="visually-hidden">${check.state === 'checking' ? msg('Checking that these seats can be booked together…') : ''}</span>
-        ${seats.length ? html`<button type="button" data-variant="secondary" @click=${this.clearSelection}>${msg('Clear choice')}</button>` : nothing}
-      </div>
-    </div>`;
-  }
-
   /** "Add": only when the service has said the selection may be booked (the button is aria-disabled otherwise). */
   private handleAddClick = (): void => {
     const check = this.selectionCheck;
-    const addable = check.state === 'addable' || (check.state === 'refused' && !check.disable);
-    if (!addable || this.adding || this.notBookable) {
+    if (!this.laterPart?.addable(check) || this.adding || this.notBookable) {
       if (check.state === 'checking') this.announce(msg('Checking that these seats can be booked together…'));
       else if (check.state === 'refused') this.announce(check.message);
       return;
@@ -665,17 +645,11 @@ export class SeatPicker extends BookingElement {
     return this.performanceTask.value?.performance.DirectlyBookablePerformance === false;
   }
 
-  /** Before adding: the paired part (its date) is booked too; or this part is not bookable on its own. */
-  private renderPaired(): TemplateResult | typeof nothing {
+  /** Before adding: the paired part (its date) is booked too; or this part is not bookable on its own (the later part renders it). */
+  private renderPaired(later: LaterPart): TemplateResult | typeof nothing {
     const facts = this.performanceTask.value;
     if (!facts || facts.performance.PerformanceId !== this.currentPerformanceId || !facts.paired.length) return nothing;
-    const dates = facts.paired.map((p) => (p.date ? this.date(p.date) : msg('its other date')));
-    const when = dates.join('; ');
-    return html`<p part="notice paired" id="paired-note" data-tone="warning">
-      ${facts.performance.DirectlyBookablePerformance === false
-        ? msg(str`This part cannot be booked on its own: it is booked together with its paired part (${when}). Please choose your seats for that performance.`)
-        : msg(str`This is a two-part show: the same tickets for its paired part (${when}) are added to your basket too.`)}
-    </p>`;
+    return later.renderPaired(facts, (value) => this.date(value));
   }
 
   private renderNotices(): TemplateResult | typeof nothing {
@@ -683,13 +657,13 @@ export class SeatPicker extends BookingElement {
     return this.notice ? (this.later()?.renderNotice(this.notice, () => (this.notice = null)) ?? nothing) : nothing;
   }
 
-  /** What best available and general admission render with. */
-  private get choiceView(): ChoiceView {
+  /** What best available and general admission render with (once the later part is here). */
+  private choiceView(later: LaterPart): ChoiceView {
     return {
       maxSeats: this.maxSeats,
       adding: this.adding,
       notBookable: this.notBookable,
-      paired: this.renderPaired(),
+      paired: this.renderPaired(later),
       pairedNoteId: this.pairedNoteId,
       money: this.money,
     };

@@ -1,11 +1,12 @@
 /**
  * What <seat-picker> needs after its seat map's first paint, or only for some
- * performances: best available and general admission (with their counts,
- * tasks and add flows), the legend, and the add-to-basket outcome and
- * notices. The element loads this module when one of them is needed, and on a
- * seated performance once its map has painted and the page is idle (so it is
- * there before the visitor reaches for it): the map's first paint does not wait
- * for, or pay for, any of it.
+ * performances: what renders below the map (the seat under focus, the legend,
+ * the plan, the visitor's choice with "Add"), the list's body, best available
+ * and general admission (with their counts, tasks and add flows), the
+ * add-to-basket outcome and notices, and their styles (added by the element
+ * when this arrives). The element asks for it in the frame after the map's
+ * first paint (and at once for a performance without a map): the map's first
+ * paint does not wait for, or pay for, any of it.
  */
 export { addToBasket, renderNotice } from './add-to-basket.ts';
 export { BestAvailable } from './best-available.ts';
@@ -13,3 +14,5 @@ export { GeneralAdmission } from './general-admission.ts';
 export { paintSwatches, renderLegend } from './seat-map-legend.ts';
 export { FocusRecovery } from '../../controllers/focus-recovery.ts';
 export { renderListBody } from './seat-list.ts';
+export { addable, renderPaired, renderPlan, renderSeatDetails, renderSummary } from './seat-summary.ts';
+export { seatPickerLaterStyles } from './seat-picker.later.styles.ts';
