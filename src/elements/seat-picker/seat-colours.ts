@@ -3,6 +3,9 @@
  * resolve them) and the legend alike: each the host's `--booking-seat-*` when it
  * sets one, else a built-in default for the page's colour scheme (light, or dark
  * with light seats and dark marks, each at least 8:1 against the dark surface).
+ * The restricted-view corner is drawn in the marks' colour, so it stands out
+ * from every seat colour by at least 3:1 in both schemes (a dark corner on the
+ * light scheme's deep seat colours was 2.3-3.2:1).
  * Kept as CSS values here rather than custom properties in the styles, so the
  * seat map's first paint carries no stylesheet for them.
  */
@@ -15,7 +18,7 @@ const DEFAULTS = {
   'band-6': ['#7a6500', '#d8c35a'],
   mark: ['#ffffff', '#111318'],
   held: ['#6b6f76', '#9a9ca6'],
-  restricted: ['#1d1d1f', '#111318'],
+  restricted: ['#ffffff', '#111318'],
 } as const;
 
 export type SeatColour = keyof typeof DEFAULTS | 'selected';

@@ -44,7 +44,9 @@ function swatch(kind: { band?: number; letter?: string; selected?: boolean; held
       ? seatColour('held')
       : kind.band !== undefined
         ? seatColour(`band-${(kind.band % 6) + 1}` as SeatColour)
-        : 'var(--_border)';
+        : kind.restricted
+          ? 'var(--_muted)' // a plain seat, deep enough for the corner's mark to show on it
+          : 'var(--_border)';
   const mark = kind.selected ? 'var(--_accent-contrast)' : seatColour('mark');
   const marks = [
     svg``,

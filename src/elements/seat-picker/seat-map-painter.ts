@@ -160,7 +160,7 @@ export class SeatMapPainter {
       selected: colour(7, '#7a1f3d'),
       selectedMark: colour(8, '#ffffff'),
       held: colour(9, '#6b6f76'),
-      restricted: colour(10, '#1d1d1f'),
+      restricted: colour(10, '#ffffff'),
       text: colour(11, '#1d1d1f'),
       background: colour(12, '#ffffff'),
       invalid: colour(13, '#b3261e'),
@@ -390,7 +390,7 @@ export class SeatMapPainter {
       ctx.stroke();
     }
     if (look.restricted) {
-      // A dark corner triangle: restricted view.
+      // A corner triangle in the marks' colour: restricted view.
       ctx.fillStyle = pal.restricted;
       ctx.beginPath();
       ctx.moveTo(x + size - 10 * u, y);
