@@ -169,6 +169,11 @@ describe('three proxy processes, one Redis', () => {
     assert.equal(repeated.PaymentRedirectUrl, first.PaymentRedirectUrl);
     assert.equal(upstream.received.filter((r) => r.path.endsWith(`/${BasketId}/SubmitOrder`) && r.answer?.status === 403).length, 1, 'the service refused the repeat');
     assert.equal((await logged(proxies[1], 'submitOrder', /"replayed":true/)).status, 200);
+    // Another customer's details for that basket, at the third proxy: the service's own 403, never the kept redirect.
+    await assert.rejects(
+      next().submitOrder({ basketId: BasketId.toUpperCase(), body: { ...orderFor(BasketId), Name: 'Mallory', Email: 'mallory@example.com' } }),
+      (error: unknown) => error instanceof ApiError && error.status === 403,
+    );
   });
 
   test('Redis stopped in the middle of a booking and started again: every step answers as it would have, /readyz says degraded meanwhile, and sharing resumes', async () => {

@@ -59,11 +59,15 @@ async function filledBasket(): Promise<string> {
   return BasketId;
 }
 
-const submit = (basketId: string, through: Listening = proxy) =>
-  client(through.url).call('POST', `/api/rest/v2/Baskets/${basketId}/SubmitOrder`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(orderFor(basketId)) });
+const submit = (basketId: string, through: Listening = proxy, order: object = orderFor(basketId)) =>
+  client(through.url).call('POST', `/api/rest/v2/Baskets/${basketId}/SubmitOrder`, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(order) });
 
-/** What the service answered to SubmitOrder for a basket, in order. */
-const serviceAnswers = (basketId: string) => upstream.received.filter((r) => r.path.endsWith(`/${basketId}/SubmitOrder`)).map((r) => r.answer?.status);
+/** Another customer's details for the same basket. */
+const otherOrder = (basketId: string) => ({ ...orderFor(basketId), Name: 'Mallory', LastName: 'Other', Email: 'mallory@example.com' });
+
+/** What the service answered to SubmitOrder for a basket (its id in any case), in order. */
+const serviceAnswers = (basketId: string) =>
+  upstream.received.filter((r) => r.path.toLowerCase().endsWith(`/${basketId.toLowerCase()}/submitorder`)).map((r) => r.answer?.status);
 
 describe('a repeated SubmitOrder', () => {
   test('answers the same PaymentRedirectUrl instead of the service’s 403', async () => {
@@ -135,6 +139,17 @@ describe('a repeated SubmitOrder', () => {
     assert.equal(sink.entries.at(-1)?.replayed, undefined);
   });
 
+  test('with the same body but its keys in another order, and the basket id upper-cased in the path, is still a repeat', async () => {
+    const basketId = await filledBasket();
+    const first = await submit(basketId);
+    assert.equal(first.status, 200, first.text);
+    const reordered = Object.fromEntries(Object.entries(orderFor(basketId)).reverse());
+    const again = await submit(basketId.toUpperCase(), proxy, reordered);
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(JSON.parse(again.text), JSON.parse(first.text));
+    assert.deepEqual(serviceAnswers(basketId), [200, 403]);
+  });
+
   test('after the payment timeout gets the service’s own answer (the redirect is kept only that long)', async () => {
     const basketId = await filledBasket();
     assert.equal((await submit(basketId)).status, 200);
@@ -142,5 +157,60 @@ describe('a repeated SubmitOrder', () => {
     const late = await submit(basketId);
     assert.equal(late.status, 403, late.text);
     assert.deepEqual(serviceAnswers(basketId), [200, 403]);
+  });
+});
+
+describe('a different order for the same basket is never answered with another order’s answer', () => {
+  test('another customer’s details (the basket id upper-cased in the path) get the service’s own 403, not the first redirect', async () => {
+    const basketId = await filledBasket();
+    const first = await submit(basketId);
+    assert.equal(first.status, 200, first.text);
+    const other = await submit(basketId.toUpperCase(), proxy, otherOrder(basketId));
+    assert.equal(other.status, 403, other.text);
+    assert.ok(!other.text.includes((JSON.parse(first.text) as SubmitOrderResult).PaymentRedirectUrl), other.text);
+    assert.deepEqual(serviceAnswers(basketId), [200, 403]);
+    assert.equal(upstream.received.at(-1)?.answer?.text, other.text, 'the service’s answer, unchanged');
+    assert.equal(sink.entries.at(-1)?.replayed, undefined);
+  });
+
+  test('a retry with a corrected e-mail is told the order was not taken (403), not that it succeeded', async () => {
+    const basketId = await filledBasket();
+    assert.equal((await submit(basketId)).status, 200);
+    const corrected = await submit(basketId, proxy, { ...orderFor(basketId), Email: 'ada.lovelace@example.com' });
+    assert.equal(corrected.status, 403, corrected.text);
+    assert.deepEqual(serviceAnswers(basketId), [200, 403]);
+  });
+
+  test('while the first is in flight, a different order does not join it: both reach the service, each gets its own answer', async () => {
+    const basketId = await filledBasket();
+    let release = () => undefined as void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    let reached = 0;
+    const bothArrived = new Promise<void>((resolve) => (arrived = () => void (++reached === 2 && resolve())));
+    const pending = [submit(basketId), submit(basketId, proxy, otherOrder(basketId))];
+    // Bounded, so that a proxy that makes the second wait for the first fails here instead of hanging.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const joined = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the second order never reached the service')), 5000)));
+    try {
+      await Promise.race([bothArrived, joined]);
+    } finally {
+      clearTimeout(timer);
+      hold = null;
+      release();
+    }
+    const answers = await Promise.all(pending);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 403]);
+    assert.deepEqual(serviceAnswers(basketId).sort(), [200, 403], 'each order reached the service');
+    const refused = answers.find((a) => a.status === 403);
+    assert.ok(refused && upstream.received.some((r) => r.answer?.status === 403 && r.answer.text === refused.text), 'the 403 is the service’s own');
+  });
+
+  test('a body naming another basket than the path is 400 and never reaches the service', async () => {
+    const basketId = await filledBasket();
+    const victim = crypto.randomUUID();
+    const answer = await submit(basketId, proxy, orderFor(victim));
+    assert.equal(answer.status, 400, answer.text);
+    assert.match((JSON.parse(answer.text) as { Message: string }).Message, /'BasketId' must be the basket in the path/);
+    assert.deepEqual(serviceAnswers(basketId), []);
   });
 });

@@ -52,7 +52,7 @@ import { Lookups, type LookupSource } from './lookup.ts';
 import { message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
-import { Submissions } from './submissions.ts';
+import { orderHash, Submissions } from './submissions.ts';
 import { callUpstream, fetchClient, handlerClient, type Upstream, type UpstreamClient, type UpstreamRequest } from './upstream.ts';
 
 export { MemoryCacheStore, MemoryRateLimitStore, memoryStore } from './stores.ts';
@@ -299,6 +299,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (!params.ok) return plain(message(400, params.message));
 
     let body: string | undefined;
+    let parsed: unknown;
     if (op.body) {
       // Only application/json: a cross-site page can send text/plain or a form without a CORS
       // preflight (a "simple" request); requiring JSON forces the preflight, which CORS refuses.
@@ -306,7 +307,6 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       if (type !== 'application/json') return plain(message(415, 'The request body must be sent as application/json.'));
       const read = await readBody(request, bodyLimit);
       if (!read.ok) return plain(read.reply);
-      let parsed: unknown;
       try {
         parsed = JSON.parse(read.text);
       } catch {
@@ -314,6 +314,11 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         return plain(message(400, 'The request body must be a JSON object.'));
+      }
+      const named = (parsed as { BasketId?: unknown }).BasketId;
+      const basketId = params.path.basketId;
+      if (basketId !== undefined && named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== String(basketId).toLowerCase())) {
+        return plain(message(400, `The body's 'BasketId' must be the basket in the path (${String(basketId)}).`));
       }
       body = JSON.stringify(parsed);
     }
@@ -343,7 +348,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
 
     let reply: Reply;
     if (SUBMISSIONS.has(op.name)) {
-      const outcome = await submissions.submit(`${op.name}:${String(params.path.basketId).toLowerCase()}`, async (onSettledLate) =>
+      // One basket, however its id is spelled; only the very same order is answered for another (submissions.ts).
+      const key = `${op.name}:${String(params.path.basketId).toLowerCase()}`;
+      const outcome = await submissions.submit(key, await orderHash(parsed), async (onSettledLate) =>
         replyFrom(
           await callUpstream(client, upstreamRequest, {
             timeoutMs,

@@ -73,7 +73,13 @@ interface Scripted extends Redis {
 const NEWLINE = 0x0a;
 
 function encode(value: CachedResponse): Buffer {
-  const header = JSON.stringify({ status: value.status, contentType: value.contentType, storedAt: value.storedAt, expiresAt: value.expiresAt });
+  const header = JSON.stringify({
+    status: value.status,
+    contentType: value.contentType,
+    storedAt: value.storedAt,
+    expiresAt: value.expiresAt,
+    ...(value.orderHash === undefined ? {} : { orderHash: value.orderHash }),
+  });
   return Buffer.concat([Buffer.from(`${header}\n`), value.body]);
 }
 
@@ -81,7 +87,7 @@ function decode(raw: Buffer | null): CachedResponse | undefined {
   if (!raw) return undefined;
   const end = raw.indexOf(NEWLINE);
   if (end < 0) return undefined;
-  const header = JSON.parse(raw.subarray(0, end).toString('utf8')) as { status: number; contentType: string; storedAt: number; expiresAt: number };
+  const header = JSON.parse(raw.subarray(0, end).toString('utf8')) as Omit<CachedResponse, 'body'>;
   // A copy of its own: never a view into a larger buffer of the connection.
   const body = new Uint8Array(raw.byteLength - end - 1);
   body.set(raw.subarray(end + 1));

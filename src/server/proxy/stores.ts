@@ -26,6 +26,8 @@ export interface CachedResponse {
   readonly storedAt: number;
   /** When it stops being valid (ms since the epoch): storedAt + its TTL. */
   readonly expiresAt: number;
+  /** A kept SubmitOrder answer only: the SHA-256 (hex) of the order it answered, so only that same order is answered with it. */
+  readonly orderHash?: string;
 }
 
 export interface CacheStore {

@@ -4,20 +4,26 @@
  * the same order again, and gets the same PaymentRedirectUrl.
  *
  * - An accepted order's answer (200, `Success: true`) is kept per basket, in
- *   the shared store when there is one, until the service's payment timeout.
- * - A repeated order for that basket still goes to the service first (after a
- *   declined payment the service takes a new order and gives a new redirect);
- *   when the service refuses it with 403 (the basket is already submitted),
- *   the kept answer is sent instead.
- * - One order per basket at a time: a repeat while the first is in flight, in
- *   this process or another, waits for it and gets its answer.
+ *   the shared store when there is one, until the service's payment timeout,
+ *   with the SHA-256 of the order it answered (`orderHash`: the body with its
+ *   keys in a stable order, `orderHash()`).
+ * - A repeat is the same order for the same basket: the same body, byte for
+ *   byte once its keys are sorted (the widget's retry resends it unchanged).
+ *   Only a repeat is ever answered with another request's answer; a different
+ *   order (other name, corrected e-mail) is the service's to judge, and its
+ *   answer (a 403 for a basket already submitted) passes through unchanged.
+ * - A repeat still goes to the service first (after a declined payment the
+ *   service takes a new order and gives a new redirect); when the service
+ *   refuses it with 403 (the basket is already submitted), the kept answer is
+ *   sent instead.
+ * - A repeat while the same order is in flight, in this process or another,
+ *   waits for it and gets its answer.
  * - An order whose answer the service is slow to give (past the upstream time
  *   limit: the customer got 504) is not abandoned: its late answer is kept, and
  *   a repeat waits for it.
  */
 import type { Reply } from './reply.ts';
 import type { ProxyState } from './state.ts';
-import type { CachedResponse } from './stores.ts';
 
 export interface SubmissionOutcome {
   reply: Reply;
@@ -41,6 +47,22 @@ export type SendOrder = (onSettledLate: (reply: Reply) => void) => Promise<Reply
 
 const encoder = new TextEncoder();
 
+/** JSON with every object's keys in code-unit order, so one order always reads the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The SHA-256 (hex) of an order body (parsed JSON), whatever the order of its keys. Web Crypto: edge-safe. */
+export async function orderHash(body: unknown): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(canonical(body)));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 function accepted(reply: Reply): boolean {
   if (reply.status !== 200 || reply.error || typeof reply.body !== 'string') return false;
   try {
@@ -53,29 +75,36 @@ function accepted(reply: Reply): boolean {
 
 export class Submissions {
   readonly #options: SubmissionsOptions;
-  /** Orders in flight in this process, by key. */
+  /** Orders in flight in this process, by key and order hash. */
   readonly #inflight = new Map<string, Promise<SubmissionOutcome>>();
-  /** Orders past their time limit whose late answer is awaited, by key. */
+  /** Orders past their time limit whose late answer is awaited, by key and order hash. */
   readonly #late = new Map<string, Promise<void>>();
 
   constructor(options: SubmissionsOptions) {
     this.#options = options;
   }
 
-  /** `key`: the operation and the basket (`submitOrder:<basketId>`). */
-  submit(key: string, send: SendOrder): Promise<SubmissionOutcome> {
-    const flight = this.#inflight.get(key);
+  /**
+   * `key`: the operation and the basket, its id in lower case (`submitOrder:<basketId>`);
+   * `hash`: the order's `orderHash()`. Only an order with the same key and hash is answered for another.
+   */
+  submit(key: string, hash: string, send: SendOrder): Promise<SubmissionOutcome> {
+    const order = `${key}:${hash}`;
+    const flight = this.#inflight.get(order);
     if (flight) return flight.then((outcome) => ({ ...outcome, replayed: outcome.replayed || accepted(outcome.reply) }));
-    const started = this.#run(key, send).finally(() => this.#inflight.delete(key));
-    this.#inflight.set(key, started);
+    const started = this.#run(key, hash, send).finally(() => this.#inflight.delete(order));
+    this.#inflight.set(order, started);
     return started;
   }
 
-  #replay(kept: CachedResponse): SubmissionOutcome {
+  /** The answer kept for this basket, if it answered this very order. */
+  async #kept(key: string, hash: string): Promise<SubmissionOutcome | undefined> {
+    const kept = await this.#options.state.order(key);
+    if (!kept || kept.orderHash !== hash) return undefined;
     return { reply: { status: kept.status, body: kept.body, contentType: kept.contentType, date: null }, replayed: true };
   }
 
-  async #keep(key: string, reply: Reply): Promise<void> {
+  async #keep(key: string, hash: string, reply: Reply): Promise<void> {
     if (!accepted(reply) || typeof reply.body !== 'string') return;
     const storedAt = this.#options.now();
     await this.#options.state.keepOrder(key, {
@@ -84,50 +113,52 @@ export class Submissions {
       contentType: reply.contentType,
       storedAt,
       expiresAt: storedAt + this.#options.keepMs,
+      orderHash: hash,
     });
   }
 
-  async #run(key: string, send: SendOrder): Promise<SubmissionOutcome> {
+  async #run(key: string, hash: string, send: SendOrder): Promise<SubmissionOutcome> {
     const { state, timeoutMs, lateAnswerMs } = this.#options;
     const flights = state.flights;
-    const flightKey = `submit:${key}`;
+    const order = `${key}:${hash}`;
+    const flightKey = `submit:${order}`;
     const claimed = flights ? await flights.claim(flightKey, lateAnswerMs + 1000) : true;
     if (!claimed && flights) {
       // The same order is in flight in another process: wait for its answer.
       await flights.wait(flightKey, timeoutMs);
-      const kept = await state.order(key);
-      if (kept) return this.#replay(kept);
+      const kept = await this.#kept(key, hash);
+      if (kept) return kept;
     }
     let settleLate = () => undefined as void;
     const lateDone = new Promise<void>((resolve) => (settleLate = resolve));
     let releaseNow = true;
     try {
       const reply = await send((late) => {
-        void this.#keep(key, late).finally(settleLate);
+        void this.#keep(key, hash, late).finally(settleLate);
       });
       if (reply.error === 'timeout') {
         // The order may still be accepted: hold the claim until its late answer is kept.
         releaseNow = false;
-        this.#late.set(key, lateDone);
+        this.#late.set(order, lateDone);
         void lateDone.finally(() => {
-          this.#late.delete(key);
+          this.#late.delete(order);
           if (claimed && flights) void flights.release(flightKey);
         });
         return { reply, replayed: false };
       }
       if (accepted(reply)) {
-        await this.#keep(key, reply);
+        await this.#keep(key, hash, reply);
         return { reply, replayed: false };
       }
       if (reply.status === 403) {
-        const pending = this.#late.get(key);
+        const pending = this.#late.get(order);
         if (pending) {
           let timer: ReturnType<typeof setTimeout> | undefined;
           await Promise.race([pending, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
           clearTimeout(timer);
         }
-        const kept = await state.order(key);
-        if (kept) return this.#replay(kept);
+        const kept = await this.#kept(key, hash);
+        if (kept) return kept;
       }
       return { reply, replayed: false };
     } finally {
