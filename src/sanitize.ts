@@ -35,7 +35,7 @@
 import { noChange, nothing } from 'lit';
 import { AsyncDirective, directive, type PartInfo, PartType } from 'lit/async-directive.js';
 import type { Config, DOMPurify } from 'dompurify';
-import { compact, WEB_SCHEMES } from './safe-url.ts';
+import { isWebUrl, safeUrl } from './safe-url.ts';
 
 export { safeUrl } from './safe-url.ts';
 
@@ -82,15 +82,17 @@ function finish(root: Element): Element {
     }
     for (const { name } of [...node.attributes]) if (!KEPT_ATTRIBUTES.has(name)) node.removeAttribute(name);
     if (tag === 'a') {
-      const href = node.getAttribute('href');
-      if (href === null || !LINK_SCHEMES.test(compact(href))) {
+      // What the engine kept is parsed again as the browser will read it, and written back as parsed.
+      const href = safeUrl(node.getAttribute('href'), { allowMail: true });
+      if (href === null) {
         node.removeAttribute('href');
         node.removeAttribute('target');
         node.removeAttribute('rel');
         continue;
       }
+      node.setAttribute('href', href);
       // Web links leave the booking page: a new tab keeps the visitor's basket where it was.
-      if (WEB_SCHEMES.test(compact(href))) node.setAttribute('target', '_blank');
+      if (isWebUrl(href)) node.setAttribute('target', '_blank');
       else node.removeAttribute('target');
       node.setAttribute('rel', 'noopener noreferrer');
       continue;
@@ -98,12 +100,13 @@ function finish(root: Element): Element {
     node.removeAttribute('target');
     node.removeAttribute('rel');
     if (tag === 'img') {
-      const src = node.getAttribute('src');
+      const src = safeUrl(node.getAttribute('src'));
       // http(s) only (both engines let data: through on images), loaded lazily, no referrer.
-      if (src === null || !WEB_SCHEMES.test(compact(src))) {
+      if (src === null) {
         node.remove();
         continue;
       }
+      node.setAttribute('src', src);
       node.setAttribute('loading', 'lazy');
       node.setAttribute('referrerpolicy', 'no-referrer');
       if (!node.hasAttribute('alt')) node.setAttribute('alt', '');

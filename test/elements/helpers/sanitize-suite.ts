@@ -53,7 +53,16 @@ const OUTPUTS: readonly (readonly [string, string])[] = [
   ['<img src="https://img.example/a.png" onerror="x()"><img src="data:image/png;base64,AAAA" alt="D">', '<img src="https://img.example/a.png" loading="lazy" referrerpolicy="no-referrer" alt="">'],
   ['<table><tr><td colspan="2" style="x">cell</td></tr></table>', '<table><tbody><tr><td colspan="2">cell</td></tr></tbody></table>'],
   ['<p target="_blank" rel="x">p</p>', '<p>p</p>'],
+  // Addresses as the URL parser reads them, written back parsed: what it ignores (tab/LF/CR, C0 and space at the ends) goes.
+  ['<a href="&#10; https://a.example/x y&#9;">sp</a><a href="ht&#13;tps://a.example/">cr</a>', '<a href="https://a.example/x%20y" target="_blank" rel="noopener noreferrer">sp</a><a href="https://a.example/" target="_blank" rel="noopener noreferrer">cr</a>'],
 ];
+
+/**
+ * Characters a pattern might strip but the URL parser does not: with one inside the scheme the
+ * address is a relative path, which the page resolves against its own origin (a GET with its cookies).
+ */
+const NOT_IGNORED_BY_THE_PARSER = ['\u0085', '\u00a0', '\u1680', '\u2000', '\u2028', '\u3000', '\ufeff', ' ', '\u007f'];
+const char = (escaped: string) => JSON.parse(`"${escaped}"`) as string;
 
 export function sanitizeSuite(engine: 'platform' | 'dompurify'): void {
   describe(`sanitize (${engine === 'platform' ? "the browser's Sanitizer API" : 'DOMPurify, no Sanitizer API'})`, () => {
@@ -119,6 +128,19 @@ export function sanitizeSuite(engine: 'platform' | 'dompurify'): void {
       expect(flag()).to.equal(undefined);
     });
 
+    it('drops an address that is a relative path to the URL parser, however much it looks like http(s) with a stray character', async () => {
+      for (const escaped of NOT_IGNORED_BY_THE_PARSER) {
+        const c = char(escaped);
+        const hex = c.codePointAt(0)?.toString(16) ?? '';
+        const input = `<p>a<img src="h&#x${hex};ttps://x.example/i.png">b<a href="h&#x${hex};ttps://evil.example/">link</a></p>`;
+        expect(await sanitizeHtml(input), escaped).to.equal('<p>ab<a>link</a></p>');
+        expect(safeUrl(`h${c}ttps://x.example/`), escaped).to.equal(null);
+        expect(safeUrl(`h${c}ttps://x.example/`, { allowMail: true }), escaped).to.equal(null);
+        // A leading space the parser strips; the others it does not, and the address is relative.
+        if (c !== ' ') expect(safeUrl(`${c}https://x.example/`), escaped).to.equal(null);
+      }
+    });
+
     it(`leaves nothing executable in any of ${XSS_PAYLOADS.length} hostile strings`, async () => {
       expect(XSS_PAYLOADS.length).to.be.at.least(50);
       for (const payload of XSS_PAYLOADS) assertSafeMarkup(await sanitizeHtml(payload), payload);
@@ -173,6 +195,10 @@ export function sanitizeSuite(engine: 'platform' | 'dompurify'): void {
       expect(safeUrl('mailto:a@b.example')).to.equal(null);
       expect(safeUrl('mailto:a@b.example', { allowMail: true })).to.equal('mailto:a@b.example');
       expect(safeUrl(null)).to.equal(null);
+      expect(safeUrl('\t https://a.example/\n')).to.equal('https://a.example/');
+      expect(safeUrl('https:a.example')).to.equal('https://a.example/');
+      expect(safeUrl('https://')).to.equal(null);
+      expect(safeUrl('ftp://a.example/')).to.equal(null);
     });
   });
 }
