@@ -150,6 +150,30 @@ describe('refusals (JSON { Message }, nothing sent upstream)', () => {
       headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
     },
     {
+      // The same "simple" request from a browser that does not send Sec-Fetch-Site (or a page that strips it): Origin alone refuses it.
+      what: 'a basket created from another site by a text/plain POST, no Sec-Fetch-Site',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets',
+      status: 403,
+      body: 'x',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+    },
+    {
+      what: 'a basket item removed from another site, no Sec-Fetch-Site',
+      method: 'DELETE',
+      path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/BasketItem/1',
+      status: 403,
+      headers: { Origin: 'https://evil.example' },
+    },
+    {
+      // A sandboxed frame or a data: page: an opaque origin is never the proxy's own.
+      what: 'a basket created from an opaque origin (Origin: null)',
+      method: 'POST',
+      path: '/api/rest/v2/Baskets',
+      status: 403,
+      headers: { Origin: 'null' },
+    },
+    {
       what: 'body labelled JSON that is not',
       method: 'POST',
       path: '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/Tickets',
@@ -249,6 +273,29 @@ describe('CORS', () => {
     assert.equal(preflight.status, 403);
     assert.equal(preflight.headers.get('access-control-allow-origin'), null);
     messageOf(preflight.text);
+  });
+
+  test('a state change from the proxy’s own origin (the page it is served to) is forwarded, with or without Sec-Fetch-Site', async () => {
+    const own = new URL(proxyServer.url).origin;
+    for (const headers of [{ Origin: own }, { Origin: own, 'Sec-Fetch-Site': 'same-origin' }] as Record<string, string>[]) {
+      const seen = await upstreamSees(async () => assert.equal((await api.call('POST', '/api/rest/v2/Baskets', { headers })).status, 200));
+      assert.equal(seen.length, 1);
+    }
+    // Behind a TLS terminator that does not pass the Host on, the browser's own word that the page is same-origin counts.
+    const behind = await api.call('POST', '/api/rest/v2/Baskets', { headers: { Origin: THEATRE, 'Sec-Fetch-Site': 'same-origin' } });
+    assert.equal(behind.status, 200, behind.text);
+  });
+
+  test('a state change from an allowed origin is forwarded; from another, or its own host under another site, is 403', async () => {
+    const allowed = await cors().call('POST', '/api/rest/v2/Baskets', { headers: { Origin: THEATRE } });
+    assert.equal(allowed.status, 200, allowed.text);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), THEATRE);
+    const other = await cors().call('POST', '/api/rest/v2/Baskets', { headers: { Origin: 'https://theatre.example.evil.example' } });
+    assert.equal(other.status, 403);
+    assert.match(messageOf(other.text), /not allowed/);
+    const own = new URL(corsServer.url).origin;
+    const crossSite = await cors().call('POST', '/api/rest/v2/Baskets', { headers: { Origin: own, 'Sec-Fetch-Site': 'cross-site' } });
+    assert.equal(crossSite.status, 403);
   });
 
   test('with no origins configured (the default) no origin is allowed', async () => {
