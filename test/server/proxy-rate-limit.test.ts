@@ -89,6 +89,26 @@ describe('Create Basket', () => {
     assert.equal((await c.createBasket()).status, 200);
   });
 
+  test('IPv6 clients are counted per /64: two addresses in one /64 share one limit, another /64 has its own', async () => {
+    clock.advance(60_000);
+    assert.equal((await from('2001:db8:aa:1::1').createBasket()).status, 200);
+    // The same /64, written another way (every group, upper case; then in brackets).
+    assert.equal((await from('2001:DB8:AA:1:ffff:ffff:ffff:fffe').createBasket()).status, 200);
+    const refused = await from('[2001:db8:aa:1::9]').createBasket();
+    assert.equal(refused.status, 429, 'a third address of that /64 is over the limit of 2');
+    assert.equal((await from('2001:db8:aa:2::1').createBasket()).status, 200, 'the neighbouring /64 has its own counter');
+    assert.equal((await from('2001:db8:aa:2::2').createBasket()).status, 200);
+    assert.equal((await from('2001:db8:aa:2::3').createBasket()).status, 429);
+  });
+
+  test('IPv4 is counted per address, written plain or IPv4-mapped (as a dual-stack socket reports it)', async () => {
+    clock.advance(60_000);
+    assert.equal((await from('198.51.100.20').createBasket()).status, 200);
+    assert.equal((await from('::ffff:198.51.100.20').createBasket()).status, 200);
+    assert.equal((await from('::FFFF:c633:6414').createBasket()).status, 429, 'the same IPv4 address, mapped and in hex');
+    assert.equal((await from('198.51.100.21').createBasket()).status, 200, 'its neighbour has its own counter');
+  });
+
   test('without a trusted header, X-Forwarded-For is ignored: the connection address counts', async () => {
     const api = client(direct.url);
     const statuses = [];

@@ -38,7 +38,8 @@
  * `Age`), because the widget corrects the visitor's clock with it.
  *
  * SubmitOrder is idempotent (submissions.ts); Create Basket and Add Tickets are
- * rate-limited per client address (a sliding window, shared through the store);
+ * rate-limited per client address, an IPv6 one per /64 (client-address.ts; a
+ * sliding window, shared through the store);
  * /healthz, /readyz and /metrics are answered outside the prefix (health.ts).
  */
 import { Hono } from 'hono';
@@ -46,7 +47,8 @@ import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/matc
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
 import { UpstreamClock } from './clock.ts';
 import { corsFor, normaliseOrigin } from './cors.ts';
-import { headerOf, socketAddress } from './incoming.ts';
+import { clientAddressReader, rateLimitSubject } from './client-address.ts';
+import { headerOf } from './incoming.ts';
 import { jsonResponse, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
 import { message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
@@ -247,7 +249,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const log = options.log === false ? null : (options.log ?? ((entry: AccessLogEntry) => console.log(JSON.stringify(entry))));
   const metrics = options.metrics || null;
   const operational = options.operationalEndpoints ?? true;
-  const addressHeader = options.clientAddressHeader?.toLowerCase();
+  const clientAddress = clientAddressReader(options);
   // Redact the key from answers that echo it. A very short key would match ordinary text.
   const redact = apiKey.length >= 8 ? (text: string) => (text.includes(apiKey) ? text.split(apiKey).join('[redacted]') : text) : (text: string) => text;
   const httpDate = () => new Date(now()).toUTCString();
@@ -261,16 +263,6 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const lookups = new Lookups({ state, now, timeoutMs });
   const submissions = new Submissions({ state, now, keepMs: paymentTimeoutMs, timeoutMs, lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2) });
   const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000) });
-
-  function clientAddress(request: Request, env: unknown): string {
-    if (options.clientAddress) return options.clientAddress(request, env) ?? 'unknown';
-    if (addressHeader) {
-      const entries = (headerOf(request, env, addressHeader) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      const last = entries[entries.length - 1];
-      if (last) return last;
-    }
-    return socketAddress(env) ?? 'unknown';
-  }
 
   function cacheControl(op: OperationRow, reply: Reply): string {
     const ttl = op.method === 'GET' ? ttlSeconds[op.kind] : 0;
@@ -328,7 +320,8 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (ruleName && limit) {
       const at = now();
       // Shared counters when the store answers, this process's otherwise: never no limit, never a failed request.
-      const decision = await state.rateLimit(`${ruleName}:${clientAddress(request, env)}`, limit, at);
+      // An IPv6 client is counted on its /64 (client-address.ts).
+      const decision = await state.rateLimit(`${ruleName}:${rateLimitSubject(clientAddress(request, env))}`, limit, at);
       if (!decision.allowed) {
         entry.limited = true;
         const retryAfter = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
