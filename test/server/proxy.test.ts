@@ -331,6 +331,33 @@ describe('the key stays inside', () => {
     }
   });
 
+  test('an upstream that echoes the key JSON-escaped (slash and plus escaped, or every character as a \\u escape) does not leak it either', async () => {
+    const key = `sk/live+${crypto.randomUUID()}/x+y`;
+    const escaped = (slash: string, plus: string) => key.replaceAll('/', slash).replaceAll('+', plus);
+    const everyChar = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const echo = await listen(
+      () =>
+        new Response(
+          `{"Message":"Invalid key ${escaped('\\/', '\\u002B')}","Lower":"${escaped('/', '\\u002b')}","Each":"${everyChar}","Plain":"${key}"}`,
+          { status: 401, headers: { 'Content-Type': 'application/json' } },
+        ),
+    );
+    try {
+      const proxy = await listen(createProxy({ upstream: echo.url, apiKey: key, log: false }).fetch);
+      try {
+        const answer = await client(proxy.url, answers).call('GET', '/api/rest/v2/Venues');
+        assert.equal(answer.status, 401);
+        const body = JSON.parse(answer.text) as Record<string, string>;
+        assert.deepEqual(body, { Message: 'Invalid key [redacted]', Lower: '[redacted]', Each: '[redacted]', Plain: '[redacted]' });
+        assert.ok(!answer.text.includes(key) && !answer.text.includes(key.slice(3, -3)), answer.text);
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      await echo.close();
+    }
+  });
+
   test('order bodies never reach the log', async () => {
     const email = `guest-${crypto.randomUUID()}@example.com`;
     await api.call('POST', '/api/rest/v2/Baskets/3f2504e0-4f89-41d3-9a0c-0305e82c3301/SubmitOrder', {

@@ -26,7 +26,8 @@
  * Authorization never pass. Answers carry only Content-Type, Date, Retry-After,
  * Cache-Control (and Age on a cache hit), and Server-Timing with the service's
  * clock to the millisecond (clock.ts): Set-Cookie and every other upstream
- * header are dropped. The key is redacted from any answer body that echoes it.
+ * header are dropped. The key is redacted from any answer body that echoes it,
+ * as it is or JSON-escaped (reply.ts).
  *
  * Caching (GET only, per the table's `kind`): catalogue 5 min, system 1 h,
  * availability 5 s, basket and health never; in this process and, with a
@@ -51,7 +52,7 @@ import { clientAddressReader, rateLimitSubject } from './client-address.ts';
 import { headerOf } from './incoming.ts';
 import { jsonResponse, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
-import { message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
+import { keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
 import { orderHash, Submissions } from './submissions.ts';
@@ -250,8 +251,8 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const metrics = options.metrics || null;
   const operational = options.operationalEndpoints ?? true;
   const clientAddress = clientAddressReader(options);
-  // Redact the key from answers that echo it. A very short key would match ordinary text.
-  const redact = apiKey.length >= 8 ? (text: string) => (text.includes(apiKey) ? text.split(apiKey).join('[redacted]') : text) : (text: string) => text;
+  // Redact the key from answers that echo it, JSON-escaped or not.
+  const redact = keyRedactor(apiKey);
   const httpDate = () => new Date(now()).toUTCString();
 
   const state = new ProxyState({

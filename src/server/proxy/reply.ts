@@ -48,6 +48,31 @@ function unreadable(status: number, date: string | null, retried: boolean): Repl
   return message(502, 'The booking service sent an answer that could not be read.', { date, upstreamStatus: status, retried, error: 'bad-answer' });
 }
 
+/** `[0-9a-fA-F]` for one hex digit, as written in either case. */
+const hexDigit = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
+
+/**
+ * A function that replaces the key wherever a body holds it: as it is, or as JSON may write it
+ * (any character as `\uXXXX` in either case, `/` as `\/`, `"` and `\` backslashed), so an
+ * upstream that echoes it JSON-escaped does not pass it on either. A key under 8 characters
+ * would match ordinary text: it is left alone.
+ */
+export function keyRedactor(apiKey: string): (text: string) => string {
+  if (apiKey.length < 8) return (text) => text;
+  // A regular expression, one group per character of the key: the character itself, or its escapes.
+  const forms = [...apiKey].map((char) => {
+    const code = char.charCodeAt(0).toString(16).padStart(4, '0');
+    const escapes = [`\\\\u${[...code].map(hexDigit).join('')}`]; // \u002B, \u002b
+    if (char === '/') escapes.push('\\\\/'); // \/
+    if (char === '"') escapes.push('\\\\"'); // \"
+    if (char === '\\') escapes.push('\\\\\\\\'); // \\
+    return `(?:${char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escapes.join('|')})`;
+  });
+  const pattern = new RegExp(forms.join(''), 'g');
+  // The escaped forms all hold a backslash: a body with neither the key nor one is left as it is, cheaply.
+  return (text) => (text.includes(apiKey) || text.includes('\\') ? text.replace(pattern, '[redacted]') : text);
+}
+
 /**
  * Turn what the upstream did into what the browser gets. `redact` removes the key from a body
  * that echoes it. (Object literals, no spreads: this runs for every request, and V8 copies a
