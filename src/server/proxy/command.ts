@@ -5,12 +5,14 @@
  *       [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
  *       [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
  *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
+ *       [--ops-port PORT] [--ops-host 127.0.0.1]
  *
  * The Api-Key comes from STAGEDOOR_API_KEY only, never argv (where `ps` shows
  * it). `--redis` (or REDIS_URL) shares the cache, rate limits, single flight
  * and kept orders with every other process on that Redis. One JSON access-log
  * line per request on stdout (or appended to a file, or none); /healthz, /readyz and /metrics beside the
- * prefix; SIGTERM or SIGINT drains (server.ts). Node only.
+ * prefix, or with `--ops-port` /metrics only on a listener of its own (loopback by default: never
+ * on the public port) and /healthz, /readyz on both; SIGTERM or SIGINT drains (server.ts). Node only.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -25,6 +27,7 @@ export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--ho
                   [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
                   [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
                   [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
+                  [--ops-port PORT] [--ops-host 127.0.0.1]
                                        the proxy; the service's Api-Key is read from ${KEY_VARIABLE},
                                        the Redis URL from --redis or REDIS_URL (optional)`;
 
@@ -110,6 +113,8 @@ export async function runProxyCommand(args: string[]): Promise<void> {
         'payment-timeout-minutes': { type: 'string' },
         'drain-timeout-ms': { type: 'string' },
         'access-log': { type: 'string', default: 'stdout' },
+        'ops-port': { type: 'string' },
+        'ops-host': { type: 'string', default: '127.0.0.1' },
       },
     }).values;
   } catch (error) {
@@ -127,6 +132,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
   const paymentMinutes = positive(values['payment-timeout-minutes'], 'payment-timeout-minutes');
   const drainTimeoutMs = positive(values['drain-timeout-ms'], 'drain-timeout-ms') ?? (timeoutMs ?? 10_000) + 5000;
   const port = parsePort(values.port, '--port');
+  const opsPort = values['ops-port'] === undefined ? undefined : parsePort(values['ops-port'], '--ops-port');
   const redisUrl = values.redis ?? (process.env.REDIS_URL?.trim() || undefined);
 
   let store: RedisStore | undefined;
@@ -155,12 +161,15 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     store,
     log: target === 'off' ? false : log,
     metrics: promMetrics({ processMetrics: true }),
+    // With an operations port, /metrics is served there only; load balancers still probe /healthz and /readyz here.
+    operationalEndpoints: opsPort === undefined ? true : 'health',
   });
   if (store && !(await store.connected())) {
     // Asking once makes the proxy degraded at once (and says so) rather than at the first request.
     await proxy.readiness();
   }
   const running = await listenProxy(proxy.fetch, { port, host: values.host, drainTimeoutMs });
+  const operations = opsPort === undefined ? undefined : await listenProxy((request) => proxy.operations(request), { port: opsPort, host: values['ops-host'], drainTimeoutMs });
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -170,6 +179,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     void running
       .drain()
       .then(async (clean) => {
+        await operations?.drain();
         await proxy.close().catch(() => undefined);
         flush();
         if (file !== undefined) closeSync(file);
@@ -183,4 +193,8 @@ export async function runProxyCommand(args: string[]): Promise<void> {
   const host = values.host.includes(':') ? `[${values.host}]` : values.host;
   const storeNote = redisUrl ? `redis ${redisTarget(redisUrl)}${proxy.storeHealth === 'degraded' ? ' (not answering: degraded)' : ''}` : 'memory (this process only)';
   console.log(`Stagedoor proxy: http://${host}:${running.port}${values.prefix.replace(/\/+$/, '')}/ -> ${new URL(values.upstream).origin}; store: ${storeNote}`);
+  if (operations) {
+    const opsHost = values['ops-host'].includes(':') ? `[${values['ops-host']}]` : values['ops-host'];
+    console.log(`Stagedoor proxy operations: http://${opsHost}:${operations.port}/metrics (and /healthz, /readyz)`);
+  }
 }

@@ -65,3 +65,30 @@ export function readinessCheck(options: ReadinessOptions): () => Promise<Readine
 export function jsonResponse(status: number, value: unknown): Response {
   return new Response(JSON.stringify(value), { status, headers: { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' } });
 }
+
+/** What the operational endpoints need: the readiness check, and the metrics when they are on. */
+export interface OperationsSource {
+  readiness(): Promise<Readiness>;
+  readonly metrics: { render(): Promise<{ contentType: string; body: string }> } | null;
+}
+
+/**
+ * The answer to GET /healthz, /readyz or /metrics, or `null` for any other
+ * request. Used by the proxy's own app and by the separate operations
+ * listener of `stagedoor proxy --ops-port` (metrics kept off the public port).
+ */
+export async function operationsAnswer(request: Request, source: OperationsSource, which: { metrics: boolean } = { metrics: true }): Promise<Response | null> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  const path = new URL(request.url).pathname;
+  if (path === '/healthz') return jsonResponse(200, { status: 'alive' });
+  if (path === '/readyz') {
+    const ready = await source.readiness();
+    return jsonResponse(ready.status === 'unavailable' ? 503 : 200, ready);
+  }
+  if (path === '/metrics' && which.metrics) {
+    if (!source.metrics) return jsonResponse(404, { Message: 'Metrics are not enabled on this proxy.' });
+    const { contentType, body } = await source.metrics.render();
+    return new Response(body, { status: 200, headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
+  }
+  return null;
+}

@@ -50,7 +50,7 @@ import { UpstreamClock } from './clock.ts';
 import { corsFor, normaliseOrigin } from './cors.ts';
 import { clientAddressReader, rateLimitSubject } from './client-address.ts';
 import { headerOf } from './incoming.ts';
-import { jsonResponse, readinessCheck, type Readiness } from './health.ts';
+import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
 import { keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
@@ -157,8 +157,12 @@ export interface ProxyOptions {
   clientAddress?: (request: Request, env: unknown) => string | undefined;
   /** Receives one record per request. Default: one JSON line on stdout. `false`: no log. */
   log?: ((entry: AccessLogEntry) => void) | false;
-  /** Answer GET /healthz, /readyz and /metrics outside the prefix (default true). */
-  operationalEndpoints?: boolean;
+  /**
+   * Answer GET /healthz, /readyz and /metrics outside the prefix (default true);
+   * `'health'`: /healthz and /readyz only, for a proxy whose metrics are served
+   * elsewhere (`ProxyApp.operations`, `stagedoor proxy --ops-port`); false: none.
+   */
+  operationalEndpoints?: boolean | 'health';
   /** Prometheus metrics for GET /metrics. Default on Node: prom-client (metrics.ts); elsewhere none. */
   metrics?: ProxyMetrics | false;
   /** How requests reach a URL upstream. Default: a keep-alive pool on Node (undici), the platform fetch elsewhere. */
@@ -173,6 +177,8 @@ export type ProxyApp = Hono & {
   readonly storeHealth: StoreHealth;
   /** What GET /readyz reports. */
   readiness(): Promise<Readiness>;
+  /** GET /healthz, /readyz and /metrics alone, as a Fetch-API handler (404 for anything else): for a listener of its own. */
+  operations(request: Request): Promise<Response>;
   /** Close the upstream connections and the store. */
   close(): Promise<void>;
 };
@@ -396,17 +402,12 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   }
 
   const app = new Hono();
+  const source = { readiness, metrics };
   if (operational) {
-    app.get('/healthz', () => jsonResponse(200, { status: 'alive' }));
-    app.get('/readyz', async () => {
-      const ready = await readiness();
-      return jsonResponse(ready.status === 'unavailable' ? 503 : 200, ready);
-    });
-    app.get('/metrics', async () => {
-      if (!metrics) return jsonResponse(404, { Message: 'Metrics are not enabled on this proxy.' });
-      const { contentType, body } = await metrics.render();
-      return new Response(body, { status: 200, headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
-    });
+    const which = { metrics: operational === true };
+    for (const path of which.metrics ? ['/healthz', '/readyz', '/metrics'] : ['/healthz', '/readyz']) {
+      app.get(path, async (c) => (await operationsAnswer(c.req.raw, source, which)) ?? c.notFound());
+    }
   }
   app.use('*', clock.stamp);
   app.use('*', corsFor(origins));
@@ -414,6 +415,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   Object.defineProperty(app, 'storeHealth', { get: () => state.health, enumerable: true });
   return Object.assign(app as Hono & { readonly storeHealth: StoreHealth }, {
     readiness,
+    async operations(request: Request) {
+      return (await operationsAnswer(request, source)) ?? jsonResponse(404, { Message: 'Only /healthz, /readyz and /metrics are served here.' });
+    },
     async close() {
       await Promise.all([client.close?.(), state.close()]);
     },
