@@ -175,9 +175,10 @@ describe('<seat-picker> seated map', () => {
     await mapReady(el);
     const target = seat(el, 'Stalls, row B, seat 10');
     const viewport = root(el).querySelector('.viewport') as HTMLElement;
-    const rect = viewport.getBoundingClientRect();
-    const x = rect.left + target.offsetLeft - viewport.scrollLeft + target.offsetWidth / 2;
-    const y = rect.top + target.offsetTop - viewport.scrollTop + target.offsetHeight / 2;
+    // Where the seat shows (the map may sit in the middle of its box): the centre of its button.
+    const r = target.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
     const init = { clientX: x, clientY: y, pointerId: 1, bubbles: true, pointerType: 'mouse', button: 0 };
     viewport.dispatchEvent(new PointerEvent('pointerdown', init));
     viewport.dispatchEvent(new PointerEvent('pointerup', init));
@@ -262,10 +263,9 @@ describe('<seat-picker> seated map', () => {
     await mapReady(el);
     const viewport = root(el).querySelector('.viewport') as HTMLElement;
     const at = (name: string, type: string) => {
-      const target = seat(el, name);
-      const rect = viewport.getBoundingClientRect();
-      const x = rect.left + target.offsetLeft - viewport.scrollLeft + target.offsetWidth / 2;
-      const y = rect.top + target.offsetTop - viewport.scrollTop + target.offsetHeight / 2;
+      const r = seat(el, name).getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
       viewport.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, pointerId: 1, bubbles: true, pointerType: 'mouse', button: 0 }));
     };
     at('Stalls, row A, seat 1,', 'pointerdown');

@@ -64,9 +64,10 @@ export const VALIDATION_DELAY = 250;
  * Ctrl+Home/End, Enter/Space), each seat named "Dress Circle, row C, seat 14,
  * £62.50, restricted view (pillar)". A "choose from a list" path (area → row →
  * seat checkboxes) comes first in tab order. The map opens fitted to its box
- * (the whole venue in view) and keeps that fit as the box is resized until
- * the visitor zooms; "Fit" fits it again. Drag or one finger pans; two fingers
- * pinch to zoom and pan together; Ctrl+wheel and the zoom buttons zoom.
+ * (the whole venue in view, centred in it) and keeps that fit as the box is
+ * resized until the visitor zooms; "Fit" fits it again. Drag or one finger pans;
+ * two fingers pinch to zoom and pan together; Ctrl+wheel and the zoom buttons
+ * zoom.
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
