@@ -1,7 +1,8 @@
 /**
  * The seat map as a visitor sees and touches it: a venue narrower than its box
  * is painted in the middle of it, with its row labels beside the rows, and
- * answers there (pointer, keyboard, pinch).
+ * answers there (pointer, keyboard, pinch); a tap on seats smaller than a
+ * fingertip zooms in about the tap before anything is chosen.
  */
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -10,6 +11,7 @@ import '../../src/elements/seat-picker/seat-picker.ts';
 import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { apiError, fakeApi, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { hall, performance } from './helpers/seat-fixtures.ts';
+import { root, seat, seatButtons } from './helpers/seat-picker-dom.ts';
 
 /** A tall, narrow venue: 40 rows of 20 seats (opens fitted at well under 100 %, far narrower than a desktop box). */
 const TALL = hall(40, 20);
@@ -33,13 +35,6 @@ async function picker(width: number): Promise<SeatPicker> {
   return el;
 }
 
-const root = (el: SeatPicker) => el.shadowRoot as ShadowRoot;
-const seatButtons = (el: SeatPicker) => [...root(el).querySelectorAll<HTMLButtonElement>('.sizer button')];
-const seat = (el: SeatPicker, name: string) => {
-  const b = seatButtons(el).find((x) => x.getAttribute('aria-label')?.startsWith(name));
-  if (!b) throw new Error(`no seat named ${name}`);
-  return b;
-};
 const viewportOf = (el: SeatPicker) => root(el).querySelector('.viewport') as HTMLElement;
 const zoomOf = (el: SeatPicker) => Number(/(\d+)%/.exec(root(el).querySelector('[part~="zoom"] span')?.textContent ?? '')?.[1]) / 100;
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
@@ -138,5 +133,44 @@ describe('<seat-picker> map view: centred in its box', () => {
     await el.updateComplete;
     expect(viewport.scrollLeft - start).to.equal(80);
     expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true')).to.have.length(0);
+  });
+});
+
+describe('<seat-picker> map view: a tap on seats smaller than a fingertip', () => {
+  afterEach(() => resetSharedBookings());
+
+  it('on a phone, the first tap zooms in about the tap until seats are 24 px and chooses nothing; the next tap chooses the seat under the finger', async () => {
+    const el = await picker(360);
+    const viewport = viewportOf(el);
+    const target = seat(el, 'Arena, row P, seat 11,');
+    expect(target.getBoundingClientRect().width, 'seats are drawn under 24 px').to.be.below(24);
+    const at = centre(target.getBoundingClientRect());
+    const tap = (p: { x: number; y: number }) => {
+      pointer(viewport, 'pointerdown', p, { pointerType: 'touch' });
+      pointer(viewport, 'pointerup', p, { pointerType: 'touch' });
+    };
+    tap(at);
+    await el.updateComplete;
+    expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true'), 'nothing chosen by the first tap').to.have.length(0);
+    expect(zoomOf(el), 'zoomed to 100 %').to.equal(1);
+    await frame();
+    const zoomed = seat(el, 'Arena, row P, seat 11,').getBoundingClientRect();
+    expect(zoomed.width, 'seats are now touch-sized (pitch)').to.be.at.least(24);
+    expect(at.x, 'the tapped seat is still under the finger (x)').to.be.within(zoomed.left - 1, zoomed.right + 1);
+    expect(at.y, '(y)').to.be.within(zoomed.top - 1, zoomed.bottom + 1);
+    tap(centre(zoomed));
+    await el.updateComplete;
+    expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.getAttribute('aria-label')?.split(',').slice(0, 3).join(','))).to.deep.equal(['Arena, row P, seat 11']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('a mouse still chooses at once at the fitted zoom (it points to the pixel)', async () => {
+    const el = await picker(360);
+    const at = centre(seat(el, 'Arena, row P, seat 11,').getBoundingClientRect());
+    pointer(viewportOf(el), 'pointerdown', at);
+    pointer(viewportOf(el), 'pointerup', at);
+    await el.updateComplete;
+    expect(seat(el, 'Arena, row P, seat 11,').getAttribute('aria-pressed')).to.equal('true');
+    expect(zoomOf(el)).to.be.below(1);
   });
 });

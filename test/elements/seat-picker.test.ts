@@ -8,6 +8,7 @@ import '../../src/elements/checkout-form/checkout-form.ts';
 import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { apiError, fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { BASKET_ID, availableAreas, basketWith, hall, performance, ticket } from './helpers/seat-fixtures.ts';
+import { root, seat, seatButtons } from './helpers/seat-picker-dom.ts';
 
 const TICKETS: FullTicketInfo[] = [
   ticket(1, 'Stalls', 'B', '10', 45),
@@ -46,13 +47,6 @@ async function picker(api: FakeApi, attrs: { mode?: string; max?: number } = {})
   return el;
 }
 
-const root = (el: SeatPicker) => el.shadowRoot as ShadowRoot;
-const seatButtons = (el: SeatPicker) => [...root(el).querySelectorAll<HTMLButtonElement>('.sizer button')];
-const seat = (el: SeatPicker, name: string) => {
-  const b = seatButtons(el).find((x) => x.getAttribute('aria-label')?.startsWith(name));
-  if (!b) throw new Error(`no seat named ${name}`);
-  return b;
-};
 const text = (el: SeatPicker) => root(el).textContent?.replace(/\s+/g, ' ') ?? '';
 const button = (el: SeatPicker, label: RegExp) => {
   const b = [...root(el).querySelectorAll<HTMLButtonElement>('button:not(.sizer button)')].find((x) => label.test(x.textContent ?? ''));

@@ -11,7 +11,10 @@
  * - Pointer: the buttons ignore the pointer; a tap or click is hit-tested on
  *   the map (O(log n)). A mouse or pen chooses on press while the whole map is
  *   in view (nothing to drag), so the seat shows chosen in the next frame;
- *   otherwise a seat is chosen on release, when the pointer did not drag. One finger or a mouse drag pans; two fingers pinch to
+ *   otherwise a seat is chosen on release, when the pointer did not drag. A finger
+ *   is no finer than 24 px: a tap on seats drawn smaller than that (a fitted
+ *   venue) zooms in about the tap until they are 24 px, and the next tap
+ *   chooses. One finger or a mouse drag pans; two fingers pinch to
  *   zoom and pan together (the point of the map under them stays under them);
  *   Ctrl+wheel zooms, plain wheel scrolls natively.
  * - Fit: a map opens fitted to its viewport (the whole venue in view, at most
@@ -29,7 +32,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { neighbour, seatAt, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { afterNextFrame, hidden } from './frames.ts';
-import { SeatMapPainter, SEAT_PITCH, viewRect, type PaintView, type ViewBox } from './seat-map-painter.ts';
+import { SeatMapPainter, SEAT_PITCH, SEAT_SIZE, viewRect, type PaintView, type ViewBox } from './seat-map-painter.ts';
 
 export interface SeatMapElements {
   /** The scroll container (receives pointer and wheel input). */
@@ -58,6 +61,8 @@ const OVERLAY_CAP = 1500;
 const DRAG_THRESHOLD = 6;
 
 export const MIN_ZOOM = 0.25;
+/** The least size (CSS px) of a seat a finger can be trusted to choose (WCAG 2.5.8's target size). */
+export const TOUCH_TARGET = 24;
 export const MAX_ZOOM = 3;
 
 export class SeatMapController implements ReactiveController {
@@ -715,7 +720,34 @@ export class SeatMapController implements ReactiveController {
     const v = this.els?.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
     if (!pt || !v || !this.map || this.dragged || this.pressed) return;
+    if (e.pointerType === 'touch' && SEAT_SIZE * this.zoom < TOUCH_TARGET) {
+      this.zoomToTouch(e);
+      return;
+    }
     this.chooseAt(e);
+  }
+
+  /**
+   * A tap on seats smaller than a fingertip would choose whichever seat the
+   * finger's centre happened to land on, often a neighbour: it zooms in about
+   * the tap instead (the map point under the finger stays under it) until the
+   * seats are touch-sized, and chooses nothing. A tap beside the map does nothing.
+   */
+  private zoomToTouch(e: PointerEvent): void {
+    const v = this.els?.viewport;
+    const map = this.map;
+    if (!v || !map) return;
+    const rect = v.getBoundingClientRect();
+    const at = { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    const b = this.mapBox();
+    const p = this.pitch;
+    const ux = (b.left + at.x) / p;
+    const uy = (b.top + at.y) / p;
+    if (ux < 0 || uy < 0 || ux > map.width || uy > map.height) return;
+    this.fitting = false;
+    this.applyZoom(clampZoom(Math.max(this.zoom, TOUCH_TARGET / SEAT_SIZE), this.minZoom), at);
+    this.callbacks.zoomed(this.zoom);
+    this.schedule();
   }
 
   private handleWheel(e: WheelEvent): void {

@@ -67,7 +67,8 @@ export const VALIDATION_DELAY = 250;
  * (the whole venue in view, centred in it) and keeps that fit as the box is
  * resized until the visitor zooms; "Fit" fits it again. Drag or one finger pans;
  * two fingers pinch to zoom and pan together; Ctrl+wheel and the zoom buttons
- * zoom.
+ * zoom. On a touch screen, a tap on seats drawn smaller than 24 px zooms in
+ * about the tap first; the next tap chooses.
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
