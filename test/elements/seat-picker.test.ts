@@ -849,6 +849,44 @@ describe('<seat-picker> best available and general admission', () => {
     expect(api.callsTo('addTickets')[0]).to.deep.equal({ basketId: BASKET_ID, body: { BestSeats: { PerformanceId: 1, AreaId: 12, SeatsCount: 3, Price: 30 } } });
   });
 
+  it('general admission known from the event (SeatingPlanSupported false): asks AreasPrices only, never FullAvailability', async () => {
+    const areas = { PerformanceId: 1, AreasPrices: [{ AreaId: 11, AreaName: 'Standing', Prices: [{ Price: 25, FaceValue: 25, AvailableSeatsCount: 4 }] }] };
+    const api = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: false } as EventInfo }),
+        getFullAvailability: () => { throw apiError('getFullAvailability', 400, { Message: 'Not for general admission shows.' }); },
+        getAreasPrices: () => areas,
+      }),
+    );
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part~="general"]'), 'no general admission');
+    expect(api.callsTo('getFullAvailability'), 'the refused request is never sent').to.deep.equal([]);
+    expect(api.callsTo('getEvent')).to.deep.equal([{ eventId: 5 }]); // the performance's EventId
+    // Chosen through the shared selection, the event is known already: no need to read the performance first.
+    const shared = fakeApi(seatedHandlers({ getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: false } as EventInfo }), getAreasPrices: () => areas }));
+    const booking = testBooking(shared);
+    const other = await withBooking<SeatPicker>(booking, html`<seat-picker></seat-picker>`);
+    booking.selection.selectPerformance(1, 7);
+    await waitUntil(() => root(other).querySelector('[part~="general"]'), 'no general admission (shared selection)');
+    expect(shared.callsTo('getEvent')).to.deep.equal([{ eventId: 7 }]);
+    expect(shared.callsTo('getFullAvailability')).to.deep.equal([]);
+  });
+
+  it('a seated event (SeatingPlanSupported true) asks FullAvailability, and its venue plan comes from the same event detail', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: true } as EventInfo }),
+        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: 'https://plans.example/lyric.png' } as VenueInfo }),
+      }),
+    );
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: 1 }]);
+    expect(api.callsTo('getAreasPrices')).to.deep.equal([]);
+    expect(api.callsTo('getEvent'), 'the event is read once').to.have.length(1);
+    expect(api.callsTo('getVenue')).to.deep.equal([{ venueId: 9 }]);
+  });
+
   it('general admission: also when FullAvailability is empty and AreasPrices has seats; sold out when neither', async () => {
     const api = fakeApi(
       seatedHandlers({

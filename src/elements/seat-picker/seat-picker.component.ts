@@ -53,9 +53,11 @@ export const VALIDATION_DELAY = 250;
 /**
  * @summary Choose seats for one performance: on a seat map, as best available, or by area for general admission.
  *
- * Which mode applies is decided from the data: a seat map when FullAvailability
- * lists seats; general admission when FullAvailability is refused (4xx) or empty
- * and AreasPrices has seats; sold out otherwise. `mode="best-available"` forces
+ * Which mode applies is decided from the data: general admission (AreasPrices
+ * only) when the event says it has no seating plan (SeatingPlanSupported false);
+ * else a seat map when FullAvailability lists seats; general admission when
+ * FullAvailability is refused (4xx) or empty and AreasPrices has seats; sold out
+ * otherwise. `mode="best-available"` forces
  * best available. The performance comes from `performance-id`, else from the
  * shared selection (what <performance-calendar> chose).
  *
@@ -204,12 +206,18 @@ export class SeatPicker extends BookingElement {
     return this.bookingController.selection.performanceId;
   }
 
+  /** The event of the performance shown, when the shared selection already says it (else it is read from the performance). */
+  private get knownEventId(): number | null {
+    const selection = this.bookingController.selection;
+    return selection.performanceId !== null && selection.performanceId === this.currentPerformanceId ? selection.eventId : null;
+  }
+
   private readonly availabilityTask = new Task(this, {
     args: () => [this.currentPerformanceId, this.mode, this.reloadCount] as const,
     task: async ([id, mode], { signal }): Promise<Availability | null> => {
       if (id === null) return null;
       if (mode === 'best-available') return { kind: 'best-only', performanceId: id };
-      return loadAvailability(this.api, id, signal);
+      return loadAvailability(this.api, id, signal, this.knownEventId);
     },
   });
 
@@ -218,10 +226,10 @@ export class SeatPicker extends BookingElement {
     task: async ([id], { signal }) => (id === null ? null : loadPerformanceFacts(this.api, id, signal)),
   });
 
-  /** The venue's seating plan image: Performance → Event → Venue PlanLink. Skipped quietly when any step fails. */
+  /** The venue's seating plan image: the event (read to decide the mode) → Venue PlanLink. Skipped quietly when any step fails. */
   private readonly planTask = new Task(this, {
-    args: () => [this.performanceTask.value?.performance.EventId ?? null, this.availabilityTask.value?.kind === 'seated'] as const,
-    task: async ([eventId, seated], { signal }) => (eventId === null || !seated ? null : loadSeatingPlan(this.api, eventId, signal)),
+    args: () => [this.availabilityTask.value?.kind === 'seated' ? (this.availabilityTask.value.event?.VenueId ?? null) : null] as const,
+    task: async ([venueId], { signal }) => (typeof venueId !== 'number' ? null : loadSeatingPlan(this.api, venueId, signal)),
   });
 
   /** What is needed after the map's first paint, or only for some performances (seat-picker.later.ts). */
