@@ -112,6 +112,20 @@ describe('the demo site (built)', () => {
     await page.close();
   });
 
+  it('a general-admission show asks for its areas and prices, never for a seat map it has not got: no 400, no console error', async () => {
+    const { page, errors, requests } = await watchedPage(browser);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.origin}/index.html`);
+    const card = page.locator('event-list').locator('[part~="card-button"]').filter({ hasText: 'Midnight Brass' });
+    await card.first().press('Enter');
+    await choosePerformance(page.locator('performance-calendar'));
+    await page.locator('seat-picker').locator('[part~="general"]').first().waitFor();
+    assert.ok(requests.some((url) => url.includes('/AreasPrices')), 'asked AreasPrices');
+    assert.deepEqual(requests.filter((url) => url.includes('/FullAvailability')), []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('books in German end to end on the theatre site: the widget, the sandbox payment page and the confirmation all German', async () => {
     const { page, errors, requests } = await watchedPage(browser);
     await page.setViewportSize({ width: 1280, height: 900 });

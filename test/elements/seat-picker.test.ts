@@ -8,6 +8,7 @@ import '../../src/elements/checkout-form/checkout-form.ts';
 import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { apiError, fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { BASKET_ID, availableAreas, basketWith, hall, performance, ticket } from './helpers/seat-fixtures.ts';
+import { root, seat, seatButtons } from './helpers/seat-picker-dom.ts';
 
 const TICKETS: FullTicketInfo[] = [
   ticket(1, 'Stalls', 'B', '10', 45),
@@ -46,13 +47,6 @@ async function picker(api: FakeApi, attrs: { mode?: string; max?: number } = {})
   return el;
 }
 
-const root = (el: SeatPicker) => el.shadowRoot as ShadowRoot;
-const seatButtons = (el: SeatPicker) => [...root(el).querySelectorAll<HTMLButtonElement>('.sizer button')];
-const seat = (el: SeatPicker, name: string) => {
-  const b = seatButtons(el).find((x) => x.getAttribute('aria-label')?.startsWith(name));
-  if (!b) throw new Error(`no seat named ${name}`);
-  return b;
-};
 const text = (el: SeatPicker) => root(el).textContent?.replace(/\s+/g, ' ') ?? '';
 const button = (el: SeatPicker, label: RegExp) => {
   const b = [...root(el).querySelectorAll<HTMLButtonElement>('button:not(.sizer button)')].find((x) => label.test(x.textContent ?? ''));
@@ -175,9 +169,10 @@ describe('<seat-picker> seated map', () => {
     await mapReady(el);
     const target = seat(el, 'Stalls, row B, seat 10');
     const viewport = root(el).querySelector('.viewport') as HTMLElement;
-    const rect = viewport.getBoundingClientRect();
-    const x = rect.left + target.offsetLeft - viewport.scrollLeft + target.offsetWidth / 2;
-    const y = rect.top + target.offsetTop - viewport.scrollTop + target.offsetHeight / 2;
+    // Where the seat shows (the map may sit in the middle of its box): the centre of its button.
+    const r = target.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
     const init = { clientX: x, clientY: y, pointerId: 1, bubbles: true, pointerType: 'mouse', button: 0 };
     viewport.dispatchEvent(new PointerEvent('pointerdown', init));
     viewport.dispatchEvent(new PointerEvent('pointerup', init));
@@ -262,10 +257,9 @@ describe('<seat-picker> seated map', () => {
     await mapReady(el);
     const viewport = root(el).querySelector('.viewport') as HTMLElement;
     const at = (name: string, type: string) => {
-      const target = seat(el, name);
-      const rect = viewport.getBoundingClientRect();
-      const x = rect.left + target.offsetLeft - viewport.scrollLeft + target.offsetWidth / 2;
-      const y = rect.top + target.offsetTop - viewport.scrollTop + target.offsetHeight / 2;
+      const r = seat(el, name).getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
       viewport.dispatchEvent(new PointerEvent(type, { clientX: x, clientY: y, pointerId: 1, bubbles: true, pointerType: 'mouse', button: 0 }));
     };
     at('Stalls, row A, seat 1,', 'pointerdown');
@@ -853,6 +847,44 @@ describe('<seat-picker> best available and general admission', () => {
     button(el, /Add 3 tickets to basket/).click();
     await fired;
     expect(api.callsTo('addTickets')[0]).to.deep.equal({ basketId: BASKET_ID, body: { BestSeats: { PerformanceId: 1, AreaId: 12, SeatsCount: 3, Price: 30 } } });
+  });
+
+  it('general admission known from the event (SeatingPlanSupported false): asks AreasPrices only, never FullAvailability', async () => {
+    const areas = { PerformanceId: 1, AreasPrices: [{ AreaId: 11, AreaName: 'Standing', Prices: [{ Price: 25, FaceValue: 25, AvailableSeatsCount: 4 }] }] };
+    const api = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: false } as EventInfo }),
+        getFullAvailability: () => { throw apiError('getFullAvailability', 400, { Message: 'Not for general admission shows.' }); },
+        getAreasPrices: () => areas,
+      }),
+    );
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part~="general"]'), 'no general admission');
+    expect(api.callsTo('getFullAvailability'), 'the refused request is never sent').to.deep.equal([]);
+    expect(api.callsTo('getEvent')).to.deep.equal([{ eventId: 5 }]); // the performance's EventId
+    // Chosen through the shared selection, the event is known already: no need to read the performance first.
+    const shared = fakeApi(seatedHandlers({ getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: false } as EventInfo }), getAreasPrices: () => areas }));
+    const booking = testBooking(shared);
+    const other = await withBooking<SeatPicker>(booking, html`<seat-picker></seat-picker>`);
+    booking.selection.selectPerformance(1, 7);
+    await waitUntil(() => root(other).querySelector('[part~="general"]'), 'no general admission (shared selection)');
+    expect(shared.callsTo('getEvent')).to.deep.equal([{ eventId: 7 }]);
+    expect(shared.callsTo('getFullAvailability')).to.deep.equal([]);
+  });
+
+  it('a seated event (SeatingPlanSupported true) asks FullAvailability, and its venue plan comes from the same event detail', async () => {
+    const api = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: true } as EventInfo }),
+        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: 'https://plans.example/lyric.png' } as VenueInfo }),
+      }),
+    );
+    const el = await picker(api);
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: 1 }]);
+    expect(api.callsTo('getAreasPrices')).to.deep.equal([]);
+    expect(api.callsTo('getEvent'), 'the event is read once').to.have.length(1);
+    expect(api.callsTo('getVenue')).to.deep.equal([{ venueId: 9 }]);
   });
 
   it('general admission: also when FullAvailability is empty and AreasPrices has seats; sold out when neither', async () => {

@@ -4,15 +4,19 @@
  * paired parts, and the venue's seating plan.
  */
 import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
-import type { AreaPriceGroup, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
+import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
 
 /** What the performance offers, decided from the data (see `loadAvailability`). */
-export type Availability =
+export type Availability = (
   | { kind: 'seated'; performanceId: number; tickets: readonly FullTicketInfo[] }
   | { kind: 'general'; performanceId: number; areas: readonly AreaPriceGroup[] }
   | { kind: 'best-only'; performanceId: number }
-  | { kind: 'sold-out'; performanceId: number };
+  | { kind: 'sold-out'; performanceId: number }
+) & {
+  /** The event's detail, when it was read to decide (it also leads to the venue's seating plan). */
+  event?: EventInfo | null;
+};
 
 export interface PerformanceFacts {
   performance: PerformanceInfo;
@@ -26,7 +30,26 @@ function isRefusal(error: unknown): boolean {
 }
 
 /**
+ * The event's detail, for its SeatingPlanSupported: `eventId` when the caller
+ * knows it (the shared selection), else the performance's EventId. Null when it
+ * cannot be read (then the availability itself decides).
+ */
+async function eventDetail(api: ApiClient, performanceId: number, eventId: number | null, signal: AbortSignal): Promise<EventInfo | null> {
+  try {
+    const id = eventId ?? (await api.getPerformance({ performanceId }, { signal })).Performance.EventId;
+    return (await api.getEvent({ eventId: id }, { signal })).Event ?? null;
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    return null;
+  }
+}
+
+/**
  * Which mode a performance needs, decided from the data:
+ * 0. The event's detail says whether it has a seat plan (SeatingPlanSupported):
+ *    false → general admission, asking AreasPrices only (FullAvailability is
+ *    "not for general admission shows": it would answer 400, which the browser
+ *    reports as an error in the host page's console).
  * 1. FullAvailability lists seats → a seated map.
  * 2. Otherwise (refused with a 4xx, or empty) → AreasPrices: groups with
  *    available seats → general admission.
@@ -34,7 +57,17 @@ function isRefusal(error: unknown): boolean {
  * A network failure or 5xx is never read as "general admission": it is an
  * error with a retry.
  */
-export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<Availability> {
+export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal, eventId: number | null = null): Promise<Availability> {
+  const event = await eventDetail(api, performanceId, eventId, signal);
+  const found = await fromService(api, performanceId, signal, event?.SeatingPlanSupported);
+  return { ...found, event };
+}
+
+async function fromService(api: ApiClient, performanceId: number, signal: AbortSignal, seatPlan: boolean | undefined): Promise<Availability> {
+  if (seatPlan === false) {
+    const areas = await loadAreas(api, performanceId, signal);
+    return areas.length ? { kind: 'general', performanceId, areas } : { kind: 'sold-out', performanceId };
+  }
   let tickets: FullTicketInfo[] | null = null;
   try {
     const full = await api.getFullAvailability({ performanceId }, { signal });
@@ -44,15 +77,25 @@ export async function loadAvailability(api: ApiClient, performanceId: number, si
   }
   if (tickets?.length) return { kind: 'seated', performanceId, tickets };
   try {
-    const prices = await api.getAreasPrices({ performanceId }, { signal });
-    const areas = (Array.isArray(prices?.AreasPrices) ? prices.AreasPrices : []).filter(
-      (a) => Array.isArray(a?.Prices) && a.Prices.some((p) => p.AvailableSeatsCount > 0),
-    );
+    const areas = await loadAreas(api, performanceId, signal);
     if (areas.length) return { kind: 'general', performanceId, areas };
   } catch (error) {
     if (!isRefusal(error) && tickets === null) throw error;
   }
   return { kind: 'sold-out', performanceId };
+}
+
+/** AreasPrices: the groups with seats left (a refusal is "none"; a failure is thrown). */
+async function loadAreas(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<AreaPriceGroup[]> {
+  try {
+    const prices = await api.getAreasPrices({ performanceId }, { signal });
+    return (Array.isArray(prices?.AreasPrices) ? prices.AreasPrices : []).filter(
+      (a) => Array.isArray(a?.Prices) && a.Prices.some((p) => p.AvailableSeatsCount > 0),
+    );
+  } catch (error) {
+    if (isRefusal(error)) return [];
+    throw error;
+  }
 }
 
 /** The performance, and the dates of its paired parts (a part whose date cannot be read still counts). */
@@ -72,10 +115,9 @@ export async function loadPerformanceFacts(api: ApiClient, id: number, signal: A
   return { performance: Performance, paired };
 }
 
-/** The venue's seating plan image: Event → Venue PlanLink (null when the venue has none that is safe to show). */
-export async function loadSeatingPlan(api: ApiClient, eventId: number, signal: AbortSignal): Promise<{ planLink: string; venue: string } | null> {
-  const { Event } = await api.getEvent({ eventId }, { signal });
-  const { Venue } = await api.getVenue({ venueId: Event.VenueId }, { signal });
+/** The venue's seating plan image: the event's Venue PlanLink (null when the venue has none that is safe to show). */
+export async function loadSeatingPlan(api: ApiClient, venueId: number, signal: AbortSignal): Promise<{ planLink: string; venue: string } | null> {
+  const { Venue } = await api.getVenue({ venueId }, { signal });
   // Only an http(s) address from the service reaches an <img src> (the one URL rule, src/sanitize.ts).
   const planLink = safeUrl(Venue.PlanLink);
   return planLink ? { planLink, venue: Venue.Name } : null;

@@ -11,12 +11,18 @@
  * - Pointer: the buttons ignore the pointer; a tap or click is hit-tested on
  *   the map (O(log n)). A mouse or pen chooses on press while the whole map is
  *   in view (nothing to drag), so the seat shows chosen in the next frame;
- *   otherwise a seat is chosen on release, when the pointer did not drag. One finger or a mouse drag pans; two fingers pinch to
+ *   otherwise a seat is chosen on release, when the pointer did not drag. A finger
+ *   is no finer than 24 px: a tap on seats drawn smaller than that (a fitted
+ *   venue) zooms in about the tap until they are 24 px, and the next tap
+ *   chooses. One finger or a mouse drag pans; two fingers pinch to
  *   zoom and pan together (the point of the map under them stays under them);
  *   Ctrl+wheel zooms, plain wheel scrolls natively.
  * - Fit: a map opens fitted to its viewport (the whole venue in view, at most
  *   100 %) and stays fitted as the viewport is resized, until the visitor
  *   zooms (pinch, Ctrl+wheel, the zoom buttons: `zoomTo`); `fit()` fits again.
+ * - Centre: at a zoom where the map is narrower (or shorter) than its viewport,
+ *   it sits in the middle of it (`margin`): the painting, the buttons (the
+ *   sizer's margin), the hit test and the zoom anchors all add the same margin.
  * - A selection change repaints the changed cells and updates their buttons;
  *   it never touches the other seats.
  *
@@ -26,7 +32,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { neighbour, seatAt, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { afterNextFrame, hidden } from './frames.ts';
-import { SeatMapPainter, SEAT_PITCH, viewRect, type PaintView, type ViewBox } from './seat-map-painter.ts';
+import { SeatMapPainter, SEAT_PITCH, SEAT_SIZE, viewRect, type PaintView, type ViewBox } from './seat-map-painter.ts';
 
 export interface SeatMapElements {
   /** The scroll container (receives pointer and wheel input). */
@@ -55,6 +61,8 @@ const OVERLAY_CAP = 1500;
 const DRAG_THRESHOLD = 6;
 
 export const MIN_ZOOM = 0.25;
+/** The least size (CSS px) of a seat a finger can be trusted to choose (WCAG 2.5.8's target size). */
+export const TOUCH_TARGET = 24;
 export const MAX_ZOOM = 3;
 
 export class SeatMapController implements ReactiveController {
@@ -327,7 +335,7 @@ export class SeatMapController implements ReactiveController {
 
   /** What the painter paints now: the data, the scale and the viewport as it is. */
   private paintView(): PaintView {
-    return { map: this.map, selected: this.selected, held: this.held, invalid: this.invalid, zoom: this.zoom, dpr: this.dpr, box: this.box() };
+    return { map: this.map, selected: this.selected, held: this.held, invalid: this.invalid, zoom: this.zoom, dpr: this.dpr, box: this.mapBox() };
   }
 
   private context(): CanvasRenderingContext2D | null {
@@ -356,7 +364,30 @@ export class SeatMapController implements ReactiveController {
     const ax = anchor?.x ?? b.w / 2;
     const ay = anchor?.y ?? b.h / 2;
     const ratio = zoom / this.zoom;
-    this.zoomAt(zoom, { left: (b.left + ax) * ratio - ax, top: (b.top + ay) * ratio - ay });
+    // The map point under the anchor (CSS px of the map at this zoom, past the centring margin) stays under it.
+    const before = this.margin();
+    const after = this.margin(zoom);
+    this.zoomAt(zoom, { left: (b.left + ax - before.x) * ratio - ax + after.x, top: (b.top + ay - before.y) * ratio - ay + after.y });
+  }
+
+  /**
+   * The space left of and above the map (CSS px) at `zoom`: half of what the
+   * viewport has to spare, so a map narrower or shorter than its box is centred
+   * in it; 0 on an axis the map overflows.
+   */
+  private margin(zoom = this.zoom): { x: number; y: number } {
+    const map = this.map;
+    const { w, h } = this.viewBox;
+    if (!map || w <= 0 || h <= 0) return { x: 0, y: 0 };
+    const p = SEAT_PITCH * zoom;
+    return { x: Math.max(0, Math.floor((w - Math.ceil(map.width * p)) / 2)), y: Math.max(0, Math.floor((h - Math.ceil(map.height * p)) / 2)) };
+  }
+
+  /** The part of the map in view, as the painter and the overlay see it: the scroll less the centring margin. */
+  private mapBox(): ViewBox {
+    const b = this.box();
+    const m = this.margin();
+    return { w: b.w, h: b.h, left: b.left - m.x, top: b.top - m.y };
   }
 
   /** Set the zoom and scroll the viewport to `scroll` (CSS px at the new zoom). */
@@ -380,8 +411,13 @@ export class SeatMapController implements ReactiveController {
     if (!this.els) return;
     const map = this.map;
     const p = this.pitch;
-    this.els.sizer.style.width = `${Math.ceil((map?.width ?? 0) * p)}px`;
-    this.els.sizer.style.height = `${Math.ceil((map?.height ?? 0) * p)}px`;
+    const m = this.margin();
+    const style = this.els.sizer.style;
+    style.width = `${Math.ceil((map?.width ?? 0) * p)}px`;
+    style.height = `${Math.ceil((map?.height ?? 0) * p)}px`;
+    // Centred when it is smaller than the viewport: the buttons move with it, the painting adds the same margin.
+    style.marginLeft = `${m.x}px`;
+    style.marginTop = `${m.y}px`;
   }
 
   private resize(): void {
@@ -606,7 +642,7 @@ export class SeatMapController implements ReactiveController {
     if (!v || !map) return false;
     const rect = v.getBoundingClientRect();
     const p = this.pitch;
-    const b = this.box();
+    const b = this.mapBox();
     const index = seatAt(map, (e.clientX - rect.left + b.left) / p, (e.clientY - rect.top + b.top) / p);
     if (index < 0) return false;
     const hadFocus = this.host.shadowRoot?.activeElement instanceof HTMLButtonElement && this.buttons.has(Number(this.host.shadowRoot.activeElement.dataset.seat));
@@ -633,7 +669,7 @@ export class SeatMapController implements ReactiveController {
     if (!v) return;
     const mid = this.pointerMidpoint();
     const p = this.pitch;
-    const b = this.box();
+    const b = this.mapBox();
     this.pinch = { distance: this.pointerDistance(), zoom: this.zoom, unitX: (b.left + mid.x) / p, unitY: (b.top + mid.y) / p };
     this.dragged = true;
   }
@@ -653,7 +689,8 @@ export class SeatMapController implements ReactiveController {
       const zoom = clampZoom((pinch.zoom * this.pointerDistance()) / pinch.distance, this.minZoom);
       const mid = this.pointerMidpoint();
       const p = SEAT_PITCH * zoom;
-      const scroll = { left: pinch.unitX * p - mid.x, top: pinch.unitY * p - mid.y };
+      const m = this.margin(zoom);
+      const scroll = { left: pinch.unitX * p - mid.x + m.x, top: pinch.unitY * p - mid.y + m.y };
       const b = this.box();
       if (zoom === this.zoom && Math.abs(scroll.left - b.left) < 0.5 && Math.abs(scroll.top - b.top) < 0.5) return;
       const report = zoom !== this.zoom || this.fitting;
@@ -683,7 +720,34 @@ export class SeatMapController implements ReactiveController {
     const v = this.els?.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
     if (!pt || !v || !this.map || this.dragged || this.pressed) return;
+    if (e.pointerType === 'touch' && SEAT_SIZE * this.zoom < TOUCH_TARGET) {
+      this.zoomToTouch(e);
+      return;
+    }
     this.chooseAt(e);
+  }
+
+  /**
+   * A tap on seats smaller than a fingertip would choose whichever seat the
+   * finger's centre happened to land on, often a neighbour: it zooms in about
+   * the tap instead (the map point under the finger stays under it) until the
+   * seats are touch-sized, and chooses nothing. A tap beside the map does nothing.
+   */
+  private zoomToTouch(e: PointerEvent): void {
+    const v = this.els?.viewport;
+    const map = this.map;
+    if (!v || !map) return;
+    const rect = v.getBoundingClientRect();
+    const at = { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    const b = this.mapBox();
+    const p = this.pitch;
+    const ux = (b.left + at.x) / p;
+    const uy = (b.top + at.y) / p;
+    if (ux < 0 || uy < 0 || ux > map.width || uy > map.height) return;
+    this.fitting = false;
+    this.applyZoom(clampZoom(Math.max(this.zoom, TOUCH_TARGET / SEAT_SIZE), this.minZoom), at);
+    this.callbacks.zoomed(this.zoom);
+    this.schedule();
   }
 
   private handleWheel(e: WheelEvent): void {

@@ -29,7 +29,11 @@ export interface SeatMapPalette {
   font: string;
 }
 
-/** The viewport's size and scroll, in CSS px. */
+/**
+ * The viewport's size, and where it looks at the map, in CSS px: `left`/`top`
+ * are negative when the map is centred in a larger viewport (the map's left
+ * edge is then at canvas x = -left).
+ */
 export interface ViewBox {
   w: number;
   h: number;
@@ -67,6 +71,11 @@ export function viewRect(view: PaintView): { left: number; top: number; right: n
   const b = view.box;
   const p = SEAT_PITCH * view.zoom;
   return { left: b.left / p, top: b.top / p, right: (b.left + b.w) / p, bottom: (b.top + b.h) / p };
+}
+
+/** Where the row-label column starts on the canvas: the map's left edge, or the canvas's while panned past it. */
+function labelLeft(view: PaintView): number {
+  return Math.max(0, -view.box.left);
 }
 
 type Context2D = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
@@ -319,7 +328,7 @@ export class SeatMapPainter {
     if (x + p < 0 || y + p < 0 || x > b.w || y > b.h) return;
     ctx.clearRect(x, y, p, p);
     ctx.drawImage(this.sprite(view, seat), x, y, p, p);
-    if (x < ROW_LABEL_UNITS * p) {
+    if (x < labelLeft(view) + ROW_LABEL_UNITS * p) {
       this.labelsOwed = false;
       this.drawLabels(ctx, view, this.readPalette());
     }
@@ -401,13 +410,17 @@ export class SeatMapPainter {
     }
   }
 
-  /** Row labels stay at the left edge while panning; area names above their rows. */
+  /**
+   * Row labels just left of their rows (the map's own label column; pinned to
+   * the left edge while panning); area names above their rows.
+   */
   drawLabels(ctx: CanvasRenderingContext2D, view: PaintView, pal: SeatMapPalette = this.readPalette()): void {
     const map = view.map;
     if (!map) return;
     const p = SEAT_PITCH * view.zoom;
     const b = view.box;
     const r = viewRect(view);
+    const x0 = labelLeft(view);
     const labelWidth = ROW_LABEL_UNITS * p;
     const fontSize = Math.max(9, Math.min(14, p * 0.45));
     ctx.font = `600 ${fontSize}px ${pal.font}`;
@@ -425,7 +438,7 @@ export class SeatMapPainter {
       }
       ctx.fillStyle = pal.text;
       ctx.textAlign = 'right';
-      ctx.fillText(row.label, labelWidth - 6, y + p / 2, labelWidth - 6);
+      ctx.fillText(row.label, x0 + labelWidth - 6, y + p / 2, labelWidth - 6);
     }
     ctx.textAlign = 'left';
     ctx.font = `700 ${Math.max(10, Math.min(15, p * 0.5))}px ${pal.font}`;
@@ -435,7 +448,7 @@ export class SeatMapPainter {
       ctx.fillStyle = pal.background;
       ctx.fillRect(0, y, b.w, p * 1.2);
       ctx.fillStyle = pal.text;
-      ctx.fillText(area.name, 4, y + p * 0.6);
+      ctx.fillText(area.name, x0 + 4, y + p * 0.6);
     }
   }
 }

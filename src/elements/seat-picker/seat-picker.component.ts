@@ -53,9 +53,11 @@ export const VALIDATION_DELAY = 250;
 /**
  * @summary Choose seats for one performance: on a seat map, as best available, or by area for general admission.
  *
- * Which mode applies is decided from the data: a seat map when FullAvailability
- * lists seats; general admission when FullAvailability is refused (4xx) or empty
- * and AreasPrices has seats; sold out otherwise. `mode="best-available"` forces
+ * Which mode applies is decided from the data: general admission (AreasPrices
+ * only) when the event says it has no seating plan (SeatingPlanSupported false);
+ * else a seat map when FullAvailability lists seats; general admission when
+ * FullAvailability is refused (4xx) or empty and AreasPrices has seats; sold out
+ * otherwise. `mode="best-available"` forces
  * best available. The performance comes from `performance-id`, else from the
  * shared selection (what <performance-calendar> chose).
  *
@@ -64,9 +66,11 @@ export const VALIDATION_DELAY = 250;
  * Ctrl+Home/End, Enter/Space), each seat named "Dress Circle, row C, seat 14,
  * £62.50, restricted view (pillar)". A "choose from a list" path (area → row →
  * seat checkboxes) comes first in tab order. The map opens fitted to its box
- * (the whole venue in view) and keeps that fit as the box is resized until
- * the visitor zooms; "Fit" fits it again. Drag or one finger pans; two fingers
- * pinch to zoom and pan together; Ctrl+wheel and the zoom buttons zoom.
+ * (the whole venue in view, centred in it) and keeps that fit as the box is
+ * resized until the visitor zooms; "Fit" fits it again. Drag or one finger pans;
+ * two fingers pinch to zoom and pan together; Ctrl+wheel and the zoom buttons
+ * zoom. On a touch screen, a tap on seats drawn smaller than 24 px zooms in
+ * about the tap first; the next tap chooses.
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
@@ -202,12 +206,18 @@ export class SeatPicker extends BookingElement {
     return this.bookingController.selection.performanceId;
   }
 
+  /** The event of the performance shown, when the shared selection already says it (else it is read from the performance). */
+  private get knownEventId(): number | null {
+    const selection = this.bookingController.selection;
+    return selection.performanceId !== null && selection.performanceId === this.currentPerformanceId ? selection.eventId : null;
+  }
+
   private readonly availabilityTask = new Task(this, {
     args: () => [this.currentPerformanceId, this.mode, this.reloadCount] as const,
     task: async ([id, mode], { signal }): Promise<Availability | null> => {
       if (id === null) return null;
       if (mode === 'best-available') return { kind: 'best-only', performanceId: id };
-      return loadAvailability(this.api, id, signal);
+      return loadAvailability(this.api, id, signal, this.knownEventId);
     },
   });
 
@@ -216,10 +226,10 @@ export class SeatPicker extends BookingElement {
     task: async ([id], { signal }) => (id === null ? null : loadPerformanceFacts(this.api, id, signal)),
   });
 
-  /** The venue's seating plan image: Performance → Event → Venue PlanLink. Skipped quietly when any step fails. */
+  /** The venue's seating plan image: the event (read to decide the mode) → Venue PlanLink. Skipped quietly when any step fails. */
   private readonly planTask = new Task(this, {
-    args: () => [this.performanceTask.value?.performance.EventId ?? null, this.availabilityTask.value?.kind === 'seated'] as const,
-    task: async ([eventId, seated], { signal }) => (eventId === null || !seated ? null : loadSeatingPlan(this.api, eventId, signal)),
+    args: () => [this.availabilityTask.value?.kind === 'seated' ? (this.availabilityTask.value.event?.VenueId ?? null) : null] as const,
+    task: async ([venueId], { signal }) => (typeof venueId !== 'number' ? null : loadSeatingPlan(this.api, venueId, signal)),
   });
 
   /** What is needed after the map's first paint, or only for some performances (seat-picker.later.ts). */
