@@ -334,7 +334,7 @@ export class BasketStore extends Store<BasketState> {
    * can continue an unfinished payment, show the summary, or, after a failed
    * payment, bring the basket back with the customer's entries.
    */
-  submitted(details: Record<string, unknown> = {}): void {
+  submitted(details: object = {}): void {
     const basketId = this.value.basketId;
     if (!basketId) return;
     this.storage.setItem(this.pendingKey, JSON.stringify({ ...details, basketId }));

@@ -505,7 +505,7 @@ export class CheckoutFormView {
       s.announcement = msg('Taking you to the secure payment page…');
       await this.port.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: paymentUrl, total, currency: config.currency });
       const entries = { values: { ...s.values }, deliveryTypeId: s.deliveryTypeId, requireTicketPlan: s.requireTicketPlan, sendConfirmationEmail: s.sendConfirmationEmail, confirmed: [...s.confirmed] };
-      booking.basket.submitted({ ...paymentDetails(content, { redirectUrl: paymentUrl, submittedAt: booking.api.clock.now(), total, entries }) });
+      booking.basket.submitted(paymentDetails(content, { redirectUrl: paymentUrl, submittedAt: booking.api.clock.now(), total, entries }));
       this.host.navigate(paymentUrl);
     } catch (error) {
       await this.handleSubmitError(error);
