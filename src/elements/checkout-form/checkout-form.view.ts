@@ -22,7 +22,7 @@ import { confirmationPresence, type ReturnOutcome } from '../../state/return-pag
 import { orderStyles } from '../order.styles.ts';
 import { renderBasket } from './checkout-basket.ts';
 import { loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
-import { PendingPanel } from './checkout-pending.ts';
+import { PendingPanel, pendingStyles } from './checkout-pending.ts';
 import { renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
 import {
   collectProblems,
@@ -42,7 +42,7 @@ import { checkoutFormViewStyles } from './checkout-form.view.styles.ts';
 import { fieldRefusal, orderFields, sendFailure, sendOrder } from './checkout-submit.ts';
 
 /** The styles of what the view shows (added to the element's own when it loads). */
-export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles];
+export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles, pendingStyles];
 
 type Phase = 'form' | 'submitting' | 'redirecting' | 'booked-on-account';
 

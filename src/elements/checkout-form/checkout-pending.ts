@@ -6,7 +6,7 @@
  * seats were released, with a way to start again.
  */
 import { msg, str } from '../../i18n/msg.ts';
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
@@ -14,6 +14,22 @@ import type { BookingConfig } from '../../state/config.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import { pendingPayment, type PendingPayment, type PendingState, type PendingStatus } from '../../state/pending-payment.ts';
+
+/** The way back to the payment page looks like the primary button it is (a link: it goes to another page). */
+export const pendingStyles = css`
+  [part~='continue-button'] {
+    display: inline-flex;
+    align-items: center;
+    min-height: 2.75rem;
+    padding: 0.5rem 1rem;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_accent);
+    background: var(--_accent);
+    color: var(--_accent-contrast);
+    text-decoration: none;
+    font-weight: 600;
+  }
+`;
 
 export interface PendingView {
   pending: PendingState;
@@ -76,7 +92,7 @@ export function renderPending(view: PendingView): TemplateResult | typeof nothin
         </p>`
       : nothing}
     ${view.continueUrl
-      ? html`<p><a part="continue-button" class="button" href=${view.continueUrl} @click=${view.onContinue}>${msg('Continue to payment')}</a></p>`
+      ? html`<p><a part="continue-button" href=${view.continueUrl} @click=${view.onContinue}>${msg('Continue to payment')}</a></p>`
       : nothing}
     <p class="hint">${msg('To change your seats, let this payment lapse or finish it.')}</p>
   </section>`;
