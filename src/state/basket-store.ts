@@ -310,7 +310,7 @@ export class BasketStore extends Store<BasketState> {
 
   /** Forget the basket (emptied, expired, or invalid). */
   forget(): void {
-    this.storage.removeItem(this.key);
+    this.dropBasketKey();
     this.clearExpiryTimer();
     this.patch({ basketId: null, content: null, error: null });
   }
@@ -329,19 +329,47 @@ export class BasketStore extends Store<BasketState> {
 
   /**
    * The basket went to payment: the store starts afresh, and the id is kept
-   * aside so the return page can show the summary (or, after a failed payment,
-   * bring the basket back).
+   * aside (with `details`: the payment page's address, when it was sent, what
+   * it holds and the customer's entries, see pending-payment.ts) so the page
+   * can continue an unfinished payment, show the summary, or, after a failed
+   * payment, bring the basket back with the customer's entries.
    */
-  submitted(): void {
+  submitted(details: object = {}): void {
     const basketId = this.value.basketId;
     if (!basketId) return;
-    this.storage.setItem(this.pendingKey, basketId);
+    this.storage.setItem(this.pendingKey, JSON.stringify({ ...details, basketId }));
     this.forget();
   }
 
-  /** The basket id awaiting payment, if one went to payment from this tab. */
+  /**
+   * What was kept when the basket went to payment (`{ basketId, ...details }`),
+   * also after a failed payment brought it back (then `returned` is true), until
+   * the booking completes or the basket is forgotten. A bare id (as kept before
+   * details were) reads as `{ basketId }`.
+   */
+  get pendingRecord(): ({ basketId: string; returned?: boolean } & Record<string, unknown>) | null {
+    const raw = this.storage.getItem(this.pendingKey);
+    if (!raw) return null;
+    try {
+      const value = JSON.parse(raw) as unknown;
+      if (typeof value === 'object' && value !== null && typeof (value as { basketId?: unknown }).basketId === 'string') {
+        return value as { basketId: string } & Record<string, unknown>;
+      }
+    } catch {
+      /* a bare id */
+    }
+    return /^[0-9a-f-]{8,}$/i.test(raw) ? { basketId: raw } : null;
+  }
+
+  /** The basket id awaiting payment, if one went to payment from this tab and has not come back. */
   get awaitingPayment(): string | null {
-    return this.storage.getItem(this.pendingKey);
+    const record = this.pendingRecord;
+    return record && !record.returned ? record.basketId : null;
+  }
+
+  /** The payment will not be finished (its basket was released): forget what was kept for it. */
+  dropPending(): void {
+    this.storage.removeItem(this.pendingKey);
   }
 
   /**
@@ -367,9 +395,11 @@ export class BasketStore extends Store<BasketState> {
    * so a later refresh can still bring it back.
    */
   async resumeAfterFailedPayment(): Promise<boolean | null> {
-    const basketId = this.awaitingPayment;
-    this.storage.removeItem(this.pendingKey);
+    const record = this.pendingRecord;
+    const basketId = record && !record.returned ? record.basketId : null;
     if (!basketId) return false;
+    // Kept, marked as returned, for the customer's entries (cleared with the basket).
+    this.storage.setItem(this.pendingKey, JSON.stringify({ ...record, returned: true }));
     this.storage.setItem(this.key, basketId);
     this.patch({ basketId, content: null });
     const outcome = await this.refresh();
@@ -378,6 +408,14 @@ export class BasketStore extends Store<BasketState> {
   }
 
   // ------------------------------------------------------------------ internals
+
+  /** The basket is no longer this tab's: its id, and what a failed payment of it brought back (the customer's entries). */
+  private dropBasketKey(): void {
+    const basketId = this.storage.getItem(this.key);
+    this.storage.removeItem(this.key);
+    const record = this.pendingRecord;
+    if (record?.returned && (!basketId || record.basketId === basketId)) this.storage.removeItem(this.pendingKey);
+  }
 
   /** Run a request once per key: while it is in flight, the same key gets the same promise. */
   private track<T>(action: BasketAction, key: string, run: () => Promise<T>): Promise<T> {
@@ -443,7 +481,7 @@ export class BasketStore extends Store<BasketState> {
     } catch (error) {
       // The stored basket is gone upstream (expired long ago, or paid): start a new one, once.
       if (!retried && isGone(error)) {
-        this.storage.removeItem(this.key);
+        this.dropBasketKey();
         this.patch({ basketId: null, content: null });
         return this.doAdd(body, true);
       }
@@ -485,7 +523,7 @@ export class BasketStore extends Store<BasketState> {
         this.patch({ content: null, ...releaseChange });
         return;
       }
-      this.storage.removeItem(this.key);
+      this.dropBasketKey();
       this.patch({ basketId: null, content: null, error: null, ...releaseChange });
       return;
     }
@@ -502,7 +540,7 @@ export class BasketStore extends Store<BasketState> {
     const items = this.value.content?.Items ?? [];
     const now = this.api.clock.now();
     const released = items.filter((i) => this.expiresAt(i) <= now + 1000);
-    this.storage.removeItem(this.key);
+    this.dropBasketKey();
     this.clearExpiryTimer();
     this.patch({
       basketId: null,

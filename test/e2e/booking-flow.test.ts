@@ -391,6 +391,35 @@ describe('booking flow over npm start', () => {
     });
   });
 
+  it('back from the payment page without paying: the unfinished payment is shown, and continuing to it books the seats', { timeout: 240_000 }, async () => {
+    const page = await openDemo();
+    await visiting('back-from-pay', page, async () => {
+    await chooseTwoSeats(page, 'Much Ado About Nothing');
+    await checkOut(page, 'Much Ado About Nothing');
+    const paymentUrl = page.url();
+    // The browser's Back button (Playwright turns the back/forward cache off: this is the full reload path).
+    await page.goBack({ waitUntil: 'load' });
+    const form = page.locator('checkout-form');
+    const heading = form.getByRole('heading', { name: "Your payment isn't finished" });
+    await heading.waitFor();
+    await form.getByText('Your basket is empty').waitFor({ state: 'detached' });
+    assert.match(await form.locator('[part~="pending"]').innerText(), /Much Ado About Nothing[\s\S]*Seats [\s\S]*Total: £\d/, 'the seats and the total');
+    assert.match(await form.locator('[part~="time-left"]').innerText(), /(19|20):\d\d/, 'the payment stays open for about 20 minutes');
+    assert.match(await page.locator('basket-timer [part~="timer"]').first().innerText(), /Payment open for\s*(19|20):\d\d/, 'the timer shows it too');
+    assert.equal(await form.evaluate((el) => el.shadowRoot?.activeElement?.id), 'pending-heading', 'focus is on its heading');
+    if (process.env.SHOTS) await page.screenshot({ path: join(process.env.SHOTS, 'back-from-pay.png'), fullPage: true });
+    // No way to change a basket awaiting payment: the service refuses it, and the checkout says so.
+    assert.equal(await form.getByRole('button', { name: /^Remove |Empty basket/ }).count(), 0);
+    await form.getByText('To change your seats, let this payment lapse or finish it.').waitFor();
+    await form.getByRole('link', { name: 'Continue to payment' }).click();
+    await page.waitForURL(paymentUrl);
+    await page.getByRole('button', { name: /^Pay\b/ }).click();
+    await page.waitForURL(/[?&]stagedoor=success/);
+    await page.getByRole('heading', { name: /your booking is confirmed/i }).first().waitFor({ timeout: 60_000 });
+    assert.deepEqual(pageErrors, []);
+    });
+  });
+
   it('a declined payment comes back to the basket, still held', { timeout: 240_000 }, async () => {
     const page = await openDemo();
     await visiting('decline', page, async () => {
@@ -403,6 +432,17 @@ describe('booking flow over npm start', () => {
     const form = page.locator('checkout-form');
     await form.getByRole('button', { name: 'Continue to payment' }).waitFor();
     assert.equal(await form.getByRole('listitem', { name: "A Winter's Orchard" }).getByRole('row').count(), 3);
+    // What the customer typed is still there, the notices still ticked.
+    assert.equal(await form.getByRole('textbox', { name: 'First name' }).inputValue(), 'Ada');
+    assert.equal(await form.getByRole('textbox', { name: 'Last name' }).inputValue(), 'Lovelace');
+    assert.equal(await form.getByRole('textbox', { name: 'E-mail address' }).inputValue(), 'ada@example.com');
+    const notices = form.getByRole('group', { name: 'Before you book' }).getByRole('checkbox');
+    assert.ok((await notices.count()) > 0);
+    for (let i = 0; i < (await notices.count()); i += 1) assert.ok(await notices.nth(i).isChecked(), `notice ${i} still ticked`);
+    // The message leads to the basket, however far down the page it is.
+    await page.getByRole('button', { name: 'Go to your basket' }).first().click();
+    assert.equal(await form.evaluate((el) => el.shadowRoot?.activeElement?.getAttribute('part')), 'item');
+    assert.ok(await form.getByRole('listitem', { name: "A Winter's Orchard" }).isVisible());
     assert.deepEqual(pageErrors, []);
     });
   });

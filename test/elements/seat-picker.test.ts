@@ -485,6 +485,10 @@ describe('<seat-picker> seated map', () => {
     await el.updateComplete;
     expect(b9.getAttribute('aria-pressed')).to.equal('false');
     await accessible(el);
+    // The basket emptied (or its hold ran out): "2 tickets added" no longer holds beside the expiry message.
+    (el as unknown as { bookingController: { booking: { basket: { forget(): void } } } }).bookingController.booking.basket.forget();
+    await el.updateComplete;
+    expect(text(el)).not.to.include('tickets added to your basket');
   });
 
   it('focus is never dropped: after adding by keyboard it goes to the added item in the basket, or to the notice; after a refusal to the notice', async () => {

@@ -31,7 +31,7 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.
  *
- * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`.
+ * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`; `timer normal payment` while a payment this tab started is open (back from the payment page without paying): "Payment open for m:ss".
  * @csspart icon - The clock icon in the pill (decorative).
  * @csspart label - "Seats held for" / "Time is up".
  * @csspart time - The m:ss of the whole basket, with the state token (`time warning`).
@@ -115,7 +115,7 @@ export class BasketTimer extends BookingElement {
     const basket = store.value;
     // A basket id (restored from the session, or just created) means a countdown is coming: load the
     // view now, alongside the basket's own request, not after it.
-    if (!this.view && (basket.basketId || basket.content?.Items.length || basket.released.length)) this.view = this.loadView();
+    if (!this.view && (basket.basketId || basket.content?.Items.length || basket.released.length || store.awaitingPayment)) this.view = this.loadView();
     if (this.view) this.view.willUpdate();
     else this.state = 'empty';
   }

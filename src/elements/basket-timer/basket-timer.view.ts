@@ -13,6 +13,7 @@ import { formatDateTime, formatList } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
+import { pendingPayment, type PendingPayment } from '../../state/pending-payment.ts';
 import type { BasketTimer, BasketTimerState } from './basket-timer.component.ts';
 
 export { basketTimerViewStyles } from './basket-timer.view.styles.ts';
@@ -60,13 +61,16 @@ export class BasketTimerView {
     this.countdown = new CountdownController(host, {
       // The latest the server's clock can read: never more time shown than remains.
       now: () => port.booking().api.clock.latest(),
-      align: () => this.target,
+      align: () => this.target ?? this.paymentDeadline,
       onVisible: () => port.booking().basket.checkExpiry(),
     });
   }
 
   /** The instant the whole basket's hold runs out (server clock), or null without a basket. */
   private target: number | null = null;
+  /** Without a basket: when the payment in progress (pending-payment.ts) stops being open, or null. */
+  private paymentDeadline: number | null = null;
+  private pending: { store: BasketStore; payment: PendingPayment; off: () => void } | undefined;
   private seconds = 0;
   private items: ItemView[] = [];
   private released: readonly BasketItem[] = [];
@@ -95,7 +99,14 @@ export class BasketTimerView {
     }
 
     this.target = content.length ? store.nextExpiry() : null;
-    this.countdown.running = this.target !== null;
+    if (this.pending?.store !== store) {
+      this.pending?.off();
+      const payment = pendingPayment(store);
+      this.pending = { store, payment, off: payment.subscribe(() => this.host.requestUpdate()) };
+    }
+    const payment = this.pending.payment.value;
+    this.paymentDeadline = this.target === null && payment.status === 'awaiting' ? payment.deadline : null;
+    this.countdown.running = this.target !== null || this.paymentDeadline !== null;
     this.seconds = this.target === null ? 0 : secondsLeft(this.target - now);
     this.released = basket.released;
     this.items = content.map((item) => {
@@ -103,7 +114,8 @@ export class BasketTimerView {
       const seconds = at === null ? 0 : secondsLeft(at - now);
       return { item, seconds, state: at === null ? 'normal' : this.levelOf(at - now) };
     });
-    const state: BasketTimerState = this.target !== null ? this.levelOf(this.target - now) : this.released.length ? 'expired' : 'empty';
+    const state: BasketTimerState =
+      this.target !== null ? this.levelOf(this.target - now) : this.released.length ? 'expired' : this.paymentDeadline !== null ? 'normal' : 'empty';
     this.host.state = state;
 
     // The basket reported a release: say which tickets, once per basket however many timers
@@ -159,11 +171,14 @@ export class BasketTimerView {
 
   disconnected(): void {
     this.afterRender = [];
+    this.pending?.off();
+    this.pending = undefined;
   }
 
   /** The timer's body (the element renders it with its live region); `empty` is the empty state's. */
   renderBody(empty: TemplateResult | typeof nothing): TemplateResult | typeof nothing {
     if (this.host.state === 'empty') return empty;
+    if (this.target === null && this.paymentDeadline !== null) return this.renderPaymentOpen(this.paymentDeadline);
     if (this.target === null) return this.renderReleased(true);
     return html`${this.renderCountdown()} ${this.released.length ? this.renderReleased(false) : nothing}
     ${this.host.showItems ? this.renderItems() : nothing}`;
@@ -182,6 +197,15 @@ export class BasketTimerView {
       ${this.renderIcon()}
       <span part="label" class="label" id="label">${msg('Seats held for')}</span>
       <span part="time ${state}" class="time" role="timer" aria-labelledby="label">${this.renderTime(this.seconds)}</span>
+    </div>`;
+  }
+
+  /** The payment in progress: how long it stays open (the seats are held until then). */
+  private renderPaymentOpen(deadline: number): TemplateResult {
+    return html`<div part="timer normal payment" class="timer normal" tabindex="-1">
+      ${this.renderIcon()}
+      <span part="label" class="label" id="label">${msg('Payment open for')}</span>
+      <span part="time normal" class="time" role="timer" aria-labelledby="label">${this.renderTime(secondsLeft(deadline - this.countdown.now))}</span>
     </div>`;
   }
 

@@ -41,6 +41,7 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @csspart delivery - The delivery information list.
  * @csspart total - The total paid.
  * @csspart retry-button - Checks again after "not available yet" or an error.
+ * @csspart basket-button - After a failed payment whose basket is back: goes to the basket in the checkout.
  *
  * @cssprop [--booking-confirmation-max-width=48rem] - Maximum width of the element.
  * @cssprop [--booking-success=light-dark(#1e6b35, #8fd6a0)] - The confirmed message's accent.

@@ -24,6 +24,7 @@ import {
   resumeAfterFailureOnce,
   type FailedPaymentResult,
 } from '../../state/payment-return.ts';
+import { focusBasketItem } from '../../state/focus-handoff.ts';
 import { returnMarker, type ReturnOutcome } from '../../state/return-page.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { orderStyles } from '../order.styles.ts';
@@ -233,6 +234,13 @@ export class BookingConfirmationView {
     this.failure = { ...failure, resumed: held, checked: outcome.ok && (held || basket.value.basketId === null) };
   }
 
+  /** The basket is back, in the checkout wherever it is on the page: the focus goes to (and scrolls to) its first item. */
+  private async goToBasket(): Promise<void> {
+    const basket = this.port.booking().basket;
+    const first = basket.value.content?.Items[0];
+    if (first) await focusBasketItem(basket, first.BasketItemId);
+  }
+
   private totalOf(summary: SubmittedBasketSummary): number {
     const items = (summary.BasketItems ?? []).reduce((sum, item) => sum + item.PriceSubTotal, 0);
     const delivery = summary.DeliveryInformation?.DeliveryPrice ?? 0;
@@ -328,6 +336,9 @@ export class BookingConfirmationView {
       <h2 part="heading">${msg('Your payment did not go through')}</h2>
       <p>${next}</p>
       ${uncertain ? html`<button part="retry-button" @click=${() => void this.checkBasketAgain()}>${msg('Check again')}</button>` : nothing}
+      ${!this.resuming && failure?.resumed
+        ? html`<button part="basket-button" @click=${() => void this.goToBasket()}>${msg('Go to your basket')}</button>`
+        : nothing}
     </div>`;
   }
 

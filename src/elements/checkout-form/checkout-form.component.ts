@@ -63,6 +63,10 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @csspart retry-button - Retries a failed load.
  * @csspart on-account-reference - The booking reference of an order booked on account.
  * @csspart confirmation - The embedded `<booking-confirmation>`.
+ * @csspart pending - Back from the payment page without paying: the unfinished payment (or that it timed out).
+ * @csspart continue-button - Continues to the same payment page.
+ * @csspart time-left - How long the unfinished payment stays open.
+ * @csspart start-again-button - After an unfinished payment timed out: starts again.
  *
  * @cssprop [--booking-checkout-max-width=48rem] - Maximum width of the element.
  * @cssprop [--booking-field-border=var(--booking-border)] - Border colour of inputs.
@@ -154,7 +158,8 @@ export class CheckoutForm extends BookingElement {
       this.requestedBasket = basketId;
       void booking.basket.refresh();
     }
-    if (!this.view && !this.viewFailed && (content || this.returnOutcome)) this.view = this.loadView();
+    // A payment this tab started may be unfinished (back from the payment page): the view shows it.
+    if (!this.view && !this.viewFailed && (content || this.returnOutcome || booking.basket.awaitingPayment)) this.view = this.loadView();
     this.view?.willUpdate();
   }
 

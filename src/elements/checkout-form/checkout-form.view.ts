@@ -17,10 +17,12 @@ import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import { resetClaim, returnUrls } from '../../state/payment-return.ts';
+import { paymentDetails, savedEntries } from '../../state/pending-payment.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
 import { orderStyles } from '../order.styles.ts';
 import { renderBasket } from './checkout-basket.ts';
 import { loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
+import { PendingPanel, pendingStyles } from './checkout-pending.ts';
 import { renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
 import {
   collectProblems,
@@ -40,7 +42,7 @@ import { checkoutFormViewStyles } from './checkout-form.view.styles.ts';
 import { fieldRefusal, orderFields, sendFailure, sendOrder } from './checkout-submit.ts';
 
 /** The styles of what the view shows (added to the element's own when it loads). */
-export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles];
+export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles, pendingStyles];
 
 type Phase = 'form' | 'submitting' | 'redirecting' | 'booked-on-account';
 
@@ -80,6 +82,10 @@ export class CheckoutFormView {
   private renderedItems: number[] = [];
   /** Set once the basket has had content: the form (and its lists) has been needed. */
   private formNeeded = false;
+  /** The basket whose kept entries (after a failed payment) have been put back in the form. */
+  private entriesRestoredFor: string | null = null;
+  /** A payment this tab started and did not come back from (checkout-pending.ts). */
+  private readonly pending: PendingPanel;
 
   /**
    * Focus is never dropped: when a render removes the focused control (its item removed, or
@@ -125,6 +131,16 @@ export class CheckoutFormView {
       },
     });
     this.focusKeeper = new FocusRecovery(host, (lost) => this.focusTarget(lost));
+    this.pending = new PendingPanel(host, {
+      booking: () => port.booking(),
+      root: () => host.renderRoot,
+      announce: (text) => (this.shown.announcement = text),
+      navigate: (url) => host.navigate(url),
+      // Back from the payment page (back/forward cache): the form is no longer on its way there.
+      shownAgain: () => {
+        if (this.shown.phase === 'redirecting') Object.assign(this.shown, { phase: 'form', redirectUrl: null, announcement: '' });
+      },
+    });
     this.systemTask = new Task(host, {
       args: () => [this.formNeeded ? port.booking().api : null] as const,
       task: async ([api], { signal }): Promise<SystemLists | null> => (api ? loadSystemLists(api, signal) : null),
@@ -158,6 +174,7 @@ export class CheckoutFormView {
     this.presenceOff?.();
     this.presenceOff = undefined;
     this.presenceStore = undefined;
+    this.pending.disconnected();
   }
 
   /** Where focus goes when the focused control was removed by a render. */
@@ -175,6 +192,7 @@ export class CheckoutFormView {
   }
 
   updated(): void {
+    this.pending.updated();
     this.renderedItems = [...this.host.renderRoot.querySelectorAll<HTMLElement>('[part~="item"][data-item-id]')].map((li) => Number(li.dataset.itemId));
   }
 
@@ -185,8 +203,10 @@ export class CheckoutFormView {
       this.presenceStore = booking.basket;
       this.presenceOff = confirmationPresence(booking.basket).subscribe(() => this.host.requestUpdate());
     }
-    const { content } = booking.basket.value;
+    this.pending.willUpdate();
+    const { content, basketId } = booking.basket.value;
     if (content) this.formNeeded = true;
+    this.restoreEntries(basketId);
     const lists = this.systemTask.value;
     if (lists && !this.shown.values.country) {
       const country = defaultCountry(lists.countries, booking.config.locale);
@@ -213,7 +233,7 @@ export class CheckoutFormView {
         <booking-confirmation part="confirmation" embedded outcome="success"></booking-confirmation>
       `;
     }
-    const outcome = this.port.returnOutcome();
+    const outcome = this.port.returnOutcome() ?? (this.pending.status === 'booked' ? 'success' : null);
     if (!outcome) return nothing;
     if (confirmationPresence(this.port.booking().basket).value > 0) return nothing;
     return html`<booking-confirmation part="confirmation" embedded outcome=${outcome}></booking-confirmation>`;
@@ -223,6 +243,8 @@ export class CheckoutFormView {
   renderBody(): TemplateResult {
     const basket = this.port.booking().basket.value;
     const phase = this.shown.phase;
+    // Back from the payment page without paying: the payment in progress (or what became of it; booked: the confirmation above).
+    if (!basket.content && this.pending.status !== 'none') return html`${this.pending.render()}`;
     return html`${!basket.content || phase === 'redirecting' ? this.renderFormMessage() : nothing}
       ${phase === 'redirecting' ? this.renderRedirecting() : phase === 'booked-on-account' ? nothing : this.renderBasketAndForm()}`;
   }
@@ -325,6 +347,20 @@ export class CheckoutFormView {
       attempted: s.attempted,
       fieldErrors: s.fieldErrors,
     };
+  }
+
+  /** The customer's entries kept with the basket (it came back from a failed payment): put back once. */
+  private restoreEntries(basketId: string | null): void {
+    if (!basketId || this.entriesRestoredFor === basketId) return;
+    const entries = savedEntries(this.port.booking().basket, basketId);
+    if (!entries) return;
+    this.entriesRestoredFor = basketId;
+    const s = this.shown;
+    s.values = { ...s.values, ...(entries.values as Partial<Values>) };
+    s.deliveryTypeId = entries.deliveryTypeId;
+    s.requireTicketPlan = entries.requireTicketPlan;
+    s.sendConfirmationEmail = entries.sendConfirmationEmail;
+    s.confirmed = new Set(entries.confirmed);
   }
 
   private total(content: BasketContent, checkout: CheckoutData, lists: SystemLists): number {
@@ -468,7 +504,8 @@ export class CheckoutFormView {
       s.phase = 'redirecting';
       s.announcement = msg('Taking you to the secure payment page…');
       await this.port.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: paymentUrl, total, currency: config.currency });
-      booking.basket.submitted();
+      const entries = { values: { ...s.values }, deliveryTypeId: s.deliveryTypeId, requireTicketPlan: s.requireTicketPlan, sendConfirmationEmail: s.sendConfirmationEmail, confirmed: [...s.confirmed] };
+      booking.basket.submitted(paymentDetails(content, { redirectUrl: paymentUrl, submittedAt: booking.api.clock.now(), total, entries }));
       this.host.navigate(paymentUrl);
     } catch (error) {
       await this.handleSubmitError(error);

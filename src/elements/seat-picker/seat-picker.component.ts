@@ -296,6 +296,9 @@ export class SeatPicker extends BookingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    // "2 tickets added to your basket" no longer holds once the basket is emptied or its hold ran out.
+    const basket = this.bookingController.basket;
+    if (this.notice?.tone === 'success' && (!basket.content || basket.released.length)) this.notice = null;
     const id = this.currentPerformanceId;
     if (id !== this.lastPerformance) {
       this.lastPerformance = id;

@@ -15,6 +15,7 @@ import '../../../src/index.ts';
 import type { BasketTimer } from '../../../src/elements/basket-timer/basket-timer.ts';
 import type { BookingContextValue } from '../../../src/state/booking.ts';
 import type { BookingConfig } from '../../../src/state/config.ts';
+import { paymentDetails } from '../../../src/state/pending-payment.ts';
 import {
   EVENT_TYPES,
   eventDetailFixture,
@@ -866,6 +867,36 @@ const checkoutForm: Scenario[] = [
       const none = await checkoutMount(r, { getAvailableDeliveries: () => ({ DeliveryTypes: [] }) });
       await waitUntil(() => $(none.el, '[part~="delivery"] [role="alert"]'));
       r.snap(none.el);
+    },
+  },
+  {
+    state: 'back from the payment page without paying: the payment still open (checkout and timer), checking it, not checked, timed out',
+    run: async (r) => {
+      const unfinished = async (overrides: Handlers) => {
+        const api = recordedCheckoutApi(r, { getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, ...overrides });
+        const booking = r.booking(api);
+        await booking.basket.add({ Tickets: [1001, 1002] });
+        const content = booking.basket.value.content;
+        if (!content) throw new Error('no basket');
+        const entries = { values: { firstName: 'Ada' }, deliveryTypeId: 1, requireTicketPlan: false, sendConfirmationEmail: true, confirmed: [1] };
+        booking.basket.submitted(paymentDetails(content, { redirectUrl: `https://pay.example/sandbox/pay/${BASKET_ID}`, submittedAt: api.clock.now(), total: 125, entries }));
+        return booking;
+      };
+      const open = await unfinished({});
+      const el = await r.mount(open, html`<checkout-form .navigate=${() => undefined}></checkout-form>`);
+      const timer = await r.mount(open, html`<basket-timer></basket-timer>`);
+      await waitUntil(() => $(el, '#pending-heading') && $(timer, '[part~="payment"]'));
+      r.snap(el);
+      r.snap(timer);
+      const checking = await r.mount(await unfinished({ getSubmittedBasketSummary: never }), html`<checkout-form></checkout-form>`);
+      await waitUntil(() => $(checking, '[part="status"]'));
+      r.snap(checking);
+      const unchecked = await r.mount(await unfinished({ getSubmittedBasketSummary: () => { throw networkError('getSubmittedBasketSummary'); } }), html`<checkout-form></checkout-form>`);
+      await waitUntil(() => $(unchecked, '[part~="retry-button"]'));
+      r.snap(unchecked);
+      const released = await r.mount(await unfinished({ getBasket: () => { throw apiError('getBasket', 404); } }), html`<checkout-form></checkout-form>`);
+      await waitUntil(() => $(released, '[part~="start-again-button"]'));
+      r.snap(released);
     },
   },
 ];

@@ -1,0 +1,150 @@
+/**
+ * Back from the payment page without paying (the browser's Back button: the page
+ * restored from the back/forward cache, or loaded again): <checkout-form> and
+ * <basket-timer> show the payment in progress instead of "Your basket is empty",
+ * and what became of it (booked, timed out). After a declined payment the
+ * customer's entries come back with the basket. The seat picker's "added" notice
+ * goes when the basket empties.
+ */
+import { expect, html, waitUntil } from '@open-wc/testing';
+import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
+import '../../src/elements/basket-timer/basket-timer.ts';
+import '../../src/elements/booking-confirmation/booking-confirmation.ts';
+import '../../src/elements/checkout-form/checkout-form.ts';
+import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
+import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
+import { PAYMENT_TIMEOUT_MS } from '../../src/state/pending-payment.ts';
+import { apiError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
+import { BASKET_ID, basketContent, checkoutApi, submittedSummary } from './helpers/checkout-data.ts';
+
+/** One endpoint for the page before and after the payment page (its session record is per endpoint). */
+const ENDPOINT = '/pending-payment-test';
+const $ = (el: Element, selector: string) => el.shadowRoot?.querySelector<HTMLElement>(selector) ?? null;
+const textOf = (el: Element | null) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+function fill(el: Element, name: string, value: string): void {
+  const control = $(el, `[name="${name}"]`) as HTMLInputElement;
+  control.value = value;
+  control.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+}
+
+/** A customer who filled in the checkout and went to the payment page from it (navigation caught). */
+async function submittedFromForm(overrides: Handlers = {}): Promise<{ el: CheckoutForm; booking: BookingContextValue; api: FakeApi; navigated: string[] }> {
+  const api = checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, ...overrides });
+  const booking = testBooking(api, { endpoint: ENDPOINT });
+  await booking.basket.add({ Tickets: [1001, 1002] });
+  const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+  const navigated: string[] = [];
+  el.navigate = (url) => navigated.push(url);
+  await waitUntil(() => $(el, 'form [part~="submit-button"]') && $(el, '[name="notice-1"]'), 'the checkout form renders');
+  fill(el, 'firstName', 'Ada');
+  fill(el, 'lastName', 'Lovelace');
+  fill(el, 'email', 'ada@example.com');
+  ($(el, '[name="notice-1"]') as HTMLInputElement).click();
+  await el.updateComplete;
+  ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
+  await waitUntil(() => navigated.length === 1, 'went to the payment page');
+  return { el, booking, api, navigated };
+}
+
+/** The page shown again from the back/forward cache. */
+function restoredFromCache(): void {
+  window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+}
+
+describe('<checkout-form> back from the payment page without paying', () => {
+  afterEach(() => {
+    resetSharedBookings();
+    sessionStorage.clear();
+  });
+
+  it('restored from the back/forward cache: says the payment is unfinished, with seats, total and time left; focus and announcement; Continue goes to the same payment page', async () => {
+    const { el, navigated } = await submittedFromForm();
+    restoredFromCache();
+    await waitUntil(() => $(el, '#pending-heading'), `the unfinished payment is shown: ${textOf(el.shadowRoot as unknown as Element)}`);
+    await el.updateComplete;
+    const panel = textOf($(el, '[part~="pending"]'));
+    expect(panel).to.contain("Your payment isn't finished");
+    expect(panel).to.contain('The Lantern Keeper');
+    expect(panel).to.contain('Seats A12 and A13');
+    expect(panel).to.match(/Total: £\d+\.\d\d/);
+    expect(panel).to.contain('To change your seats, let this payment lapse or finish it.');
+    // The payment timeout counts from submit: 20:00 at most, rounded down.
+    expect(textOf($(el, '[part~="time-left"]'))).to.match(/(19:5\d|20:00)/);
+    expect(textOf(el.shadowRoot?.querySelector('[role="status"][aria-live]') ?? null)).to.contain("Your payment isn't finished");
+    expect(el.shadowRoot?.activeElement?.id).to.equal('pending-heading');
+    expect(el.shadowRoot?.querySelector('form, [part~="remove-button"], [part~="empty-button"]')).to.equal(null);
+    await expect(el).to.be.accessible();
+    ($(el, '[part~="continue-button"]') as HTMLAnchorElement).click();
+    expect(navigated).to.deep.equal([`https://pay.example/sandbox/pay/${BASKET_ID}`, `https://pay.example/sandbox/pay/${BASKET_ID}`]);
+  });
+
+  it('loaded again (a reload, or Back without the cache): the same state, and the timer counts the payment down', async () => {
+    await submittedFromForm();
+    resetSharedBookings();
+    const api = checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET });
+    const booking = testBooking(api, { endpoint: ENDPOINT });
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await waitUntil(() => $(el, '#pending-heading'), 'the unfinished payment is shown');
+    const timer = await withBooking<HTMLElement>(booking, html`<basket-timer></basket-timer>`);
+    await waitUntil(() => $(timer, '[part~="payment"]'), 'the timer shows the payment');
+    expect(textOf($(timer, '[part~="payment"]'))).to.match(/Payment open for (19:5\d|20:00)/);
+    await expect(timer).to.be.accessible();
+  });
+
+  it('paid meanwhile: shows the confirmation, as the return page does', async () => {
+    await submittedFromForm();
+    resetSharedBookings();
+    const booking = testBooking(checkoutApi({ getSubmittedBasketSummary: () => submittedSummary() }), { endpoint: ENDPOINT });
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await waitUntil(() => {
+      const confirmation = el.shadowRoot?.querySelector('booking-confirmation');
+      return confirmation && /your booking is confirmed/i.test(confirmation.shadowRoot?.textContent ?? '');
+    }, 'the confirmation is shown');
+    expect(booking.basket.awaitingPayment).to.equal(null);
+  });
+
+  it('timed out: says the seats were released, offers to start again, and forgets the payment', async () => {
+    await submittedFromForm();
+    resetSharedBookings();
+    const booking = testBooking(checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, getBasket: () => { throw apiError('getBasket', 404); } }), { endpoint: ENDPOINT });
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await waitUntil(() => $(el, '[part~="start-again-button"]'), 'the released state is shown');
+    expect(textOf($(el, '[part~="pending"]'))).to.contain('The time to pay ran out, so your seats were released.');
+    expect(el.shadowRoot?.activeElement?.id).to.equal('pending-heading');
+    expect(booking.basket.pendingRecord).to.equal(null);
+    await expect(el).to.be.accessible();
+    ($(el, '[part~="start-again-button"]') as HTMLButtonElement).click();
+    await waitUntil(() => $(el, '[part="empty"]'), 'the empty basket');
+  });
+
+  it('times out while shown: asks the service again at the deadline and says the seats were released', async () => {
+    let held = true;
+    const { el, api } = await submittedFromForm({ getBasket: () => basketContent(held ? undefined : []) });
+    restoredFromCache();
+    await waitUntil(() => $(el, '#pending-heading'));
+    // The service's clock moves past the payment timeout, and the service released the basket.
+    held = false;
+    api.clock.offset += PAYMENT_TIMEOUT_MS + 5_000;
+    restoredFromCache();
+    await waitUntil(() => $(el, '[part~="start-again-button"]'), 'the released state is shown');
+  });
+
+  it('after a declined payment the basket comes back with what the customer typed and ticked', async () => {
+    await submittedFromForm();
+    resetSharedBookings();
+    const booking = testBooking(checkoutApi(), { endpoint: ENDPOINT });
+    // The failed-payment return brings the basket back (payment-return.ts).
+    expect(await booking.basket.resumeAfterFailedPayment()).to.equal(true);
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    await waitUntil(() => $(el, '[name="firstName"]'), 'the form is back');
+    await el.updateComplete;
+    expect(($(el, '[name="firstName"]') as HTMLInputElement).value).to.equal('Ada');
+    expect(($(el, '[name="lastName"]') as HTMLInputElement).value).to.equal('Lovelace');
+    expect(($(el, '[name="email"]') as HTMLInputElement).value).to.equal('ada@example.com');
+    expect(($(el, '[name="notice-1"]') as HTMLInputElement).checked).to.equal(true);
+    // Emptying the basket forgets them.
+    await booking.basket.clear();
+    expect(booking.basket.pendingRecord).to.equal(null);
+  });
+});
