@@ -48,6 +48,14 @@ export async function loadCheckout(api: ApiClient, basketId: string, signal: Abo
   return { options, deliveries: deliveries.DeliveryTypes };
 }
 
+/**
+ * The delivery chosen for the visitor until they choose: the cheapest (ties: the service's
+ * order), so a free option is never passed over for one that costs money.
+ */
+export function cheapestDelivery(deliveries: readonly DeliveryType[]): DeliveryType | undefined {
+  return deliveries.reduce<DeliveryType | undefined>((best, d) => (best === undefined || d.DeliveryTypePrice < best.DeliveryTypePrice ? d : best), undefined);
+}
+
 /** What the visitor is told when the checkout could not load. */
 export function loadErrorMessage(error: unknown): string {
   return error instanceof ApiError && error.status === 403

@@ -20,7 +20,7 @@ import { resetClaim, returnUrls } from '../../state/payment-return.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
 import { orderStyles } from '../order.styles.ts';
 import { renderBasket } from './checkout-basket.ts';
-import { loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
+import { cheapestDelivery, loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
 import { renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
 import {
   collectProblems,
@@ -195,7 +195,7 @@ export class CheckoutFormView {
     const checkout = this.checkoutTask.value;
     if (checkout && !checkout.deliveries.some((d) => d.DeliveryTypeId === this.shown.deliveryTypeId)) {
       const preset = content?.DeliveryInformation?.DeliveryType;
-      const chosen = checkout.deliveries.find((d) => d.DeliveryTypeId === preset) ?? checkout.deliveries[0];
+      const chosen = checkout.deliveries.find((d) => d.DeliveryTypeId === preset) ?? cheapestDelivery(checkout.deliveries);
       this.shown.deliveryTypeId = chosen ? chosen.DeliveryTypeId : null;
     }
   }
