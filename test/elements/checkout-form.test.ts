@@ -178,7 +178,7 @@ describe('<checkout-form>', () => {
     const api = checkoutApi();
     const { el } = await mount(api);
     const country = $<HTMLSelectElement>(el, '#field-country');
-    expect([...country.options].map((o) => o.textContent?.trim())).to.deep.equal(['United Kingdom', 'United States', 'Austria']);
+    expect([...country.options].map((o) => o.textContent?.trim())).to.deep.equal(['Austria', 'United Kingdom', 'United States']);
     expect(country.value).to.equal('GB'); // from the locale en-GB
     expect(el.shadowRoot?.querySelector('#field-state')).to.equal(null);
     fill(el, 'country', 'US');
