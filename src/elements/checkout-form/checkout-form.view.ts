@@ -149,6 +149,12 @@ export class CheckoutFormView {
     });
   }
 
+  /** Once what loads after the basket (checkout options, the System lists) has rendered: it can move the items. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([this.checkoutTask.taskComplete, this.systemTask.taskComplete]);
+    await this.host.updateComplete;
+  }
+
   /** The live region's text. */
   get announcement(): string {
     return this.shown.announcement;
