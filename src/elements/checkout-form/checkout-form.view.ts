@@ -12,7 +12,9 @@ import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
 import type { BasketContent, BasketItem } from '../../api/types.ts';
+import { CountdownController, durationInWords, formatCountdown, holdLevel, secondsLeft } from '../../controllers/countdown-controller.ts';
 import { FocusRecovery, type LostFocus } from '../../controllers/focus-recovery.ts';
+import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
@@ -89,6 +91,15 @@ export class CheckoutFormView {
   private readonly focusKeeper: FocusRecovery;
 
   /**
+   * The time the seats are still held, counted like <basket-timer> counts it (the server's clock
+   * at its latest, the basket's earliest expiry, rounded down): shown in the checkout itself, for
+   * the phone whose page header (and timer) scrolled away while the customer fills in the form.
+   */
+  private readonly countdown: CountdownController;
+  /** When the basket's earliest hold runs out (server clock), while the form is shown; else null. */
+  private holdUntil: number | null = null;
+
+  /**
    * The country, US state and other System lists: only the form uses them, so they are read the
    * first time there is a basket to check out, not by a payment return with no basket.
    */
@@ -125,6 +136,10 @@ export class CheckoutFormView {
       },
     });
     this.focusKeeper = new FocusRecovery(host, (lost) => this.focusTarget(lost));
+    this.countdown = new CountdownController(host, {
+      now: () => port.booking().api.clock.latest(),
+      align: () => this.holdUntil,
+    });
     this.systemTask = new Task(host, {
       args: () => [this.formNeeded ? port.booking().api : null] as const,
       task: async ([api], { signal }): Promise<SystemLists | null> => (api ? loadSystemLists(api, signal) : null),
@@ -193,6 +208,8 @@ export class CheckoutFormView {
     }
     const { content } = booking.basket.value;
     if (content) this.formNeeded = true;
+    this.holdUntil = content?.Items.length && this.shown.phase === 'form' ? booking.basket.nextExpiry() : null;
+    this.countdown.running = this.holdUntil !== null;
     const lists = this.systemTask.value;
     if (lists && !this.shown.values.country) {
       const country = defaultCountry(lists.countries, booking.config.locale);
@@ -251,7 +268,28 @@ export class CheckoutFormView {
   private renderBasketAndForm(): TemplateResult | typeof nothing {
     const content = this.port.booking().basket.value.content;
     if (!content) return this.port.basketStatus();
-    return html`${this.renderBasket(content)}${this.renderCheckout(content)}`;
+    return html`${this.renderHold()}${this.renderBasket(content)}${this.renderCheckout(content)}`;
+  }
+
+  /**
+   * "Seats held for 9:57", in the warning and final styles at 2 minutes and 30 seconds. Never
+   * announced: <basket-timer> owns the live announcements (once per basket, however many show it),
+   * and a second voice here would double them. It is a timer (live off) with the time in words,
+   * so a screen-reader user who reads the checkout still finds it.
+   */
+  private renderHold(): TemplateResult | typeof nothing {
+    const until = this.holdUntil;
+    if (until === null) return nothing;
+    const ms = until - this.countdown.now;
+    const level = holdLevel(ms);
+    const seconds = secondsLeft(ms);
+    return html`<p part="hold ${level}" class="hold ${level}" role="timer" aria-live="off">
+      ${level === 'expired'
+        ? html`<span class="label">${msg('Time is up')}</span>`
+        : html`<span class="label">${msg('Seats held for')}</span>
+            <span class="time" aria-hidden="true">${formatCountdown(seconds)}</span>
+            <span class="visually-hidden">${durationInWords(seconds, intlLocale(this.port.booking().config.locale))}</span>`}
+    </p>`;
   }
 
   private renderBasket(content: BasketContent): TemplateResult {
