@@ -3,7 +3,7 @@
  * language the widget is showing (`intlLocale`: the configured locale, its
  * regional conventions included, unless the page's text is in another
  * language). Service DateTimes go through the time helper (venue wall-clock,
- * whatever the visitor's zone). Countries are named from their ISO 3166 code.
+ * whatever the visitor's zone).
  */
 import { formatServiceDateTime } from './api/time.ts';
 import type { ServiceDateTime } from './api/types.ts';
@@ -56,29 +56,5 @@ export function formatDateTime(
     return formatServiceDateTime(value, { ...options, locale: intlLocale(config.locale), timeZone: config.timeZone });
   } catch {
     return String(value);
-  }
-}
-
-const regionNames = new Map<string, Intl.DisplayNames | null>();
-
-/**
- * A country's name in the visitor's language ("Deutschland" for DE in German), from its
- * ISO 3166 code; `fallback` (the service's own name) when Intl does not know the code.
- */
-export function regionName(code: string, fallback: string, config: Pick<BookingConfig, 'locale'>): string {
-  const locale = intlLocale(config.locale);
-  let names = regionNames.get(locale);
-  if (names === undefined) {
-    try {
-      names = new Intl.DisplayNames(locale, { type: 'region', fallback: 'none' });
-    } catch {
-      names = null;
-    }
-    regionNames.set(locale, names);
-  }
-  try {
-    return names?.of(code.trim().toUpperCase()) ?? fallback;
-  } catch {
-    return fallback; // not a region code at all ("", "GBR")
   }
 }

@@ -13,7 +13,8 @@ import { ApiError, NetworkError, isAbortError, isNotAvailableYet } from '../../a
 import type { NotAvailableYet } from '../../api/operations.ts';
 import type { BasketItem, BasketTicket, DeliveryType, ETicketLink, SubmittedBasketSummary } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
-import { formatDateTime, formatMoney, regionName } from '../../format.ts';
+import { formatDateTime, formatMoney } from '../../format.ts';
+import { regionName } from '../../i18n/region-name.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';

@@ -6,7 +6,7 @@
 import { msg } from '../../i18n/msg.ts';
 import type { ApiError } from '../../api/client.ts';
 import type { Country } from '../../api/types.ts';
-import { regionName } from '../../format.ts';
+import { regionName } from '../../i18n/region-name.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingConfig } from '../../state/config.ts';
 
