@@ -138,6 +138,23 @@ export function secondsLeft(ms: number): number {
   return ms <= 0 ? 0 : Math.floor(ms / 1000);
 }
 
+/** How near a hold is to running out, as shown: `warning` from 2 minutes, `final` from 30 seconds (by default). */
+export type HoldLevel = 'normal' | 'warning' | 'final' | 'expired';
+
+/**
+ * The level of a hold `ms` before it runs out, by the seconds shown (so the style changes with
+ * the digits); `expired` only once it has. A threshold that is not a number keeps its default.
+ */
+export function holdLevel(ms: number, warningSeconds = 120, finalSeconds = 30): HoldLevel {
+  const final = Number.isFinite(finalSeconds) ? finalSeconds : 30;
+  const warning = Number.isFinite(warningSeconds) ? warningSeconds : 120;
+  const seconds = secondsLeft(ms);
+  if (ms <= 0) return 'expired';
+  if (seconds <= final) return 'final';
+  if (seconds <= warning) return 'warning';
+  return 'normal';
+}
+
 /** Seconds as `m:ss` (minutes are not capped at 59: `75:00`). */
 export function formatCountdown(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

@@ -340,6 +340,18 @@ describe('booking flow over npm start', () => {
       await press('Enter');
       const item = await focusBecomes('the added item', (f) => f.host === 'checkout-form' && f.part.includes('item') && f.tag === 'li');
       assert.match(item.text, /The Lantern Keeper/);
+      // And in sight (WCAG 2.4.11), below the demo's sticky masthead, once the checkout has rendered beside it.
+      await page.locator('checkout-form').getByRole('button', { name: 'Continue to payment' }).waitFor();
+      const inView = await page
+        .waitForFunction(() => {
+          let active = document.activeElement;
+          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+          const rect = active?.getBoundingClientRect();
+          const header = document.querySelector('.masthead')?.getBoundingClientRect().bottom ?? 0;
+          return rect && rect.top >= Math.max(0, header) && rect.bottom <= innerHeight ? true : null;
+        }, null, { timeout: 5000 })
+        .then(() => true, () => false);
+      assert.ok(inView, 'the focused basket item is within the viewport, not under the sticky header');
 
       // The countdown, against the hold's true remaining time on the service's clock.
       const countdown = await page.evaluate(async () => {

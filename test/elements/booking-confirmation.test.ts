@@ -7,6 +7,7 @@ import type { BookingConfirmation } from '../../src/elements/booking-confirmatio
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import { lastCompletedBooking } from '../../src/state/payment-return.ts';
+import { setLocale } from '../../src/i18n/locale.ts';
 import { apiError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { BASKET_ID, checkoutApi, eTickets, submittedSummary } from './helpers/checkout-data.ts';
 
@@ -52,7 +53,9 @@ describe('<booking-confirmation>', () => {
     expect(el.shadowRoot?.querySelector('[part~="reference"] strong')?.textContent).to.equal('SD-7Q4K2M');
     expect(text).to.contain('The Lantern Keeper');
     expect(text).to.contain('Row A Seat 12');
-    expect(text).to.contain('Scheduled on 3 Dec 2026, 09:00');
+    // The ticket's ScheduledOn (another day than its item's 5 Dec), worded and written like the item's date.
+    expect(text).to.contain('Performance: Thu, 3 Dec 2026, 09:00');
+    expect(text).to.contain('Sat, 5 Dec 2026, 19:30');
     expect(text).to.contain('Print at home tickets'); // the delivery type named from the System list
     expect(text).to.contain('ada@example.com');
     expect(text).to.contain('12 Example Street');
@@ -68,6 +71,49 @@ describe('<booking-confirmation>', () => {
     // The stored id is forgotten once the summary is shown.
     expect(booking.basket.awaitingPayment).to.equal(null);
     await expect(el).to.be.accessible();
+  });
+
+  it("in the visitor's language: the country by its code, the performance's date and time in the confirmation's own format; no repeat of the item's date", async () => {
+    const shown = async (locale: string, change: (summary: ReturnType<typeof submittedSummary>) => void = () => undefined) => {
+      await setLocale(locale.slice(0, 2));
+      const summary = submittedSummary();
+      change(summary);
+      const api = checkoutApi({ getSubmittedBasketSummary: () => summary, getETickets: () => eTickets() });
+      const booking = testBooking(api, { locale });
+      await booking.basket.add({ Tickets: [1001, 1002] });
+      booking.basket.submitted();
+      const el = await withBooking<BookingConfirmation>(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);
+      await waitUntil(() => el.shadowRoot?.querySelector('[part~="reference"]'), 'the summary is shown');
+      await el.updateComplete;
+      const text = textOf(el);
+      el.remove();
+      resetSharedBookings();
+      return text;
+    };
+    try {
+      const german = await shown('de');
+      expect(german).to.contain('N1 1AA, Vereinigtes Königreich');
+      expect(german).not.to.contain('United Kingdom');
+      expect(german).to.contain('Sa., 5. Dez. 2026, 19:30');
+      expect(german).to.contain('Vorstellung: Do., 3. Dez. 2026, 09:00');
+      expect(german).not.to.contain('Geplant');
+      const french = await shown('fr');
+      expect(french).to.contain('N1 1AA, Royaume-Uni');
+      expect(french).to.contain('Représentation : jeu. 3 déc. 2026, 09:00');
+      // A code Intl does not know: the service's own name.
+      const unknown = await shown('de', (s) => {
+        if (s.DeliveryInformation) s.DeliveryInformation = { ...s.DeliveryInformation, DeliveryCountry: 'AA', DeliveryCountryName: 'Freedonia' };
+      });
+      expect(unknown).to.contain('N1 1AA, Freedonia');
+      // ScheduledOn the item's own date: said once, in the item's line, not again on every ticket.
+      const same = await shown('en-GB', (s) => {
+        s.BasketItems = (s.BasketItems ?? []).map((item) => ({ ...item, Tickets: item.Tickets.map((t) => ({ ...t, ScheduledOn: item.PerformanceDate })) }));
+      });
+      expect(same).to.contain('Sat, 5 Dec 2026, 19:30');
+      expect(same).not.to.contain('Performance:');
+    } finally {
+      await setLocale('en');
+    }
   });
 
   it('says "not available yet" on 204 and asks again with backoff', async () => {

@@ -135,8 +135,8 @@ describe('<checkout-form>', () => {
   it('updates the total when the delivery changes, and sends the chosen one', async () => {
     const api = checkoutApi();
     const { el } = await mount(api);
-    // 99 + 25 tickets, box office collection £1 (the first) by default
-    expect(text(el, '[part~="total"]')).to.equal('£125.00');
+    // 99 + 25 tickets; print at home (free) by default, not the box office's £1 listed first
+    expect(text(el, '[part~="total"]')).to.equal('£124.00');
     const uk = $$(el, 'input[name="delivery"]').find((r) => (r as HTMLInputElement).value === '2') as HTMLInputElement;
     uk.click();
     await el.updateComplete;
@@ -154,11 +154,31 @@ describe('<checkout-form>', () => {
     expect(bodyOf(api).RequireTicketPlan).to.equal(true);
   });
 
+  it('preselects the cheapest delivery, the service\'s first of equally cheap ones, and sends it', async () => {
+    const deliveries = [
+      { DeliveryTypeId: 1, DeliveryTypeName: 'Box Office Collection', DeliveryTypePrice: 1 },
+      { DeliveryTypeId: 2, DeliveryTypeName: 'Delivery UK', DeliveryTypePrice: 4.5 },
+      { DeliveryTypeId: 5, DeliveryTypeName: 'Print at home tickets', DeliveryTypePrice: 0 },
+      { DeliveryTypeId: 6, DeliveryTypeName: 'Venue dispatch', DeliveryTypePrice: 0 },
+    ];
+    const api = checkoutApi({ getAvailableDeliveries: () => ({ DeliveryTypes: deliveries }) });
+    const { el } = await mount(api);
+    const checked = $$(el, 'input[name="delivery"]').filter((r) => (r as HTMLInputElement).checked) as HTMLInputElement[];
+    expect(checked.map((r) => r.value)).to.deep.equal(['5']);
+    expect($(el, '[part~="delivery-option"][part~="selected"]').textContent).to.contain('Print at home tickets');
+    expect(text(el, '[part~="totals"]')).to.contain('Delivery (Print at home tickets)');
+    expect(text(el, '[part~="total"]')).to.equal('£124.00');
+    await fillValid(el);
+    await submit(el);
+    await waitUntil(() => api.callsTo('submitOrder').length === 1);
+    expect(bodyOf(api).DeliveryType).to.equal(5);
+  });
+
   it('asks for a US state only when the United States is chosen, from the System list', async () => {
     const api = checkoutApi();
     const { el } = await mount(api);
     const country = $<HTMLSelectElement>(el, '#field-country');
-    expect([...country.options].map((o) => o.textContent?.trim())).to.deep.equal(['United Kingdom', 'United States', 'Austria']);
+    expect([...country.options].map((o) => o.textContent?.trim())).to.deep.equal(['Austria', 'United Kingdom', 'United States']);
     expect(country.value).to.equal('GB'); // from the locale en-GB
     expect(el.shadowRoot?.querySelector('#field-state')).to.equal(null);
     fill(el, 'country', 'US');
@@ -304,7 +324,7 @@ describe('<checkout-form>', () => {
     const submitted = oneEvent(el, 'booking-checkout-submitted');
     await submit(el);
     const event = await submitted;
-    expect(event.detail).to.deep.equal({ basketId: BASKET_ID, paymentRedirectUrl: 'https://pay.example/sandbox/pay/' + BASKET_ID, total: 125, currency: 'EUR' });
+    expect(event.detail).to.deep.equal({ basketId: BASKET_ID, paymentRedirectUrl: 'https://pay.example/sandbox/pay/' + BASKET_ID, total: 124, currency: 'EUR' });
     await waitUntil(() => navigated.length === 1);
     expect(navigated[0]).to.equal('https://pay.example/sandbox/pay/' + BASKET_ID);
     const body = bodyOf(api);
@@ -316,7 +336,7 @@ describe('<checkout-form>', () => {
     expect(new URL(body.FailureReturnUrl).searchParams.get('stagedoor')).to.equal('failure');
     expect(body.PaymentGateLanguage).to.equal(2); // German
     expect(body.TransactionReference).to.equal('host-42');
-    expect(body).to.include({ BasketId: BASKET_ID, Email: 'ada@example.com', Name: 'Ada', LastName: 'Lovelace', Phone: '+44 20 7946 0000', AddressLine1: '12 Example Street', Country: 826, SendConfirmationEmail: true, RequireTicketPlan: false, DeliveryType: 1 });
+    expect(body).to.include({ BasketId: BASKET_ID, Email: 'ada@example.com', Name: 'Ada', LastName: 'Lovelace', Phone: '+44 20 7946 0000', AddressLine1: '12 Example Street', Country: 826, SendConfirmationEmail: true, RequireTicketPlan: false, DeliveryType: 5 });
     expect(body).not.to.have.property('CompanyName');
     expect(body.StateCode).to.equal(undefined);
     // The basket went to payment: the store starts afresh and keeps the id for the return page.
@@ -458,7 +478,7 @@ describe('<checkout-form>', () => {
     $<HTMLInputElement>(el, '[name="notice-1"]').focus();
     await sendKeys({ press: 'Space' });
     await sendKeys({ press: 'Tab' }); // the delivery group (its checked radio)
-    await sendKeys({ press: 'ArrowDown' }); // print at home
+    await sendKeys({ press: 'ArrowDown' }); // from print at home (the free one, preselected) to delivery UK
     await sendKeys({ press: 'Tab' });
     await sendKeys({ type: 'Ada' });
     await sendKeys({ press: 'Tab' });
@@ -469,7 +489,7 @@ describe('<checkout-form>', () => {
     await sendKeys({ type: '020 7946 0000' });
     await sendKeys({ press: 'Enter' });
     await waitUntil(() => navigated.length === 1, 'Enter submits the form');
-    expect(bodyOf(api)).to.include({ Name: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '020 7946 0000', DeliveryType: 5 });
+    expect(bodyOf(api)).to.include({ Name: 'Ada', LastName: 'Lovelace', Email: 'ada@example.com', Phone: '020 7946 0000', DeliveryType: 2 });
   });
 
   it('shows an error with a retry when the checkout cannot load; accessible', async () => {

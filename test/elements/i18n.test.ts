@@ -181,6 +181,32 @@ describe('the visitor\'s language', () => {
       expect(await countryFor('da')).to.equal('GB');
     });
 
+    it("names the countries in the visitor's language and sorts them as that language does; the value stays the service's code", async () => {
+      const countries = [
+        ...COUNTRIES,
+        { CountryId: 276, CountryName: 'Germany', Ordering: 4, ISO3166: 'DE' },
+        { CountryId: 900, CountryName: 'Freedonia', Ordering: 5, ISO3166: 'AA' }, // a code Intl has no name for
+      ];
+      const optionsFor = async (locale: string) => {
+        await setLocale(locale);
+        const api = checkoutApi({ getCountries: () => ({ Countries: countries }) });
+        const booking = testBooking(api, { locale });
+        await booking.basket.add({ Tickets: [1001] });
+        const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+        await waitUntil(() => sr(el).querySelector('select[name="country"]'), 'the checkout did not load');
+        await el.updateComplete;
+        const select = sr(el).querySelector('select[name="country"]') as HTMLSelectElement;
+        return { options: [...select.options].map((o) => [o.value, text(o)]), value: select.value };
+      };
+      const german = await optionsFor('de');
+      // Ö sorts with O in German (not after Z, as by code point); the unknown code keeps the service's name.
+      expect(german.options).to.deep.equal([['DE', 'Deutschland'], ['AA', 'Freedonia'], ['AT', 'Österreich'], ['US', 'Vereinigte Staaten'], ['GB', 'Vereinigtes Königreich']]);
+      expect(german.value).to.equal('DE');
+      const french = await optionsFor('fr');
+      // É sorts with E in French.
+      expect(french.options).to.deep.equal([['DE', 'Allemagne'], ['AT', 'Autriche'], ['US', 'États-Unis'], ['AA', 'Freedonia'], ['GB', 'Royaume-Uni']]);
+    });
+
     it('sends the PaymentGateLanguage of the language the visitor reads, English when the page is in one the gate lacks', async () => {
       const languageFor = async (locale: string) => {
         const api = checkoutApi();

@@ -14,38 +14,8 @@ import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.comp
 import { seatColour, type SeatColour } from '../../src/elements/seat-picker/seat-colours.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { apiError, fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
+import { contrast, resolve } from './helpers/contrast.ts';
 import { performance, ticket } from './helpers/seat-fixtures.ts';
-
-type Rgb = [number, number, number];
-
-function parse(colour: string): Rgb {
-  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)/.exec(colour);
-  if (!m) throw new Error(`not an rgb colour: ${colour}`);
-  return [Number(m[1]), Number(m[2]), Number(m[3])];
-}
-
-function luminance([r, g, b]: Rgb): number {
-  const lin = (c: number) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}
-
-function contrast(a: string, b: string): number {
-  const [x, y] = [luminance(parse(a)), luminance(parse(b))].sort((m, n) => n - m) as [number, number];
-  return (x + 0.05) / (y + 0.05);
-}
-
-/** The colour a custom property (`--_text`) or a CSS colour value resolves to inside an element's shadow root (light-dark() resolved). */
-function resolve(el: Element, property: string): string {
-  const span = document.createElement('span');
-  span.style.color = property.startsWith('--') ? `var(${property})` : property;
-  el.shadowRoot?.append(span);
-  const colour = getComputedStyle(span).color;
-  span.remove();
-  return colour;
-}
 
 const TICKETS: FullTicketInfo[] = [
   ticket(1, 'Stalls', 'A', '1', 30),

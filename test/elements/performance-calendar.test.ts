@@ -1,5 +1,5 @@
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { ServerClock } from '../../src/api/time.ts';
 import type { EventPerformancesResult, PerformanceInfo } from '../../src/api/types.ts';
 import '../../src/elements/performance-calendar/performance-calendar.ts';
@@ -8,6 +8,7 @@ import { resetSharedBookings } from '../../src/state/booking.ts';
 import type { BookingConfig } from '../../src/state/config.ts';
 import { fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { performanceFixture, preliminaryFixture } from './helpers/catalogue-fixtures.ts';
+import { blend, contrast, opacityOf, parse, resolve } from './helpers/contrast.ts';
 
 /** 21 November 2026, noon in London. */
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -374,6 +375,52 @@ describe('<performance-calendar>', () => {
 
     el.style.width = '800px';
     await waitUntil(() => shown('.grid-view') && !shown('.list-view'));
+  });
+
+  describe('sold out, and still readable', () => {
+    afterEach(async () => {
+      document.documentElement.style.removeProperty('color-scheme');
+      document.documentElement.style.removeProperty('background');
+      await emulateMedia({ colorScheme: 'light' });
+    });
+
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`in the ${scheme} scheme: a sold-out performance's text is at least 4.5:1, struck through and labelled, never faded`, async () => {
+        document.documentElement.style.colorScheme = scheme;
+        document.documentElement.style.background = 'Canvas';
+        const { booking } = setup();
+        const el = await render(booking);
+        const surface = resolve(el, '--_surface');
+        /** What the eye gets: the text's colour, faded by every opacity above it, against what it is drawn on. */
+        const seen = (node: Element, on: Element) => {
+          const own = getComputedStyle(on).backgroundColor;
+          const behind = /rgba\([^)]*,\s*0\)|transparent/.test(own) ? surface : own;
+          const colour = blend(getComputedStyle(node).color, behind, opacityOf(node, el));
+          return contrast(colour, blend(behind, surface, opacityOf(on, el)));
+        };
+        // The day in the grid.
+        const soldOutDay = day(el, 8);
+        expect(soldOutDay.getAttribute('part')).to.contain('sold-out');
+        expect(seen(soldOutDay.querySelector('[part="day-number"]') as Element, soldOutDay), 'the day').to.be.at.least(4.5);
+        // The performance in the day's panel: disabled, which must not mean faded.
+        soldOutDay.click();
+        await el.updateComplete;
+        const button = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance"][part~="sold-out"]') as HTMLButtonElement;
+        expect(button.disabled).to.equal(true);
+        const time = button.querySelector('[part="time"]') as HTMLElement;
+        const availability = button.querySelector('[part="availability"]') as HTMLElement;
+        expect(seen(time, button), `the time (${scheme})`).to.be.at.least(4.5);
+        expect(seen(availability, button), `"Sold out" (${scheme})`).to.be.at.least(4.5);
+        expect(text(availability)).to.equal('Sold out');
+        expect(getComputedStyle(time).textDecorationLine).to.contain('line-through');
+        const soldOutColour = getComputedStyle(time).color;
+        // Told apart from a bookable one by more than colour: the strike, the words, no price.
+        const bookable = (day(el, 10).click(), await el.updateComplete, q(el, '[part="day-panel"] [part~="performance"]') as HTMLElement);
+        expect(getComputedStyle(bookable.querySelector('[part="time"]') as Element).textDecorationLine).not.to.contain('line-through');
+        expect(parse(getComputedStyle(bookable.querySelector('[part="time"]') as Element).color)).not.to.deep.equal(parse(soldOutColour));
+        await expect(el).to.be.accessible();
+      });
+    }
   });
 
   describe('times are the venue wall clock', () => {

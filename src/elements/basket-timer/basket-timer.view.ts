@@ -7,7 +7,7 @@
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { BasketItem } from '../../api/types.ts';
-import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
+import { CountdownController, durationInWords, formatCountdown, holdLevel, secondsLeft } from '../../controllers/countdown-controller.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import { formatDateTime, formatList } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
@@ -264,16 +264,9 @@ export class BasketTimerView {
     </div>`;
   }
 
-  /** The state at `ms` before the hold runs out: by the seconds shown, expired only once it has. */
+  /** The state at `ms` before the hold runs out (an attribute that is not a number, warning-seconds="soon", keeps the default). */
   private levelOf(ms: number): BasketTimerState {
-    // An attribute that is not a number (warning-seconds="soon") keeps the default.
-    const final = Number.isFinite(this.host.finalSeconds) ? this.host.finalSeconds : 30;
-    const warning = Number.isFinite(this.host.warningSeconds) ? this.host.warningSeconds : 120;
-    const seconds = secondsLeft(ms);
-    if (ms <= 0) return 'expired';
-    if (seconds <= final) return 'final';
-    if (seconds <= warning) return 'warning';
-    return 'normal';
+    return holdLevel(ms, this.host.warningSeconds, this.host.finalSeconds);
   }
 
   private describeSeats(seats: readonly string[]): string {

@@ -14,6 +14,7 @@ import type { NotAvailableYet } from '../../api/operations.ts';
 import type { BasketItem, BasketTicket, DeliveryType, ETicketLink, SubmittedBasketSummary } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import { formatDateTime, formatMoney } from '../../format.ts';
+import { regionName } from '../../i18n/region-name.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
@@ -30,6 +31,9 @@ import { safeUrl } from '../../safe-url.ts';
 import { orderStyles } from '../order.styles.ts';
 import type { BookingConfirmation } from './booking-confirmation.component.ts';
 import { bookingConfirmationStyles } from './booking-confirmation.styles.ts';
+
+/** How the confirmation writes a performance's date and time ("Sat 5 Dec 2026, 19:30"; "Sa., 5. Dez. 2026, 19:30"). */
+const WHEN: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' };
 
 /** The styles of what the view shows (the element's first view, nothing, needs none of its own). */
 export const confirmationViewStyles = [orderStyles, bookingConfirmationStyles];
@@ -379,9 +383,15 @@ export class BookingConfirmationView {
 
   private addressOf(d: NonNullable<SubmittedBasketSummary['DeliveryInformation']>): string {
     return [d.DeliveryAddressLine1 || d.BillingAddressLine1, d.DeliveryAddressLine2 || d.BillingAddressLine2, d.DeliveryCity || d.BillingCity,
-      d.DeliveryStateCode || d.BillingStateCode, d.DeliveryPostCode || d.BillingPostCode, d.DeliveryCountryName || d.BillingCountryName]
+      d.DeliveryStateCode || d.BillingStateCode, d.DeliveryPostCode || d.BillingPostCode, this.countryOf(d)]
       .filter(Boolean)
       .join(', ');
+  }
+
+  /** The address's country in the visitor's language, by its ISO 3166 code; the service's name when Intl does not know the code. */
+  private countryOf(d: NonNullable<SubmittedBasketSummary['DeliveryInformation']>): string {
+    const [code, name] = d.DeliveryCountry || d.DeliveryCountryName ? [d.DeliveryCountry, d.DeliveryCountryName] : [d.BillingCountry, d.BillingCountryName];
+    return code ? regionName(code, name, this.port.booking().config) : name;
   }
 
   private renderETicketStatus(): TemplateResult | typeof nothing {
@@ -408,18 +418,22 @@ export class BookingConfirmationView {
 
   private renderItem(item: BasketItem): TemplateResult {
     const config = this.port.booking().config;
-    const when = formatDateTime(item.PerformanceDate, config, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+    const when = formatDateTime(item.PerformanceDate, config, WHEN);
     return html`<li part="item">
       <h3 part="heading">${item.EventName}</h3>
       <p class="meta">${when} · ${item.VenueName}${item.VenueCity ? `, ${item.VenueCity}` : ''} · ${item.AreaName}</p>
       <ul part="tickets">
-        ${item.Tickets.map((ticket) => this.renderTicket(ticket))}
+        ${item.Tickets.map((ticket) => this.renderTicket(ticket, item))}
       </ul>
     </li>`;
   }
 
-  private renderTicket(ticket: BasketTicket): TemplateResult {
+  private renderTicket(ticket: BasketTicket, item: BasketItem): TemplateResult {
     const config = this.port.booking().config;
+    // ScheduledOn: when this ticket's performance is. Said only when it is not the item's date
+    // already shown above (a paired performance's part on another day), in the same words and format.
+    const scheduled = ticket.ScheduledOn ? formatDateTime(ticket.ScheduledOn, config, WHEN) : null;
+    const performance = scheduled !== null && scheduled !== formatDateTime(item.PerformanceDate, config, WHEN) ? scheduled : null;
     const seat = [ticket.TicketName1, ticket.TicketName2].filter(Boolean).join(' ');
     const etickets = this.eticketsTask.value;
     const links: ETicketLink[] = etickets instanceof Map
@@ -431,9 +445,9 @@ export class BookingConfirmationView {
     return html`<li part="ticket">
       <span class="seat">${seat}</span>
       <span class="price">${formatMoney(ticket.SellingPrice, config)}</span>
-      ${ticket.ScheduledOn || ticket.IsRestrictedView
+      ${performance || ticket.IsRestrictedView
         ? html`<span class="details meta">
-            ${ticket.ScheduledOn ? html`<span>${msg(str`Scheduled on ${formatDateTime(ticket.ScheduledOn, config)}`)}</span>` : nothing}
+            ${performance ? html`<span>${msg(str`Performance: ${performance}`)}</span>` : nothing}
             ${ticket.IsRestrictedView ? html`<span>${msg('Restricted view')}</span>` : nothing}
           </span>`
         : nothing}

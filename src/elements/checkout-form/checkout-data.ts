@@ -23,7 +23,7 @@ export interface PriceChoices {
   requireTicketPlan: boolean;
 }
 
-/** Countries (in the service's order, then by name), US states by name, and the refund protection price per ticket (null: not offered). */
+/** Countries (named and sorted in the visitor's language when shown: countryOptions), US states by name, and the refund protection price per ticket (null: not offered). */
 export async function loadSystemLists(api: ApiClient, signal: AbortSignal): Promise<SystemLists> {
   const [countries, states, plan] = await Promise.all([
     api.getCountries(undefined, { signal }),
@@ -34,9 +34,8 @@ export async function loadSystemLists(api: ApiClient, signal: AbortSignal): Prom
       return null;
     }),
   ]);
-  const sorted = [...countries.Countries].sort((a, b) => a.Ordering - b.Ordering || a.CountryName.localeCompare(b.CountryName));
   const price = plan && Number.isFinite(plan.Price) && plan.Price > 0 ? plan.Price : null;
-  return { countries: sorted, states: [...states.USStates].sort((a, b) => a.StateName.localeCompare(b.StateName)), ticketPlanPrice: price };
+  return { countries: countries.Countries, states: [...states.USStates].sort((a, b) => a.StateName.localeCompare(b.StateName)), ticketPlanPrice: price };
 }
 
 /** The basket's checkout options and delivery types. */
@@ -46,6 +45,14 @@ export async function loadCheckout(api: ApiClient, basketId: string, signal: Abo
     api.getAvailableDeliveries({ basketId }, { signal }),
   ]);
   return { options, deliveries: deliveries.DeliveryTypes };
+}
+
+/**
+ * The delivery chosen for the visitor until they choose: the cheapest (ties: the service's
+ * order), so a free option is never passed over for one that costs money.
+ */
+export function cheapestDelivery(deliveries: readonly DeliveryType[]): DeliveryType | undefined {
+  return deliveries.reduce<DeliveryType | undefined>((best, d) => (best === undefined || d.DeliveryTypePrice < best.DeliveryTypePrice ? d : best), undefined);
 }
 
 /** What the visitor is told when the checkout could not load. */

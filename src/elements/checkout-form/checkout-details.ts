@@ -8,7 +8,7 @@ import { formatMoney } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { BookingConfig } from '../../state/config.ts';
 import { orderTotal, protectionPrice, subtotal, ticketCount, type PriceChoices, type SystemLists } from './checkout-data.ts';
-import { TEXT_FIELDS, type Problem, type TextFieldSpec, type Values } from './checkout-fields.ts';
+import { countryOptions, TEXT_FIELDS, type Problem, type TextFieldSpec, type Values } from './checkout-fields.ts';
 
 /** What the sections show: the visitor's entries and choices, and the messages after a submit attempt. */
 export interface FormState extends PriceChoices {
@@ -98,7 +98,7 @@ export function renderCustomer(options: CheckoutOptions, lists: SystemLists, sta
         'country',
         msg('Country'),
         'country',
-        lists.countries.map((c) => ({ value: c.ISO3166, label: c.CountryName })),
+        countryOptions(lists.countries, state.config),
         true,
       )}
       ${isUS

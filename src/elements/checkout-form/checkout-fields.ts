@@ -6,6 +6,9 @@
 import { msg } from '../../i18n/msg.ts';
 import type { ApiError } from '../../api/client.ts';
 import type { Country } from '../../api/types.ts';
+import { regionName } from '../../i18n/region-name.ts';
+import { intlLocale } from '../../i18n/locale.ts';
+import type { BookingConfig } from '../../state/config.ts';
 
 /** The customer fields of the form (their `name` attributes). */
 export type CheckoutFieldName =
@@ -144,10 +147,10 @@ export function collectProblems(controls: readonly FormControl[]): Problem[] {
   return problems;
 }
 
-/** The country of the locale's region (en-GB: the United Kingdom), else the first. */
+/** The country of the locale's region (en-GB: the United Kingdom), else the service's first (by its Ordering). */
 export function defaultCountry(countries: Country[], locale: string): Country | undefined {
   const region = regionOf(locale);
-  return countries.find((c) => c.ISO3166.toUpperCase() === region) ?? countries[0];
+  return countries.find((c) => c.ISO3166.toUpperCase() === region) ?? countries.reduce<Country | undefined>((first, c) => (!first || c.Ordering < first.Ordering ? c : first), undefined);
 }
 
 /** The country a locale implies: its own region (`de-AT` → AT), else its language's likeliest (`de` → DE, `sv` → SE). */
@@ -157,4 +160,31 @@ function regionOf(locale: string): string | undefined {
   } catch {
     return /[-_]([A-Za-z]{2})(?:$|[-_])/.exec(locale)?.[1]?.toUpperCase();
   }
+}
+
+export interface CountryOption {
+  /** The service's ISO 3166 code: what the form holds and the order is matched on. */
+  value: string;
+  /** The name in the visitor's language. */
+  label: string;
+}
+
+const countryOptionsCache = new WeakMap<readonly Country[], { locale: string; options: CountryOption[] }>();
+
+/**
+ * The country choices in the visitor's language ("Deutschland", "Vereinigtes Königreich"),
+ * sorted as that language sorts (Intl.Collator: "Österreich" beside "Oman" in German); a code
+ * Intl does not know keeps the service's name. Worked out once per list and language, not on
+ * every keystroke's render.
+ */
+export function countryOptions(countries: readonly Country[], config: Pick<BookingConfig, 'locale'>): CountryOption[] {
+  const locale = intlLocale(config.locale);
+  const cached = countryOptionsCache.get(countries);
+  if (cached?.locale === locale) return cached.options;
+  const collator = new Intl.Collator(locale);
+  const options = countries
+    .map((c) => ({ value: c.ISO3166, label: regionName(c.ISO3166, c.CountryName, config) }))
+    .sort((a, b) => collator.compare(a.label, b.label));
+  countryOptionsCache.set(countries, { locale, options });
+  return options;
 }

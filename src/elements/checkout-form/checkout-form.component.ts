@@ -27,6 +27,7 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @fires booking-basket-change - An item was removed or the basket emptied: `{ action, basketId, basket }`.
  * @fires booking-error - The order could not be sent, or the checkout could not load: `{ source, message, status }`.
  *
+ * @csspart hold - How long the seats are still held (m:ss), with a state token: `hold normal`, `hold warning` (2 minutes), `hold final` (30 seconds), `hold expired`; at the top of the page while the form scrolls on a narrow screen.
  * @csspart basket - The basket section.
  * @csspart heading - Section headings.
  * @csspart items - The list of basket items.
@@ -69,6 +70,8 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @csspart start-again-button - After an unfinished payment timed out: starts again.
  *
  * @cssprop [--booking-checkout-max-width=48rem] - Maximum width of the element.
+ * @cssprop [--booking-sticky-top=0] - On a narrow screen, how far from the top the hold's time stays (a sticky header's height).
+ * @cssprop [--booking-scroll-margin=0.75rem] - Room kept around a basket item or heading that the focus is brought to (add a sticky header's height on the page's `html { scroll-padding-top }`).
  * @cssprop [--booking-field-border=var(--booking-border)] - Border colour of inputs.
  * @cssprop [--booking-field-background=var(--booking-surface)] - Background of inputs.
  * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - Buttons, selected delivery, notices.
@@ -141,7 +144,13 @@ export class CheckoutForm extends BookingElement {
     const li = this.renderRoot.querySelector<HTMLElement>(`[part~="item"][data-item-id="${basketItemId}"]`);
     if (!li || li.getClientRects().length === 0) return false;
     li.focus();
-    return this.shadowRoot?.activeElement === li;
+    if (this.shadowRoot?.activeElement !== li) return false;
+    // What renders after the item (the checkout's options and lists) can move it out of sight, as in
+    // a sticky sidebar that grows upwards: once that has rendered, bring the focused item back into view.
+    void this.view?.settled().then(() => {
+      if (this.shadowRoot?.activeElement === li) li.scrollIntoView({ block: 'nearest' });
+    });
+    return true;
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {

@@ -18,6 +18,10 @@ export const checkoutFormStyles = css`
   [part~='basket'] {
     margin-bottom: calc(var(--_gap) * 2);
   }
+  /* Where focus is brought (an added or next item, a heading, the status): scrolled to with room for its focus ring. */
+  [tabindex='-1'] {
+    scroll-margin-block: var(--booking-scroll-margin, 0.75rem);
+  }
   [part~='message'] {
     border-radius: var(--_radius);
     padding: var(--_gap);

@@ -2,6 +2,49 @@ import { css } from 'lit';
 
 /** <checkout-form>'s styles for its items and form: added with its view (checkout-form.view.ts). */
 export const checkoutFormViewStyles = css`
+  /* The time the seats are held: compact; on a phone it stays at the top while the form scrolls by. */
+  .hold {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    gap: 0 0.375rem;
+    margin: 0 0 var(--_gap);
+    padding: 0.25rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .hold .label {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .hold .time {
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
+  }
+  .hold.warning {
+    border-color: var(--_warning);
+    box-shadow: inset 0 0 0 1px var(--_warning);
+    color: var(--_warning);
+  }
+  .hold.final,
+  .hold.expired {
+    border-color: var(--_danger);
+    box-shadow: inset 0 0 0 1px var(--_danger);
+    color: var(--_danger);
+    background: color-mix(in srgb, var(--_danger) 10%, var(--_surface));
+  }
+  .hold:not(.normal) .label {
+    color: inherit;
+    font-weight: 600;
+  }
+  @media (max-width: 45rem) {
+    .hold {
+      position: sticky;
+      top: var(--booking-sticky-top, 0);
+      z-index: 1;
+    }
+  }
   [part~='item'] {
     display: grid;
     gap: 0.35rem;

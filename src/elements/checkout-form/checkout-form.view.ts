@@ -12,7 +12,9 @@ import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
 import type { BasketContent, BasketItem } from '../../api/types.ts';
+import { CountdownController, durationInWords, formatCountdown, holdLevel, secondsLeft } from '../../controllers/countdown-controller.ts';
 import { FocusRecovery, type LostFocus } from '../../controllers/focus-recovery.ts';
+import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
@@ -21,7 +23,7 @@ import { paymentDetails, savedEntries } from '../../state/pending-payment.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
 import { orderStyles } from '../order.styles.ts';
 import { renderBasket } from './checkout-basket.ts';
-import { loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
+import { cheapestDelivery, loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
 import { PendingPanel, pendingStyles } from './checkout-pending.ts';
 import { renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
 import {
@@ -95,6 +97,15 @@ export class CheckoutFormView {
   private readonly focusKeeper: FocusRecovery;
 
   /**
+   * The time the seats are still held, counted like <basket-timer> counts it (the server's clock
+   * at its latest, the basket's earliest expiry, rounded down): shown in the checkout itself, for
+   * the phone whose page header (and timer) scrolled away while the customer fills in the form.
+   */
+  private readonly countdown: CountdownController;
+  /** When the basket's earliest hold runs out (server clock), while the form is shown; else null. */
+  private holdUntil: number | null = null;
+
+  /**
    * The country, US state and other System lists: only the form uses them, so they are read the
    * first time there is a basket to check out, not by a payment return with no basket.
    */
@@ -141,6 +152,10 @@ export class CheckoutFormView {
         if (this.shown.phase === 'redirecting') Object.assign(this.shown, { phase: 'form', redirectUrl: null, announcement: '' });
       },
     });
+    this.countdown = new CountdownController(host, {
+      now: () => port.booking().api.clock.latest(),
+      align: () => this.holdUntil,
+    });
     this.systemTask = new Task(host, {
       args: () => [this.formNeeded ? port.booking().api : null] as const,
       task: async ([api], { signal }): Promise<SystemLists | null> => (api ? loadSystemLists(api, signal) : null),
@@ -163,6 +178,12 @@ export class CheckoutFormView {
       },
       onError: (error) => this.reportLoadError(error),
     });
+  }
+
+  /** Once what loads after the basket (checkout options, the System lists) has rendered: it can move the items. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([this.checkoutTask.taskComplete, this.systemTask.taskComplete]);
+    await this.host.updateComplete;
   }
 
   /** The live region's text. */
@@ -207,6 +228,8 @@ export class CheckoutFormView {
     const { content, basketId } = booking.basket.value;
     if (content) this.formNeeded = true;
     this.restoreEntries(basketId);
+    this.holdUntil = content?.Items.length && this.shown.phase === 'form' ? booking.basket.nextExpiry() : null;
+    this.countdown.running = this.holdUntil !== null;
     const lists = this.systemTask.value;
     if (lists && !this.shown.values.country) {
       const country = defaultCountry(lists.countries, booking.config.locale);
@@ -215,7 +238,7 @@ export class CheckoutFormView {
     const checkout = this.checkoutTask.value;
     if (checkout && !checkout.deliveries.some((d) => d.DeliveryTypeId === this.shown.deliveryTypeId)) {
       const preset = content?.DeliveryInformation?.DeliveryType;
-      const chosen = checkout.deliveries.find((d) => d.DeliveryTypeId === preset) ?? checkout.deliveries[0];
+      const chosen = checkout.deliveries.find((d) => d.DeliveryTypeId === preset) ?? cheapestDelivery(checkout.deliveries);
       this.shown.deliveryTypeId = chosen ? chosen.DeliveryTypeId : null;
     }
   }
@@ -267,7 +290,28 @@ export class CheckoutFormView {
   private renderBasketAndForm(): TemplateResult | typeof nothing {
     const content = this.port.booking().basket.value.content;
     if (!content) return this.port.basketStatus();
-    return html`${this.renderBasket(content)}${this.renderCheckout(content)}`;
+    return html`${this.renderHold()}${this.renderBasket(content)}${this.renderCheckout(content)}`;
+  }
+
+  /**
+   * "Seats held for 9:57", in the warning and final styles at 2 minutes and 30 seconds. Never
+   * announced: <basket-timer> owns the live announcements (once per basket, however many show it),
+   * and a second voice here would double them. It is a timer (live off) with the time in words,
+   * so a screen-reader user who reads the checkout still finds it.
+   */
+  private renderHold(): TemplateResult | typeof nothing {
+    const until = this.holdUntil;
+    if (until === null) return nothing;
+    const ms = until - this.countdown.now;
+    const level = holdLevel(ms);
+    const seconds = secondsLeft(ms);
+    return html`<p part="hold ${level}" class="hold ${level}" role="timer" aria-live="off">
+      ${level === 'expired'
+        ? html`<span class="label">${msg('Time is up')}</span>`
+        : html`<span class="label">${msg('Seats held for')}</span>
+            <span class="time" aria-hidden="true">${formatCountdown(seconds)}</span>
+            <span class="visually-hidden">${durationInWords(seconds, intlLocale(this.port.booking().config.locale))}</span>`}
+    </p>`;
   }
 
   private renderBasket(content: BasketContent): TemplateResult {

@@ -150,6 +150,16 @@ export const performanceCalendarStyles = css`
     font-weight: 600;
     flex: 1 1 10rem;
   }
+  /* Sold out: muted, struck through and labelled, but never faded (the shared disabled opacity
+     left its text at 2.3:1); the muted colour is AA on the surface in both schemes. */
+  .performance:disabled {
+    opacity: 1;
+    color: var(--_muted);
+    border-style: dashed;
+  }
+  .performance:disabled .time {
+    text-decoration: line-through;
+  }
   .availability {
     color: var(--_muted);
   }

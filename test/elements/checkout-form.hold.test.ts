@@ -1,0 +1,145 @@
+/**
+ * <checkout-form> shows how long the seats are still held, for the customer
+ * whose page header (and its <basket-timer>) scrolled away on a phone: the
+ * same countdown truth as the timer (the server's clock, the basket's earliest
+ * expiry, rounded down), the warning and final styles at 2 minutes and 30
+ * seconds, at the top of the screen while the form scrolls on a narrow one,
+ * and never a second voice: the timer alone announces, once per basket.
+ */
+import { expect, html } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
+import sinon from 'sinon';
+import { ServerClock } from '../../src/api/time.ts';
+import '../../src/elements/basket-timer/basket-timer.ts';
+import type { BasketTimer } from '../../src/elements/basket-timer/basket-timer.ts';
+import '../../src/elements/checkout-form/checkout-form.ts';
+import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
+import { resetSharedBookings } from '../../src/state/booking.ts';
+import { COUNTRIES, DELIVERIES, US_STATES, checkoutOptions } from './helpers/checkout-data.ts';
+import { fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
+import { fakeBasketService } from './helpers/fake-basket.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+/** The server's now at the start: 18:00 in London on 1 July 2026. */
+const SERVER_START = Date.UTC(2026, 6, 1, 17, 0, 0);
+/** The visitor's clock is 15 minutes slow: the countdown must not care. */
+const SKEW = -15 * MINUTE;
+
+const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+describe('<checkout-form>: how long the seats are held', () => {
+  let timers: sinon.SinonFakeTimers | undefined;
+
+  afterEach(async () => {
+    timers?.restore();
+    timers = undefined;
+    resetSharedBookings();
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  async function mount() {
+    timers = sinon.useFakeTimers({ now: SERVER_START + SKEW, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const clock = new ServerClock();
+    clock.offset = -SKEW;
+    const service = fakeBasketService({ clock });
+    const api = fakeApi(
+      {
+        ...service.handlers,
+        getCheckoutOptions: () => checkoutOptions(),
+        getAvailableDeliveries: () => ({ DeliveryTypes: DELIVERIES }),
+        getCountries: () => ({ Countries: COUNTRIES }),
+        getUSStates: () => ({ USStates: US_STATES }),
+        getTicketPlanPrice: () => ({ Price: 2.5 }),
+      },
+      { clock },
+    );
+    const booking = testBooking(api);
+    const page = await withBooking<HTMLElement>(booking, html`<div><basket-timer></basket-timer><checkout-form></checkout-form></div>`);
+    const timer = page.querySelector('basket-timer') as BasketTimer;
+    const el = page.querySelector('checkout-form') as CheckoutForm;
+    const events: string[] = [];
+    for (const type of ['booking-expiry-warning', 'booking-expiry']) document.addEventListener(type, () => events.push(type));
+    /** Jump the clocks, then let promises settle and both elements render. */
+    const tick = async (ms: number) => {
+      timers?.tick(ms);
+      for (let i = 0; i < 8; i += 1) {
+        await timers?.tickAsync(0);
+        await Promise.all([el.updateComplete, timer.updateComplete]);
+      }
+    };
+    await booking.basket.add({ Tickets: [1] });
+    await tick(0);
+    const hold = () => el.shadowRoot?.querySelector<HTMLElement>('[part~="hold"]') ?? null;
+    const shownByTimer = () => text(timer.shadowRoot?.querySelector('[part~="time"] [aria-hidden="true"]'));
+    const shownByCheckout = () => text(hold()?.querySelector('.time'));
+    return { el, timer, booking, events, tick, hold, shownByTimer, shownByCheckout };
+  }
+
+  it('counts down with the timer, to the second, and takes its warning and final styles at 2:00 and 0:30', async () => {
+    const world = await mount();
+    const { el, tick, hold } = world;
+    expect(el.shadowRoot?.querySelector('form'), 'the checkout rendered').to.not.equal(null);
+    const seen: string[] = [];
+    // Moments across the hold (ms since the add), on the seconds the display changes at.
+    let at = 0;
+    for (const moment of [0, SECOND, 7 * SECOND, 4 * MINUTE, 8 * MINUTE - SECOND, 8 * MINUTE, 9.5 * MINUTE - SECOND, 9.5 * MINUTE, 9.5 * MINUTE + SECOND]) {
+      await tick(moment - at);
+      at = moment;
+      expect(world.shownByCheckout(), `at ${moment} ms`).to.equal(world.shownByTimer());
+      expect(hold()?.getAttribute('part'), `at ${moment} ms`).to.equal(`hold ${world.timer.state}`);
+      seen.push(`${world.shownByCheckout()} ${hold()?.getAttribute('part')}`);
+    }
+    // The levels switch with the digits: warning at 2:00, final at 0:30.
+    expect(seen).to.deep.equal([
+      '10:00 hold normal',
+      '9:59 hold normal',
+      '9:53 hold normal',
+      '6:00 hold normal',
+      '2:01 hold normal',
+      '2:00 hold warning',
+      '0:31 hold warning',
+      '0:30 hold final',
+      '0:29 hold final',
+    ]);
+    // Looks the part: the final style is the danger colour, unlike the normal line.
+    expect(getComputedStyle(hold() as Element).color).to.not.equal(getComputedStyle(el).color);
+    timers?.restore(); // axe waits on real timers
+    timers = undefined;
+    await expect(el).to.be.accessible();
+  });
+
+  it('is never announced: no live region of its own, the checkout says nothing per tick, and one expiry event per basket', async () => {
+    const world = await mount();
+    const { el, tick, hold } = world;
+    const line = hold() as HTMLElement;
+    expect(line.getAttribute('role')).to.equal('timer');
+    expect(line.getAttribute('aria-live')).to.equal('off');
+    expect(line.closest('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]')).to.equal(null);
+    // The time in words for a screen-reader user who reads the checkout.
+    expect(text(line.querySelector('.visually-hidden'))).to.equal('10 minutes');
+    const spoken: string[] = [];
+    const region = el.shadowRoot?.querySelector('[role="status"][aria-live="polite"]') as Element;
+    new MutationObserver(() => spoken.push(text(region))).observe(region, { childList: true, characterData: true, subtree: true });
+    for (let s = 0; s < 20; s += 1) await tick(30 * SECOND);
+    // Ten minutes on: the hold ran out, the timer told it once.
+    expect(spoken, 'the checkout\'s own live region').to.deep.equal([]);
+    expect(world.events.filter((e) => e === 'booking-expiry')).to.have.length(1);
+    expect(world.events.filter((e) => e === 'booking-expiry-warning')).to.have.length(2);
+  });
+
+  it('on a 360 px phone it stays at the top of the screen while the form scrolls by', async () => {
+    await setViewport({ width: 360, height: 640 });
+    const world = await mount();
+    const line = world.hold() as HTMLElement;
+    expect(getComputedStyle(line).position).to.equal('sticky');
+    const submit = world.el.shadowRoot?.querySelector('[part~="submit-button"]') as HTMLElement;
+    // Far down the form, at its submit button: the line is still on screen, at the top.
+    submit.scrollIntoView({ block: 'end' });
+    const rect = line.getBoundingClientRect();
+    expect(rect.top).to.be.within(-0.5, 0.5);
+    expect(rect.bottom).to.be.lessThan(80);
+    expect(world.el.shadowRoot?.querySelector('[part~="item"]')?.getBoundingClientRect().bottom ?? 0, 'the form really scrolled').to.be.lessThan(0);
+    window.scrollTo(0, 0);
+  });
+});
