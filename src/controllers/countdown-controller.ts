@@ -131,11 +131,15 @@ function mod(n: number, m: number): number {
 }
 
 /**
- * Whole seconds left until an instant `ms` away, rounded down: a countdown never
- * shows more time than remains (with 597.4 s left it shows 9:57, not 9:58).
+ * The whole seconds to show for an instant `ms` away: the most that still holds
+ * until the shown seconds next change. The display stays up for a second (ticks
+ * fall on the hold's second boundaries), so at exactly 600 s left it shows 9:59,
+ * not 10:00 (which would be a second more than remains for the whole next
+ * second); with 597.4 s left, 9:57. A countdown never shows more time than
+ * remains, at any moment it is on screen.
  */
 export function secondsLeft(ms: number): number {
-  return ms <= 0 ? 0 : Math.floor(ms / 1000);
+  return ms <= 0 ? 0 : Math.ceil(ms / 1000) - 1;
 }
 
 /** How near a hold is to running out, as shown: `warning` from 2 minutes, `final` from 30 seconds (by default). */

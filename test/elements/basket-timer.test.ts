@@ -16,6 +16,7 @@ import type { BasketTimer } from '../../src/elements/basket-timer/basket-timer.t
 import { fakeApi, networkError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { deferred, fakeBasketService, type FakeBasketService } from './helpers/fake-basket.ts';
 import { controlVisibility, type VisibilityControl } from './helpers/visibility.ts';
+import { countdownBreaches, holdTimeLeft } from './helpers/countdown-samples.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -100,8 +101,8 @@ async function untilLeft(w: World, ms: number): Promise<void> {
 
 /**
  * axe schedules its work with 1 ms timers, which the fake clock holds: move it
- * a millisecond at a time until axe is done (a few ms: the countdown, rounding
- * down, may show a second less after it; `untilLeft` puts the clock back on a mark).
+ * a millisecond at a time until axe is done (a few ms, after which the clock is
+ * off the hold's second marks; `untilLeft` puts it back on one).
  */
 async function expectAccessible(w: World): Promise<void> {
   let done = false;
@@ -132,12 +133,13 @@ describe('basket-timer', () => {
         const w = await mount({ skew });
         expect(Date.now()).to.equal(SERVER_START + skew);
         await addTickets(w, 1);
-        expect(shown(w.el)).to.equal('10:00');
-        await w.tick(SECOND);
+        // A fresh 10-minute hold: 9:59, the most that holds until the next tick.
         expect(shown(w.el)).to.equal('9:59');
+        await w.tick(SECOND);
+        expect(shown(w.el)).to.equal('9:58');
         await w.tick(4 * MINUTE + 29 * SECOND);
-        expect(shown(w.el)).to.equal('5:30');
-        await w.tick(5 * MINUTE + 29 * SECOND);
+        expect(shown(w.el)).to.equal('5:29');
+        await w.tick(5 * MINUTE + 28 * SECOND);
         expect(shown(w.el)).to.equal('0:01');
         expect(w.el.state).to.equal('final');
       });
@@ -147,7 +149,7 @@ describe('basket-timer', () => {
       const w = await mount({ skew: 15 * MINUTE, timeZone: 'America/New_York' });
       await addTickets(w, 1);
       expect(w.booking.basket.value.content?.Items[0]?.ExpirationDate).to.match(/^2026-07-01T13:10:00/);
-      expect(shown(w.el)).to.equal('10:00');
+      expect(shown(w.el)).to.equal('9:59');
     });
 
     it('is right across the October clock change (an expiry in the repeated hour)', async () => {
@@ -155,9 +157,9 @@ describe('basket-timer', () => {
       const w = await mount({ skew: -15 * MINUTE });
       w.timers.setSystemTime(timersStart - 15 * MINUTE);
       await addTickets(w, 1);
-      expect(shown(w.el)).to.equal('10:00');
+      expect(shown(w.el)).to.equal('9:59');
       await w.tick(3 * MINUTE);
-      expect(shown(w.el)).to.equal('7:00');
+      expect(shown(w.el)).to.equal('6:59');
     });
 
     it('shows the earliest hold for the whole basket, and each item with show-items', async () => {
@@ -165,10 +167,10 @@ describe('basket-timer', () => {
       await addTickets(w, 1);
       await w.tick(3 * MINUTE);
       await addTickets(w, 2);
-      expect(shown(w.el)).to.equal('7:00');
+      expect(shown(w.el)).to.equal('6:59');
       const items = [...(w.el.shadowRoot?.querySelectorAll('[part~="item"]') ?? [])];
       expect(items.map((li) => li.querySelector('[part~="item-name"]')?.textContent)).to.deep.equal(['Show 1', 'Show 2']);
-      expect(items.map((li) => li.querySelector('[part~="item-time"] [aria-hidden]')?.textContent)).to.deep.equal(['7:00', '10:00']);
+      expect(items.map((li) => li.querySelector('[part~="item-time"] [aria-hidden]')?.textContent)).to.deep.equal(['6:59', '9:59']);
       expect(items[0]?.querySelector('[part~="item-date"]')?.textContent).to.contain('19:30');
       await expectAccessible(w);
     });
@@ -179,14 +181,14 @@ describe('basket-timer', () => {
       // The server clock jumps (a fresher Date header): the next tick shows it, no drift kept.
       w.clock.offset += 90 * SECOND;
       await w.tick(SECOND);
-      expect(shown(w.el)).to.equal('8:29');
+      expect(shown(w.el)).to.equal('8:28'); // 509 s left
     });
 
     it('ticks once a second, on the boundary of the hold’s seconds', async () => {
       const w = await mount();
       await w.tick(400); // the add happens mid-second
       await addTickets(w, 1);
-      expect(shown(w.el)).to.equal('10:00');
+      expect(shown(w.el)).to.equal('9:59');
       const ticks: number[] = [];
       const original = w.el.requestUpdate.bind(w.el);
       sinon.stub(w.el, 'requestUpdate').callsFake((...args: Parameters<BasketTimer['requestUpdate']>) => {
@@ -194,9 +196,9 @@ describe('basket-timer', () => {
         original(...args);
       });
       await w.tick(999);
-      expect(shown(w.el)).to.equal('10:00');
-      await w.tick(1);
       expect(shown(w.el)).to.equal('9:59');
+      await w.tick(1);
+      expect(shown(w.el)).to.equal('9:58');
       await w.tick(3 * SECOND);
       expect(ticks).to.deep.equal([1400, 2400, 3400, 4400]);
     });
@@ -211,7 +213,7 @@ describe('basket-timer', () => {
       expect(live(w.el)).to.equal('');
       await expectAccessible(w);
 
-      await untilLeft(w, 2 * MINUTE + SECOND); // 2:01 left
+      await untilLeft(w, 2 * MINUTE + 2 * SECOND); // 2:02 left: 2:01 holds until the next tick
       expect(shown(w.el)).to.equal('2:01');
       expect(w.el.state).to.equal('normal');
       expect(w.liveChanges).to.deep.equal([]);
@@ -224,10 +226,12 @@ describe('basket-timer', () => {
       expect(w.events).to.deep.equal([{ type: 'booking-expiry-warning', detail: { level: 'warning', secondsLeft: 120 } }]);
       await expectAccessible(w);
 
-      await untilLeft(w, 31 * SECOND); // 0:31 left: the live region has not changed since the warning
+      await untilLeft(w, 32 * SECOND); // 0:31 shown: the live region has not changed since the warning
       expect(shown(w.el)).to.equal('0:31');
+      expect(w.el.state).to.equal('warning');
       expect(w.liveChanges).to.have.length(1);
       await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('0:30');
       expect(w.el.state).to.equal('final');
       expect(live(w.el)).to.equal('Only 30 seconds left. Your seats will be released soon.');
       expect(w.events.at(-1)).to.deep.equal({ type: 'booking-expiry-warning', detail: { level: 'final', secondsLeft: 30 } });
@@ -302,9 +306,11 @@ describe('basket-timer', () => {
     it('uses the warning-seconds attribute', async () => {
       const w = await mount({ template: () => html`<basket-timer warning-seconds="300"></basket-timer>` });
       await addTickets(w, 1);
-      await w.tick(5 * MINUTE - SECOND);
+      await w.tick(5 * MINUTE - 2 * SECOND);
+      expect(shown(w.el)).to.equal('5:01');
       expect(w.el.state).to.equal('normal');
       await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('5:00');
       expect(w.el.state).to.equal('warning');
       expect(live(w.el)).to.equal('5 minutes left to complete your booking.');
       expect(w.events[0]?.detail).to.deep.equal({ level: 'warning', secondsLeft: 300 });
@@ -325,7 +331,7 @@ describe('basket-timer', () => {
       await w.tick(5 * MINUTE + SECOND);
       expect(w.booking.basket.value.content?.Items.map((i) => i.EventName)).to.deep.equal(['Show 2']);
       expect(w.el.state).to.equal('normal');
-      expect(shown(w.el)).to.equal('4:59');
+      expect(shown(w.el)).to.equal('4:58'); // 4:59 left
       expect(part(w.el, 'released-list')?.textContent).to.contain('Show 1');
       expect(live(w.el)).to.match(/^The hold ran out for Show 1, .*; those tickets were released\.$/);
       expect(w.events.filter((e) => e.type === 'booking-expiry')).to.have.length(1);
@@ -334,7 +340,7 @@ describe('basket-timer', () => {
       await w.el.updateComplete;
       expect(part(w.el, 'released')).to.equal(null);
       await untilLeft(w, 4 * MINUTE + 58 * SECOND);
-      expect(shown(w.el)).to.equal('4:58');
+      expect(shown(w.el)).to.equal('4:57');
     });
 
     it('warns again after the earliest item is removed and the next one nears its end', async () => {
@@ -342,13 +348,13 @@ describe('basket-timer', () => {
       await addTickets(w, 1);
       await w.tick(5 * MINUTE);
       await addTickets(w, 2);
-      await w.tick(3 * MINUTE); // item 1: 2:00 left → warning
+      await w.tick(3 * MINUTE); // item 1: 2:00 left, 1:59 shown → warning
       expect(w.el.state).to.equal('warning');
       const first = w.booking.basket.value.content?.Items[0];
       await w.booking.basket.remove(first?.BasketItemId ?? 0);
       await w.el.updateComplete;
       expect(w.el.state).to.equal('normal');
-      expect(shown(w.el)).to.equal('7:00');
+      expect(shown(w.el)).to.equal('6:59');
       await w.tick(5 * MINUTE);
       expect(w.el.state).to.equal('warning');
       expect(w.events.filter((e) => e.type === 'booking-expiry-warning')).to.have.length(2);
@@ -356,7 +362,7 @@ describe('basket-timer', () => {
   });
 
   describe('never more time than remains, and said once per basket', () => {
-    it('rounds down: with 597.4 s left it shows 9:57 (the issue saw 9:59)', async () => {
+    it('never more than remains: with 597.4 s left it shows 9:57 (the issue saw 9:59), and 9:56 from 597 s left', async () => {
       const w = await mount();
       await w.booking.basket.add({ Tickets: [1] });
       const basketId = w.booking.basket.value.basketId ?? '';
@@ -371,6 +377,21 @@ describe('basket-timer', () => {
       await untilLeft(w, 1);
       expect(shown(w.el)).to.equal('0:00');
       expect(w.el.state, 'not "time is up" before it is').to.equal('final');
+    });
+
+    it('while each value is on screen it is less than remains, by at most a second: 9:59 for a fresh hold, not 10:00', async () => {
+      const w = await mount({ template: () => html`<basket-timer show-items></basket-timer>` });
+      await addTickets(w, 1);
+      const remaining = holdTimeLeft(w.booking.basket.value.content?.Items[0], w.clock);
+      expect(remaining(), 'on a second mark as it renders').to.equal(10 * MINUTE);
+      const breaches = await countdownBreaches({
+        timers: w.timers,
+        remaining,
+        shown: { basket: () => shown(w.el), item: () => w.el.shadowRoot?.querySelector('[part~="item-time"] [aria-hidden]')?.textContent?.trim() ?? '' },
+        settle: () => w.el.updateComplete.then(() => undefined),
+      });
+      expect(breaches).to.deep.equal([]);
+      expect(shown(w.el)).to.equal('9:56'); // 3 s on, on a mark
     });
 
     it('two timers on one page show the same basket: one booking-expiry, one warning per level, one voice', async () => {
@@ -435,14 +456,14 @@ describe('basket-timer', () => {
       const renders = sinon.spy(w.el, 'requestUpdate');
       await w.tick(3 * MINUTE);
       expect(renders.called).to.equal(false);
-      expect(shown(w.el)).to.equal('10:00');
+      expect(shown(w.el)).to.equal('9:59');
 
       setVisibility('visible');
       await w.el.updateComplete;
-      expect(shown(w.el)).to.equal('7:00');
+      expect(shown(w.el)).to.equal('6:59');
       expect(check.calledOnce).to.equal(true);
       await w.tick(SECOND);
-      expect(shown(w.el)).to.equal('6:59');
+      expect(shown(w.el)).to.equal('6:58');
     });
 
     it('shown again after the hold ran out: refreshes and says what was released', async () => {
@@ -478,10 +499,10 @@ describe('basket-timer', () => {
       await w.tick(2 * MINUTE);
       parent.append(w.el);
       await w.el.updateComplete;
-      expect(shown(w.el)).to.equal('8:00');
+      expect(shown(w.el)).to.equal('7:59');
       expect(added.args.some(([type, fn]) => type === 'visibilitychange' && fn === handler)).to.equal(true);
       await w.tick(SECOND);
-      expect(shown(w.el)).to.equal('7:59');
+      expect(shown(w.el)).to.equal('7:58');
       added.restore();
       removed.restore();
     });
@@ -494,7 +515,7 @@ describe('basket-timer', () => {
       parent?.append(other);
       other.append(w.el);
       await w.tick(SECOND);
-      expect(shown(w.el)).to.equal('9:59');
+      expect(shown(w.el)).to.equal('9:58');
     });
   });
 });

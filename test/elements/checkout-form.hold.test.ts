@@ -2,7 +2,7 @@
  * <checkout-form> shows how long the seats are still held, for the customer
  * whose page header (and its <basket-timer>) scrolled away on a phone: the
  * same countdown truth as the timer (the server's clock, the basket's earliest
- * expiry, rounded down), the warning and final styles at 2 minutes and 30
+ * expiry, never more than remains), the warning and final styles at 2 minutes and 30
  * seconds, at the top of the screen while the form scrolls on a narrow one,
  * and never a second voice: the timer alone announces, once per basket.
  */
@@ -18,6 +18,7 @@ import { resetSharedBookings } from '../../src/state/booking.ts';
 import { COUNTRIES, DELIVERIES, US_STATES, checkoutOptions } from './helpers/checkout-data.ts';
 import { fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
 import { fakeBasketService } from './helpers/fake-basket.ts';
+import { countdownBreaches, holdTimeLeft } from './helpers/countdown-samples.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -73,7 +74,7 @@ describe('<checkout-form>: how long the seats are held', () => {
     const hold = () => el.shadowRoot?.querySelector<HTMLElement>('[part~="hold"]') ?? null;
     const shownByTimer = () => text(timer.shadowRoot?.querySelector('[part~="time"] [aria-hidden="true"]'));
     const shownByCheckout = () => text(hold()?.querySelector('.time'));
-    return { el, timer, booking, events, tick, hold, shownByTimer, shownByCheckout };
+    return { el, timer, booking, clock, events, tick, hold, shownByTimer, shownByCheckout };
   }
 
   it('counts down with the timer, to the second, and takes its warning and final styles at 2:00 and 0:30', async () => {
@@ -83,7 +84,7 @@ describe('<checkout-form>: how long the seats are held', () => {
     const seen: string[] = [];
     // Moments across the hold (ms since the add), on the seconds the display changes at.
     let at = 0;
-    for (const moment of [0, SECOND, 7 * SECOND, 4 * MINUTE, 8 * MINUTE - SECOND, 8 * MINUTE, 9.5 * MINUTE - SECOND, 9.5 * MINUTE, 9.5 * MINUTE + SECOND]) {
+    for (const moment of [0, SECOND, 7 * SECOND, 4 * MINUTE, 8 * MINUTE - 2 * SECOND, 8 * MINUTE - SECOND, 9.5 * MINUTE - 2 * SECOND, 9.5 * MINUTE - SECOND, 9.5 * MINUTE]) {
       await tick(moment - at);
       at = moment;
       expect(world.shownByCheckout(), `at ${moment} ms`).to.equal(world.shownByTimer());
@@ -92,10 +93,10 @@ describe('<checkout-form>: how long the seats are held', () => {
     }
     // The levels switch with the digits: warning at 2:00, final at 0:30.
     expect(seen).to.deep.equal([
-      '10:00 hold normal',
       '9:59 hold normal',
-      '9:53 hold normal',
-      '6:00 hold normal',
+      '9:58 hold normal',
+      '9:52 hold normal',
+      '5:59 hold normal',
       '2:01 hold normal',
       '2:00 hold warning',
       '0:31 hold warning',
@@ -109,6 +110,20 @@ describe('<checkout-form>: how long the seats are held', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('while each value is on screen it is less than remains, by at most a second, as the timer\'s is', async () => {
+    const world = await mount();
+    const remaining = holdTimeLeft(world.booking.basket.value.content?.Items[0], world.clock);
+    expect(remaining(), 'on a second mark as it renders').to.equal(10 * MINUTE);
+    const breaches = await countdownBreaches({
+      timers: timers as sinon.SinonFakeTimers,
+      remaining,
+      shown: { checkout: world.shownByCheckout, timer: world.shownByTimer },
+      settle: () => world.tick(0),
+    });
+    expect(breaches).to.deep.equal([]);
+    expect(world.shownByCheckout()).to.equal('9:56'); // 3 s on, on a mark
+  });
+
   it('is never announced: no live region of its own, the checkout says nothing per tick, and one expiry event per basket', async () => {
     const world = await mount();
     const { el, tick, hold } = world;
@@ -117,7 +132,7 @@ describe('<checkout-form>: how long the seats are held', () => {
     expect(line.getAttribute('aria-live')).to.equal('off');
     expect(line.closest('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]')).to.equal(null);
     // The time in words for a screen-reader user who reads the checkout.
-    expect(text(line.querySelector('.visually-hidden'))).to.equal('10 minutes');
+    expect(text(line.querySelector('.visually-hidden'))).to.equal('9 minutes, 59 seconds');
     const spoken: string[] = [];
     const region = el.shadowRoot?.querySelector('[role="status"][aria-live="polite"]') as Element;
     new MutationObserver(() => spoken.push(text(region))).observe(region, { childList: true, characterData: true, subtree: true });

@@ -42,8 +42,8 @@ function endpointApi(endpoint: string): FakeApi {
   return fakeApi(service.handlers, { endpoint });
 }
 
-/** A fresh ten-minute hold, a moment after it was made (the countdown rounds down). */
-const FRESH_HOLD = /^(10:00|9:59)$/;
+/** A fresh ten-minute hold, a moment after it was made: 9:59 (never more than remains), or 9:58 after a slow second. */
+const FRESH_HOLD = /^9:5[89]$/;
 
 /** The m:ss a timer shows ('' when it shows none). */
 function shown(timer: Element | null): string {
