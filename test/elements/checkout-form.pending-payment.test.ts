@@ -7,6 +7,7 @@
  * goes when the basket empties.
  */
 import { expect, html, waitUntil } from '@open-wc/testing';
+import { render } from 'lit';
 import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';
 import '../../src/elements/booking-confirmation/booking-confirmation.ts';
@@ -14,6 +15,8 @@ import '../../src/elements/checkout-form/checkout-form.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import { PAYMENT_TIMEOUT_MS } from '../../src/state/pending-payment.ts';
+import { resolveConfig } from '../../src/state/config.ts';
+import { renderPending } from '../../src/elements/checkout-form/checkout-pending.ts';
 import { apiError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { BASKET_ID, basketContent, checkoutApi, submittedSummary } from './helpers/checkout-data.ts';
 
@@ -146,5 +149,26 @@ describe('<checkout-form> back from the payment page without paying', () => {
     // Emptying the basket forgets them.
     await booking.basket.clear();
     expect(booking.basket.pendingRecord).to.equal(null);
+  });
+
+  it('counts the time to pay down never showing more than remains, and says it is up only at the deadline', () => {
+    const deadline = Date.UTC(2026, 6, 1, 17, 20, 0);
+    const shownAt = (now: number) => {
+      const host = document.createElement('div');
+      const noop = () => undefined;
+      render(
+        renderPending({ pending: { status: 'awaiting', record: null, deadline, visit: 0 }, config: resolveConfig({}), now, continueUrl: null, onContinue: noop, onStartAgain: noop, onRetry: noop }),
+        host,
+      );
+      const timer = host.querySelector('[part~="time-left"] [role="timer"]');
+      // What the eye sees, and what a screen reader reads.
+      return timer ? `${textOf(timer.querySelector('[aria-hidden="true"]'))} (${textOf(timer.querySelector('.visually-hidden'))})` : textOf(host.querySelector('[part~="time-left"]'));
+    };
+    // Each value stays up until the next second mark (the ticks fall on them): what holds until then.
+    expect(shownAt(deadline - PAYMENT_TIMEOUT_MS)).to.equal('19:59 (19 minutes, 59 seconds)');
+    expect(shownAt(deadline - 2_000)).to.equal('0:01 (1 second)');
+    expect(shownAt(deadline - 1_000)).to.equal('0:00 (0 seconds)');
+    expect(shownAt(deadline - 1)).to.equal('0:00 (0 seconds)');
+    expect(shownAt(deadline)).to.equal('The time to pay is up. Checking your payment…');
   });
 });

@@ -66,7 +66,8 @@ export function renderPending(view: PendingView): TemplateResult | typeof nothin
       return nothing;
   }
   const record = pending.record;
-  const seconds = pending.deadline === null ? null : secondsLeft(pending.deadline - view.now);
+  const left = pending.deadline === null ? null : pending.deadline - view.now;
+  const seconds = left === null ? null : secondsLeft(left);
   const when = (date: string) => formatDateTime(date, config, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
   return html`<section part="message info pending" aria-labelledby="pending-heading">
     <h2 id="pending-heading" part="heading" tabindex="-1">${msg("Your payment isn't finished")}</h2>
@@ -83,9 +84,9 @@ export function renderPending(view: PendingView): TemplateResult | typeof nothin
         </ul>`
       : nothing}
     ${typeof record?.total === 'number' ? html`<p part="total">${msg(str`Total: ${formatMoney(record.total, config)}`)}</p>` : nothing}
-    ${seconds !== null
+    ${left !== null && seconds !== null
       ? html`<p part="time-left">
-          ${seconds > 0
+          ${left > 0 // its last second shows 0:00: the time to pay is up at the deadline, not a second before
             ? html`${msg('Your payment stays open for')}
                 <strong role="timer"><span aria-hidden="true">${formatCountdown(seconds)}</span><span class="visually-hidden">${durationInWords(seconds, intlLocale(config.locale))}</span></strong>`
             : msg('The time to pay is up. Checking your payment…')}
