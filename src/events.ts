@@ -14,7 +14,7 @@ export interface BookingEventDetails {
   'booking-selection': { kind: 'event' | 'performance'; eventId: number | null; performanceId: number | null };
   /** The basket changed by a visitor's action. */
   'booking-basket-change': { action: 'add' | 'remove' | 'clear'; basketId: string | null; basket: BasketContent | null };
-  /** The hold is about to run out (`level` warning at the threshold, final at 30 s). */
+  /** The hold is about to run out (`level` warning at the threshold, final at 30 s); `secondsLeft` is the time on screen then (120 at 2:00). */
   'booking-expiry-warning': { level: 'warning' | 'final'; secondsLeft: number };
   /** Holds ran out: these items were released. */
   'booking-expiry': { released: readonly BasketItem[] };

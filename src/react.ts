@@ -107,13 +107,13 @@ export interface SeatPickerJSXProps {
 
 /** `<basket-timer>` in JSX: How long the seats in the basket stay held, counted down by the server's clock. */
 export interface BasketTimerJSXProps {
-  /** Seconds left at which the warning state starts (and `booking-expiry-warning` with level `warning` fires). (property) */
+  /** Seconds shown at which the warning state starts (and `booking-expiry-warning` with level `warning` fires): with 2:00 on screen by default. (property) */
   warningSeconds?: BasketTimer['warningSeconds'];
-  /** Seconds left at which the warning state starts (and `booking-expiry-warning` with level `warning` fires). (attribute) */
+  /** Seconds shown at which the warning state starts (and `booking-expiry-warning` with level `warning` fires): with 2:00 on screen by default. (attribute) */
   'warning-seconds'?: AttributeValue<BasketTimer['warningSeconds']>;
-  /** Seconds left at which the final state starts (level `final`). (property) */
+  /** Seconds shown at which the final state starts (level `final`): with 0:30 on screen by default. (property) */
   finalSeconds?: BasketTimer['finalSeconds'];
-  /** Seconds left at which the final state starts (level `final`). (attribute) */
+  /** Seconds shown at which the final state starts (level `final`): with 0:30 on screen by default. (attribute) */
   'final-seconds'?: AttributeValue<BasketTimer['finalSeconds']>;
   /** Also list each item with its own time left. (property) */
   showItems?: BasketTimer['showItems'];

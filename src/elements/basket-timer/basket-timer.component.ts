@@ -15,8 +15,10 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * Shows the time left for the whole basket (its earliest hold) as m:ss and,
  * with `show-items`, for each item (event, date, time left). Compact enough
  * for a site header. It counts against the service's clock (read to the
- * millisecond from the proxy's clock stamp), not the visitor's, rounds down so
- * it never shows more time than the hold has, and reads the service's DateTimes in the
+ * millisecond from the proxy's clock stamp), not the visitor's, shows the
+ * seconds that still hold until its next tick (a fresh 10-minute hold shows
+ * 9:59) so it never shows more time than the hold has, not even for a moment,
+ * and reads the service's DateTimes in the
  * configured zone: a visitor whose clock is 15 minutes wrong, or who is in
  * another zone, sees the right time. Every tick recomputes from the clock; it
  * stops ticking while the page is hidden and recomputes when it is shown.
@@ -74,10 +76,10 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
 export class BasketTimer extends BookingElement {
   static override styles = [...BookingElement.styles, basketTimerStyles];
 
-  /** Seconds left at which the warning state starts (and `booking-expiry-warning` with level `warning` fires). */
+  /** Seconds shown at which the warning state starts (and `booking-expiry-warning` with level `warning` fires): with 2:00 on screen by default. */
   @property({ type: Number, attribute: 'warning-seconds' }) warningSeconds = 120;
 
-  /** Seconds left at which the final state starts (level `final`). */
+  /** Seconds shown at which the final state starts (level `final`): with 0:30 on screen by default. */
   @property({ type: Number, attribute: 'final-seconds' }) finalSeconds = 30;
 
   /** Also list each item with its own time left. */

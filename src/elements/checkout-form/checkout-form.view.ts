@@ -98,7 +98,7 @@ export class CheckoutFormView {
 
   /**
    * The time the seats are still held, counted like <basket-timer> counts it (the server's clock
-   * at its latest, the basket's earliest expiry, rounded down): shown in the checkout itself, for
+   * at its latest, the basket's earliest expiry, never more than remains): shown in the checkout itself, for
    * the phone whose page header (and timer) scrolled away while the customer fills in the form.
    */
   private readonly countdown: CountdownController;
@@ -294,7 +294,7 @@ export class CheckoutFormView {
   }
 
   /**
-   * "Seats held for 9:57", in the warning and final styles at 2 minutes and 30 seconds. Never
+   * "Seats held for 9:57", in the warning and final styles from 2:00 and 0:30 on screen. Never
    * announced: <basket-timer> owns the live announcements (once per basket, however many show it),
    * and a second voice here would double them. It is a timer (live off) with the time in words,
    * so a screen-reader user who reads the checkout still finds it.
