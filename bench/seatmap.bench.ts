@@ -56,6 +56,9 @@ async function buildPages(out: string): Promise<void> {
       bundle: true,
       minify: true,
       format: 'esm',
+      // Lazy parts (locales, DOMPurify, later views) stay chunks loaded on demand, as in the real bundle.
+      splitting: true,
+      chunkNames: `${lib.name}-chunk-[hash]`,
       target: 'es2022',
       outdir: out,
       tsconfig: join(root, 'tsconfig.json'),
