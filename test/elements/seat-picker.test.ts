@@ -3,6 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import sinon from 'sinon';
 import type { AddTicketsResult, EventInfo, FullTicketInfo, VenueInfo } from '../../src/api/types.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
+import { readEvent } from '../../src/state/event-details.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';
 import { VALIDATION_DELAY, type SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
@@ -874,6 +875,30 @@ describe('<seat-picker> best available and general admission', () => {
     await waitUntil(() => root(other).querySelector('[part~="general"]'), 'no general admission (shared selection)');
     expect(shared.callsTo('getEvent')).to.deep.equal([{ eventId: 7 }]);
     expect(shared.callsTo('getFullAvailability')).to.deep.equal([]);
+  });
+
+  it('an event detail already read on the page (by <event-list>) is not asked again: the seats are asked for at once', async () => {
+    const areas = { PerformanceId: 1, AreasPrices: [{ AreaId: 11, AreaName: 'Standing', Prices: [{ Price: 25, FaceValue: 25, AvailableSeatsCount: 4 }] }] };
+    const api = fakeApi(seatedHandlers({ getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: false } as EventInfo }), getAreasPrices: () => areas }));
+    await readEvent(api, 7); // what <event-list> does when the visitor opens the event
+    const booking = testBooking(api);
+    const el = await withBooking<SeatPicker>(booking, html`<seat-picker></seat-picker>`);
+    booking.selection.selectPerformance(1, 7);
+    await waitUntil(() => root(el).querySelector('[part~="general"]'), 'no general admission');
+    expect(api.callsTo('getEvent'), 'read once, by the list').to.deep.equal([{ eventId: 7 }]);
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([]);
+    // A seated event: FullAvailability straight away, and the plan from the same remembered detail.
+    const seated = fakeApi(
+      seatedHandlers({
+        getEvent: ({ eventId }) => ({ Event: { EventId: eventId, VenueId: 9, SeatingPlanSupported: true } as EventInfo }),
+        getVenue: ({ venueId }) => ({ Venue: { VenueId: venueId, Name: 'The Lyric', PlanLink: 'https://plans.example/lyric.png' } as VenueInfo }),
+      }),
+    );
+    await readEvent(seated, 5);
+    const map = await picker(seated);
+    await waitUntil(() => root(map).querySelector('[part="plan"] img'), 'no plan');
+    expect(seated.callsTo('getEvent')).to.have.length(1);
+    expect(seated.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: 1 }]);
   });
 
   it('a seated event (SeatingPlanSupported true) asks FullAvailability, and its venue plan comes from the same event detail', async () => {

@@ -7,6 +7,7 @@ import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo
 import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
+import { readEvent } from '../../state/event-details.ts';
 import { BookingElement } from '../booking-element.ts';
 import { eventListStyles } from './event-list.styles.ts';
 
@@ -147,7 +148,8 @@ export class EventList extends BookingElement {
     onError: (error) => this.reportError('detail', error),
     task: async ([eventId], { signal }) => {
       if (eventId === null) return initialState;
-      return (await this.api.getEvent({ eventId }, { signal })).Event;
+      // Remembered for the seat picker, which needs this event's detail next (state/event-details.ts).
+      return readEvent(this.api, eventId, signal);
     },
     args: () => [this.detailEventId] as const,
   });

@@ -6,6 +6,7 @@
 import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
+import { knownEvent, readEvent } from '../../state/event-details.ts';
 
 /** What the performance offers, decided from the data (see `loadAvailability`). */
 export type Availability = (
@@ -31,13 +32,14 @@ function isRefusal(error: unknown): boolean {
 
 /**
  * The event's detail, for its SeatingPlanSupported: `eventId` when the caller
- * knows it (the shared selection), else the performance's EventId. Null when it
- * cannot be read (then the availability itself decides).
+ * knows it (the shared selection), else the performance's EventId; read once
+ * per page (state/event-details.ts: <event-list> has usually read it already).
+ * Null when it cannot be read (then the availability itself decides).
  */
 async function eventDetail(api: ApiClient, performanceId: number, eventId: number | null, signal: AbortSignal): Promise<EventInfo | null> {
   try {
     const id = eventId ?? (await api.getPerformance({ performanceId }, { signal })).Performance.EventId;
-    return (await api.getEvent({ eventId: id }, { signal })).Event ?? null;
+    return knownEvent(api, id) ?? (await readEvent(api, id, signal)) ?? null;
   } catch (error) {
     if (isAbortError(error)) throw error;
     return null;
