@@ -1,6 +1,6 @@
 /** Benchmark page: <seat-picker>, fed by an in-page fake api (no network). */
 import { createApiClient, type ApiClient } from '../../src/api/client.ts';
-import type { FullTicketInfo } from '../../src/api/types.ts';
+import type { FullTicketInfo, PerformanceInfo } from '../../src/api/types.ts';
 import '../../src/elements/booking-provider/booking-provider.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import { createBooking } from '../../src/state/booking.ts';
@@ -9,14 +9,32 @@ import { centre, install, nextPaint } from './harness.ts';
 import { generateVenue } from './venue.ts';
 
 /**
- * An in-page fake api: the venue's FullAvailability as objects already in
- * memory (as the peers get theirs); every other operation is refused with a
- * 404, which the picker takes in its stride (no plan image, no paired notice).
+ * An in-page fake api: the venue's FullAvailability, the performance and its
+ * event (a seated show) as objects already in memory, as the peers get theirs
+ * and as the picker finds the event when <event-list> has read it; every other
+ * operation is refused with a 404, which the picker takes in its stride (no
+ * plan image, no paired notice).
  */
 function fakeApi(tickets: FullTicketInfo[]): ApiClient {
   const real = createApiClient({ endpoint: '/bench-api', fetch: async () => new Response('{"Message":"Not found"}', { status: 404 }) });
+  const performance = (performanceId: number): PerformanceInfo => ({
+    PerformanceId: performanceId,
+    PerformanceDate: '2026-12-01T19:30:00' as PerformanceInfo['PerformanceDate'],
+    TicketCount: tickets.length,
+    TotalSeatsCount: tickets.length,
+    TotalAvailableTickesCount: tickets.length,
+    ContainsDiscountOfferTickets: false,
+    ContainsNoFeeOfferTickets: false,
+    MinimumTicketPrice: 20,
+    MaximumConsecutiveSeatsCount: 10,
+    EventId: 1,
+    PairedPerformances: null,
+    DirectlyBookablePerformance: true,
+  });
   return {
     ...real,
+    getPerformance: async ({ performanceId }) => ({ Performance: performance(performanceId) }) as Awaited<ReturnType<ApiClient['getPerformance']>>,
+    getEvent: async ({ eventId }) => ({ Event: { EventId: eventId, Name: 'Bench', VenueId: 0, SeatingPlanSupported: true } }) as unknown as Awaited<ReturnType<ApiClient['getEvent']>>,
     getFullAvailability: async ({ performanceId }) => ({ PerformanceId: performanceId, EventId: 1, AvailableTickets: tickets }),
   };
 }
