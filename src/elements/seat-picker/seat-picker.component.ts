@@ -92,7 +92,8 @@ export const VALIDATION_DELAY = 250;
  * @csspart total - The running total.
  * @csspart validation - The service's message about the selection (ErrorMessagePlan).
  * @csspart add - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
- * @csspart notice - Messages (tokens: `paired`, `result`).
+ * @csspart notice - Messages (tokens: `paired`, `result`, `payment`: beside Add while a payment from this tab is open, Add waits for it).
+ * @csspart continue-button - In the `payment` notice: continues to the same payment page.
  * @csspart best - The best-available section.
  * @csspart general - The general-admission section.
  * @csspart option - One choice of area and price (best available, general admission).
