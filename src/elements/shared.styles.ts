@@ -70,7 +70,8 @@ const base = css`
     outline: var(--_focus);
     outline-offset: 2px;
   }
-  button {
+  button,
+  [part~='continue-button'] {
     font: inherit;
     cursor: pointer;
     min-height: 2.75rem;

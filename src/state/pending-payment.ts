@@ -107,6 +107,17 @@ export class PendingPayment extends Store<PendingState> {
     super({ status: 'none', record: null, deadline: null, visit: 0 });
   }
 
+  /**
+   * Whether a payment from this tab is open, or may be: awaiting it, asking the service, or
+   * not able to ask. Then the service holds its seats and refuses changes to its basket, and
+   * no new basket is started beside it (one that would hide it: the customer could pay twice,
+   * or lose the seats they think they have). Not once it is known booked or released.
+   */
+  get open(): boolean {
+    const status = this.value.status;
+    return status === 'checking' || status === 'awaiting' || status === 'unchecked';
+  }
+
   /** The payment page to continue to, when it is a web address. */
   get continueUrl(): string | null {
     return safeUrl(this.value.record?.redirectUrl ?? null);

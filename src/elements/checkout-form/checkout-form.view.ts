@@ -268,7 +268,9 @@ export class CheckoutFormView {
     const phase = this.shown.phase;
     // Back from the payment page without paying: the payment in progress (or what became of it; booked: the confirmation above).
     if (!basket.content && this.pending.status !== 'none') return html`${this.pending.render()}`;
-    return html`${!basket.content || phase === 'redirecting' ? this.renderFormMessage() : nothing}
+    // A basket beside a payment still open (the seat picker waits for it, but a basket may come from
+    // elsewhere): the payment stays in view above it, never hidden by it.
+    return html`${this.pending.open ? this.pending.render() : nothing}${!basket.content || phase === 'redirecting' ? this.renderFormMessage() : nothing}
       ${phase === 'redirecting' ? this.renderRedirecting() : phase === 'booked-on-account' ? nothing : this.renderBasketAndForm()}`;
   }
 

@@ -6,8 +6,9 @@
  * seats were released, with a way to start again.
  */
 import { msg, str } from '../../i18n/msg.ts';
-import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
+import { continueButtonStyles } from '../continue-button.styles.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingConfig } from '../../state/config.ts';
@@ -15,21 +16,8 @@ import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import { pendingPayment, type PendingPayment, type PendingState, type PendingStatus } from '../../state/pending-payment.ts';
 
-/** The way back to the payment page looks like the primary button it is (a link: it goes to another page). */
-export const pendingStyles = css`
-  [part~='continue-button'] {
-    display: inline-flex;
-    align-items: center;
-    min-height: 2.75rem;
-    padding: 0.5rem 1rem;
-    border-radius: var(--_radius);
-    border: 1px solid var(--_accent);
-    background: var(--_accent);
-    color: var(--_accent-contrast);
-    text-decoration: none;
-    font-weight: 600;
-  }
-`;
+/** The way back to the payment page (a link that looks like the primary button it is). */
+export const pendingStyles = continueButtonStyles;
 
 export interface PendingView {
   pending: PendingState;
@@ -140,6 +128,11 @@ export class PendingPanel {
   /** What the basket's payment in progress is (none before the panel first updates). */
   get status(): PendingStatus {
     return this.store?.value.status ?? 'none';
+  }
+
+  /** Whether the payment is open, or may be (pending-payment.ts `open`). */
+  get open(): boolean {
+    return this.store?.open ?? false;
   }
 
   willUpdate(): void {

@@ -10,6 +10,7 @@ import type { AddTicketsV2Body, AvailableTicketsResult, TicketAreaInfo } from '.
 import { plural } from '../../i18n/plural.ts';
 import { bestBlock } from '../../state/seat-map.ts';
 import type { AddSteps } from './add-to-basket.ts';
+import { PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
 
 export interface BestAvailableOptions {
@@ -42,7 +43,7 @@ export class BestAvailable extends ChoiceByCount {
     const count = this.count;
     return html`<div part="best" class="stack">
       ${renderTicketCount(view.maxSeats, count, (n) => (this.count = n))}
-      ${view.paired}
+      ${view.paired} ${view.payment}
       ${this.task.render({
         pending: () => html`<p part="loading" role="status">${msg('Finding the best seats…')}</p>`,
         complete: (result) => {
@@ -83,8 +84,8 @@ export class BestAvailable extends ChoiceByCount {
       <button
         type="button"
         part="add"
-        aria-describedby=${id}
-        aria-disabled=${view.adding || view.notBookable ? 'true' : 'false'}
+        aria-describedby=${view.paymentOpen ? `${id} ${PAYMENT_NOTE_ID}` : id}
+        aria-disabled=${view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
         @click=${() => view.adding || view.notBookable || void this.add(tickets.map((t) => t.TicketId))}
       >
         ${msg(str`Add ${count} for ${view.money(area.SellingPrice * count)}`)}

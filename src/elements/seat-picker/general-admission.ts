@@ -7,6 +7,7 @@ import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body, AreaPriceGroup } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { AddSteps } from './add-to-basket.ts';
+import { PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
 
 export interface GeneralAdmissionOptions {
@@ -52,12 +53,12 @@ export class GeneralAdmission extends ChoiceByCount {
       </fieldset>
       ${renderTicketCount(max, count, (n) => (this.count = n))}
       <p class="total" part="total">${msg(str`Total: ${view.money((chosen?.price.Price ?? 0) * count)}`)}</p>
-      ${view.paired}
+      ${view.paired} ${view.payment}
       <button
         type="button"
         part="add"
-        aria-disabled=${!chosen || view.adding || view.notBookable ? 'true' : 'false'}
-        aria-describedby=${view.pairedNoteId}
+        aria-disabled=${!chosen || view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
+        aria-describedby=${view.paymentOpen ? [PAYMENT_NOTE_ID, view.pairedNoteId].filter((id) => typeof id === 'string').join(' ') : view.pairedNoteId}
         @click=${() => chosen && !view.adding && !view.notBookable && void this.add(chosen.area.AreaId, chosen.price.Price, count)}
       >
         ${view.adding

@@ -15,6 +15,7 @@ import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availabil
 import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
+import type { PaymentInProgress } from './payment-in-progress.ts';
 import { SeatMapController } from './seat-map-controller.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 import type { SelectionCheck } from './seat-summary.ts';
@@ -22,7 +23,7 @@ import { seatName, shortName } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 /** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
-type LaterPart = typeof import('./seat-picker.later.ts') & { best: BestAvailable; general: GeneralAdmission };
+type LaterPart = typeof import('./seat-picker.later.ts') & { best: BestAvailable; general: GeneralAdmission; payment: PaymentInProgress };
 
 /** `auto`: decided from the data (seat map, or general admission). `best-available`: best available only. */
 export type SeatPickerMode = 'auto' | 'best-available';
@@ -91,7 +92,8 @@ export const VALIDATION_DELAY = 250;
  * @csspart total - The running total.
  * @csspart validation - The service's message about the selection (ErrorMessagePlan).
  * @csspart add - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
- * @csspart notice - Messages (tokens: `paired`, `result`).
+ * @csspart notice - Messages (tokens: `paired`, `result`, `payment`: beside Add while a payment from this tab is open, Add waits for it).
+ * @csspart continue-button - In the `payment` notice: continues to the same payment page.
  * @csspart best - The best-available section.
  * @csspart general - The general-admission section.
  * @csspart option - One choice of area and price (best available, general admission).
@@ -240,6 +242,7 @@ export class SeatPicker extends BookingElement {
   /** The later part has arrived: make best available and general admission for this element. */
   private withLaterPart(later: typeof import('./seat-picker.later.ts')): LaterPart {
     this.addStyles(later.seatPickerLaterStyles);
+    this.addStyles(later.continueButtonStyles);
     const add: BestAvailableOptions['add'] = (body, count, then) => this.add(body, count, then);
     this.laterPart = {
       ...later,
@@ -251,6 +254,7 @@ export class SeatPicker extends BookingElement {
         },
         add,
       }),
+      payment: new later.PaymentInProgress(this, { basket: () => this.bookingController.booking.basket, config: () => this.bookingController.booking.config }),
     };
     this.laterPart.best.count = this.laterPart.general.count = this.wantedCount;
     // Focus is never dropped: a render that removes the focused control (an offer list refreshed
@@ -589,6 +593,8 @@ export class SeatPicker extends BookingElement {
         money: this.money,
         adding: this.adding,
         notBookable: this.notBookable,
+        paymentOpen: later.payment.open,
+        payment: later.payment.render(),
         paired: this.renderPaired(later),
         pairedNoteId: this.pairedNoteId,
         onAdd: this.handleAddClick,
@@ -642,6 +648,7 @@ export class SeatPicker extends BookingElement {
   /** "Add": only when the service has said the selection may be booked (the button is aria-disabled otherwise). */
   private handleAddClick = (): void => {
     const check = this.selectionCheck;
+    if (this.refusedForPayment()) return;
     if (!this.laterPart?.addable(check) || this.adding || this.notBookable) {
       if (check.state === 'checking') this.announce(msg('Checking that these seats can be booked together…'));
       else if (check.state === 'refused') this.announce(check.message);
@@ -676,6 +683,8 @@ export class SeatPicker extends BookingElement {
       maxSeats: this.maxSeats,
       adding: this.adding,
       notBookable: this.notBookable,
+      paymentOpen: later.payment.open,
+      payment: later.payment.render(),
       paired: this.renderPaired(later),
       pairedNoteId: this.pairedNoteId,
       money: this.money,
@@ -786,8 +795,20 @@ export class SeatPicker extends BookingElement {
     });
   }
 
+  /**
+   * A payment from this tab is open (payment-in-progress.ts): no add, and the visitor is told
+   * why in the live region (the note beside Add says it too). Focus stays on the Add pressed.
+   */
+  private refusedForPayment(): boolean {
+    const payment = this.laterPart?.payment;
+    if (!payment?.open) return false;
+    this.announce(payment.announcement);
+    return true;
+  }
+
   /** One add through the shared basket store (see add-to-basket.ts). */
   private async add(body: AddTicketsV2Body, count: number, then: AddSteps): Promise<void> {
+    if (this.refusedForPayment()) return;
     let later = this.later();
     if (!later) {
       // Still on its way (it is normally fetched while the page is idle after the map paints): busy until it is here.

@@ -2,6 +2,7 @@
  * What <seat-picker> needs after its seat map's first paint, or only for some
  * performances: what renders below the map (the seat under focus, the legend,
  * the plan, the visitor's choice with "Add"), the list's body, best available
+ * ("Add" waits while a payment from this tab is open: payment-in-progress.ts)
  * and general admission (with their counts, tasks and add flows), the
  * add-to-basket outcome and notices, and their styles (added by the element
  * when this arrives). The element asks for it in the frame after the map's
@@ -11,8 +12,10 @@
 export { addToBasket, renderNotice } from './add-to-basket.ts';
 export { BestAvailable } from './best-available.ts';
 export { GeneralAdmission } from './general-admission.ts';
+export { PaymentInProgress, PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 export { paintSwatches, renderLegend } from './seat-map-legend.ts';
 export { FocusRecovery } from '../../controllers/focus-recovery.ts';
 export { renderListBody } from './seat-list.ts';
 export { addable, renderPaired, renderPlan, renderSeatDetails, renderSummary } from './seat-summary.ts';
 export { seatPickerLaterStyles } from './seat-picker.later.styles.ts';
+export { continueButtonStyles } from '../continue-button.styles.ts';

@@ -9,6 +9,7 @@ import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MapSeat } from '../../state/seat-map.ts';
 import type { PerformanceFacts } from './availability.ts';
+import { PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 import { addSeatsLabel, restriction, seatName, shortName, type MoneyText } from './seat-words.ts';
 
 /**
@@ -62,6 +63,10 @@ export interface SummaryView {
   adding: boolean;
   /** The performance cannot be booked on its own (a paired part). */
   notBookable: boolean;
+  /** A payment from this tab is open: adding waits (payment-in-progress.ts). */
+  paymentOpen: boolean;
+  /** Then: the note saying why, beside Add. */
+  payment: TemplateResult | typeof nothing;
   /** The paired-performance note (renderPaired), and its id for aria-describedby. */
   paired: TemplateResult | typeof nothing;
   pairedNoteId: string | typeof nothing;
@@ -78,8 +83,12 @@ export function renderSummary(this: SummaryView): TemplateResult {
   const { seats, check } = this;
   // "Add" is enabled only once the service has answered for this very selection. It stays
   // focusable (aria-disabled, not disabled) so a keyboard user's focus is never dropped.
-  const inert = !addable(check) || this.adding || this.notBookable;
-  const describedBy = [check.state === 'checking' ? 'checking-note' : '', this.pairedNoteId === nothing ? '' : 'paired-note'].filter(Boolean).join(' ');
+  const inert = !addable(check) || this.adding || this.notBookable || this.paymentOpen;
+  const describedBy = [
+    this.paymentOpen ? PAYMENT_NOTE_ID : '',
+    check.state === 'checking' ? 'checking-note' : '',
+    this.pairedNoteId === nothing ? '' : 'paired-note',
+  ].filter(Boolean).join(' ');
   return html`<div part="summary" aria-labelledby="summary-title">
     <h3 id="summary-title">${msg('Your choice')}</h3>
     ${seats.length
@@ -89,7 +98,7 @@ export function renderSummary(this: SummaryView): TemplateResult {
       : html`<p class="muted">${msg(str`No seats chosen yet. You can choose up to ${this.maxSeats}.`)}</p>`}
     <p class="total" part="total">${msg(str`Total: ${this.money(this.total)}`)}</p>
     ${check.state === 'refused' ? html`<p part="validation notice" data-tone="error" role="alert" tabindex="-1">${check.message}</p>` : nothing}
-    ${this.paired}
+    ${this.paired} ${this.payment}
     <div class="row-of">
       <button type="button" part="add" aria-disabled=${inert ? 'true' : 'false'} aria-describedby=${describedBy || nothing} @click=${this.onAdd}>
         ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}

@@ -10,6 +10,10 @@ export interface ChoiceView {
   adding: boolean;
   /** The performance cannot be booked on its own (a paired part). */
   notBookable: boolean;
+  /** A payment from this tab is open: adding waits (payment-in-progress.ts). */
+  paymentOpen: boolean;
+  /** Then: the note saying why, beside Add. */
+  payment: TemplateResult | typeof nothing;
   /** The paired-performance note, and its id for aria-describedby. */
   paired: TemplateResult | typeof nothing;
   pairedNoteId: string | typeof nothing;

@@ -643,6 +643,28 @@ const seatPicker: Scenario[] = [
       r.snap(unknown);
     },
   },
+  {
+    state: 'a payment from this tab still open: Add waits, with why, for how long and the way back to it (said when Add is pressed)',
+    run: async (r) => {
+      const api = r.api(seatHandlers({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, getBasket: () => basketWith(SEATS.slice(0, 2)), getAvailableTickets: ({ requiredTicketsCount }) => availableAreas(requiredTicketsCount) }));
+      const booking = r.booking(api);
+      await booking.basket.add({ Tickets: [1, 2] });
+      const content = booking.basket.value.content;
+      if (!content) throw new Error('no basket');
+      const entries = { values: {}, deliveryTypeId: null, requireTicketPlan: false, sendConfirmationEmail: true, confirmed: [] };
+      booking.basket.submitted(paymentDetails(content, { redirectUrl: `https://pay.example/sandbox/pay/${BASKET_ID}`, submittedAt: api.clock.now(), total: 90, entries }));
+      const el = await r.mount(booking, html`<seat-picker performance-id="1"></seat-picker>`);
+      await mapReady(el);
+      await waitUntil(() => $(el, '#payment-note'), 'the note beside Add');
+      r.snap(el);
+      ($(el, '[part~="summary"] [part~="add"]') as HTMLButtonElement).click();
+      await waitUntil(() => $(el, '[part~="announcer"]')?.textContent?.trim(), 'Add said why it waits');
+      r.snap(el);
+      const best = await r.mount(booking, html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
+      await waitUntil(() => $(best, '#payment-note') && $(best, '[part~="option"]'), 'the note beside best available');
+      r.snap(best);
+    },
+  },
 ];
 
 const basketTimer: Scenario[] = [
