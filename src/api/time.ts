@@ -95,7 +95,7 @@ export function wallClockAt(instant: number, timeZone: string = DEFAULT_TIME_ZON
   let year = get('year');
   const era = parts.find((p) => p.type === 'era')?.value ?? '';
   if (/^B/i.test(era)) year = 1 - year;
-  const ms = ((instant % 1000) + 1000) % 1000;
+  const ms = Math.floor(((instant % 1000) + 1000) % 1000);
   return { year, month: get('month'), day: get('day'), hour: get('hour') % 24, minute: get('minute'), second: get('second'), millisecond: ms };
 }
 
@@ -254,17 +254,37 @@ export class ClockOffset {
     const current = this.bounds(last);
     // Intersect; a reading outside the interval (a clock was set) starts afresh. Before any reading the interval is everything.
     const meets = low <= current.high && high >= current.low;
+    const before = { low: this.low, high: this.high };
     this.low = meets ? Math.max(low, current.low) : low;
     this.high = meets ? Math.min(high, current.high) : high;
     this.at = last;
     this.drift = DRIFT;
+    this.changed(before);
   }
 
   /** State the offset exactly (a clock shared in process, tests): no drift applies until the next reading. */
   set(offset: number, now = this.at): void {
+    const before = { low: this.low, high: this.high };
     this.low = this.high = offset;
     this.at = now;
     this.drift = 0;
+    this.changed(before);
+  }
+
+  private readonly listeners = new Set<() => void>();
+
+  /**
+   * Be told when a reading (or `set`) moves the interval: what the clock reads
+   * now may have jumped, so a countdown's next second falls elsewhere.
+   */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(before: { low: number; high: number }): void {
+    if (before.low === this.low && before.high === this.high) return;
+    for (const listener of [...this.listeners]) listener();
   }
 }
 

@@ -12,27 +12,41 @@
  *   private readonly countdown = new CountdownController(this, {
  *     now: () => this.bookingController.booking.api.clock.latest(), // the SERVER clock, at its latest
  *     align: () => this.expiresAt,
+ *     clock: () => this.bookingController.booking.api.clock, // its jumps move the next second
  *   });
  *   // in willUpdate: this.countdown.running = this.expiresAt !== null;
  *   // in render: formatCountdown(secondsLeft(this.expiresAt - this.countdown.now))
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
+/** A clock that says when its reading jumps (ServerClock, on a fresher reading of the server's time). */
+export interface ClockChanges {
+  subscribe(listener: () => void): () => void;
+}
+
 export interface CountdownOptions {
   /** The current instant to count against (ms since epoch): the server's clock, not `Date.now()` alone. */
   now: () => number;
   /** The instant counted to, whose second boundaries the ticks fall on; null: the clock's own seconds. */
   align?: () => number | null;
+  /** The clock `now` reads, to follow its jumps (a fresher reading moves every countdown's next second). */
+  clock?: () => ClockChanges | null;
   /** Called when the page becomes visible again (after the host is asked to re-render). */
   onVisible?: () => void;
 }
 
 export class CountdownController implements ReactiveController {
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** When (on the counted clock) the scheduled tick is due. */
+  /**
+   * The second boundary (on the counted clock) after the instant the host last
+   * rendered: where what it shows goes stale, and the next tick is due.
+   */
   private dueAt = 0;
+  /** The instant `now` is held at while the host updates, so all it renders and the schedule agree. */
+  private pinned: number | undefined;
   private connected = false;
   private wanted = false;
+  private followed: { clock: ClockChanges; off: () => void } | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -41,9 +55,17 @@ export class CountdownController implements ReactiveController {
     host.addController(this);
   }
 
-  /** The clock now: read it when rendering, never keep a count of ticks. */
+  /**
+   * The clock now: read it when rendering, never keep a count of ticks. Within
+   * one update of the host it is one instant (the first read), so a render
+   * that straddles a second boundary shows one second throughout and the next
+   * tick falls on the boundary after that instant.
+   */
   get now(): number {
-    return this.options.now();
+    if (this.pinned !== undefined && updating(this.host)) return this.pinned;
+    const now = this.options.now();
+    if (updating(this.host)) this.pinned = now;
+    return now;
   }
 
   /** Whether the host wants ticks (e.g. only while there is something to count down). */
@@ -54,7 +76,7 @@ export class CountdownController implements ReactiveController {
   set running(value: boolean) {
     if (value === this.wanted) return;
     this.wanted = value;
-    this.schedule();
+    this.schedule(this.options.now());
   }
 
   /** Whether a tick is scheduled (false while stopped, hidden or disconnected). */
@@ -65,43 +87,59 @@ export class CountdownController implements ReactiveController {
   hostConnected(): void {
     this.connected = true;
     if (typeof document !== 'undefined') document.addEventListener('visibilitychange', this.handleVisibilityChange);
-    this.schedule();
+    this.follow();
+    this.schedule(this.options.now());
   }
 
   hostDisconnected(): void {
     this.connected = false;
     if (typeof document !== 'undefined') document.removeEventListener('visibilitychange', this.handleVisibilityChange);
+    this.followed?.off();
+    this.followed = undefined;
     this.stop();
+  }
+
+  hostUpdate(): void {
+    this.follow();
+  }
+
+  /**
+   * After each render: the next tick is due at the first second boundary after
+   * the instant it showed (not after now: a render just before a boundary that
+   * finishes just after it must still be followed by a tick at that boundary).
+   */
+  hostUpdated(): void {
+    const shownAt = this.pinned ?? this.options.now();
+    this.pinned = undefined;
+    this.schedule(shownAt);
   }
 
   private get visible(): boolean {
     return typeof document === 'undefined' || document.visibilityState !== 'hidden';
   }
 
-  /** Until the next instant whose distance to the target is a whole second (a full second if that is now). */
-  private nextDelay(now: number): number {
+  /** The first instant after `now` whose distance to the target is a whole second. */
+  private boundaryAfter(now: number): number {
     const phase = mod(this.options.align?.() ?? 0, 1000);
-    return mod(phase - now, 1000) || 1000;
+    return now + (mod(phase - now, 1000) || 1000);
   }
 
-  private schedule(): void {
+  /** Tick at the first boundary after `shownAt` (the instant the host's display is of). */
+  private schedule(shownAt: number): void {
     this.stop();
     if (!this.connected || !this.wanted || !this.visible) return;
-    const now = this.options.now();
-    const delay = this.nextDelay(now);
-    this.dueAt = now + delay;
-    this.timer = setTimeout(this.tick, delay);
+    this.dueAt = this.boundaryAfter(shownAt);
+    this.wait();
   }
 
   /**
-   * After each render: when the target or the clock moved since the tick was
-   * scheduled (an earlier hold, a fresher reading of the server's clock), the
-   * next change of the shown seconds moved too: tick then, not up to a second late.
+   * Sleep until `dueAt`. Timers run whole milliseconds (a fractional delay is
+   * cut short) and may fire early or late against a clock read elsewhere, so
+   * the delay is rounded up and `tick` checks the boundary has truly passed.
    */
-  hostUpdated(): void {
-    if (this.timer === undefined) return;
-    const now = this.options.now();
-    if (Math.abs(now + this.nextDelay(now) - this.dueAt) > 1) this.schedule();
+  private wait(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, Math.max(0, Math.ceil(this.dueAt - this.options.now())));
   }
 
   private stop(): void {
@@ -111,9 +149,33 @@ export class CountdownController implements ReactiveController {
 
   private readonly tick = (): void => {
     this.timer = undefined;
-    this.host.requestUpdate();
-    this.schedule();
+    this.check();
   };
+
+  /**
+   * Whether what the host shows still holds: if the boundary is still ahead
+   * (a timer fired early, or the clock jumped back) wait for the rest of it,
+   * not a whole second; if it is behind, re-render (which schedules the next).
+   */
+  private check(): void {
+    if (!this.connected || !this.wanted || !this.visible) return;
+    const now = this.options.now();
+    if (Math.abs(this.boundaryAfter(now) - this.dueAt) < 1) {
+      this.wait();
+      return;
+    }
+    this.host.requestUpdate();
+    // The render reschedules from the instant it shows; until then (a host whose render is held up) keep the beat.
+    this.schedule(now);
+  }
+
+  /** Follow the clock `now` reads (and only it): when a fresher reading moves it, the due second moves too. */
+  private follow(): void {
+    const clock = this.options.clock?.() ?? null;
+    if (this.followed?.clock === clock) return;
+    this.followed?.off();
+    this.followed = clock ? { clock, off: clock.subscribe(() => this.check()) } : undefined;
+  }
 
   private readonly handleVisibilityChange = (): void => {
     if (!this.visible) {
@@ -122,8 +184,13 @@ export class CountdownController implements ReactiveController {
     }
     this.host.requestUpdate();
     this.options.onVisible?.();
-    this.schedule();
+    this.schedule(this.options.now());
   };
+}
+
+/** Whether a Lit host is between requesting an update and finishing its render. */
+function updating(host: ReactiveControllerHost): boolean {
+  return (host as { isUpdatePending?: boolean }).isUpdatePending === true;
 }
 
 function mod(n: number, m: number): number {

@@ -39,10 +39,10 @@ describe('<checkout-form>: how long the seats are held', () => {
     await setViewport({ width: 800, height: 600 });
   });
 
-  async function mount() {
+  async function mount(options: { clock?: ServerClock; offset?: number } = {}) {
     timers = sinon.useFakeTimers({ now: SERVER_START + SKEW, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    const clock = new ServerClock();
-    clock.offset = -SKEW;
+    const clock = options.clock ?? new ServerClock();
+    clock.offset = options.offset ?? -SKEW;
     const service = fakeBasketService({ clock });
     const api = fakeApi(
       {
@@ -122,6 +122,50 @@ describe('<checkout-form>: how long the seats are held', () => {
     });
     expect(breaches).to.deep.equal([]);
     expect(world.shownByCheckout()).to.equal('9:56'); // 3 s on, on a mark
+  });
+
+  it('changes the timer and the checkout line on the same boundary, every second, though a tick fires early and a fresher reading moves the clock', async () => {
+    // The visitor's clock as a busy page reads it: each reading within one millisecond is a little
+    // later than the one before (the work between them takes time), so a render begun just before a
+    // second boundary finishes just after it.
+    let lastMs = Number.NaN;
+    let creep = 0;
+    const clock = new ServerClock(() => {
+      const ms = Date.now();
+      creep = ms === lastMs ? Math.min(creep + 0.3, 0.9) : 0;
+      lastMs = ms;
+      return ms + creep;
+    });
+    // Half a millisecond into the visitor's millisecond: timers run whole milliseconds, so a tick
+    // meant for a boundary fires 0.5 ms before it.
+    const world = await mount({ clock, offset: -SKEW + 0.5 });
+    const fake = timers as sinon.SinonFakeTimers;
+    const remaining = holdTimeLeft(world.booking.basket.value.content?.Items[0], clock);
+    const seen: string[] = [];
+    const disagreements: string[] = [];
+    let at = 0;
+    const sampleUntil = async (end: number) => {
+      while (at < end) {
+        // Every 25 ms, and every millisecond around the boundaries (where the digits change).
+        const phase = ((remaining() % 1000) + 1000) % 1000;
+        const step = phase < 4 || phase > 996 ? 1 : 25;
+        fake.tick(step);
+        at += step;
+        await world.tick(0);
+        const [timer, checkout] = [world.shownByTimer(), world.shownByCheckout()];
+        if (timer !== checkout) disagreements.push(`+${at} ms: timer ${timer}, checkout ${checkout}`);
+        if (seen.at(-1) !== timer) seen.push(timer);
+      }
+    };
+    await sampleUntil(2350);
+    // Mid-second, a fresher reading moves the server's clock 300 ms on; the timer happens to
+    // re-render (something else changed), the checkout does not.
+    clock.offset = clock.offset + 300;
+    world.timer.requestUpdate();
+    await sampleUntil(6000);
+    expect(disagreements).to.deep.equal([]);
+    // Every second shown, none skipped, each in turn.
+    expect(seen).to.deep.equal(['9:59', '9:58', '9:57', '9:56', '9:55', '9:54', '9:53']);
   });
 
   it('is never announced: no live region of its own, the checkout says nothing per tick, and one expiry event per basket', async () => {

@@ -61,6 +61,7 @@ export class BasketTimerView {
     this.countdown = new CountdownController(host, {
       // The latest the server's clock can read: never more time shown than remains.
       now: () => port.booking().api.clock.latest(),
+      clock: () => port.booking().api.clock,
       align: () => this.target ?? this.paymentDeadline,
       onVisible: () => port.booking().basket.checkExpiry(),
     });

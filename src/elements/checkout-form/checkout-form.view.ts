@@ -154,6 +154,7 @@ export class CheckoutFormView {
     });
     this.countdown = new CountdownController(host, {
       now: () => port.booking().api.clock.latest(),
+      clock: () => port.booking().api.clock,
       align: () => this.holdUntil,
     });
     this.systemTask = new Task(host, {

@@ -120,6 +120,7 @@ export class PendingPanel {
   ) {
     this.countdown = new CountdownController(host, {
       now: () => port.booking().api.clock.latest(),
+      clock: () => port.booking().api.clock,
       align: () => this.store?.value.deadline ?? null,
       onVisible: () => void this.store?.check(),
     });
