@@ -145,13 +145,16 @@ describe('<checkout-form>: how long the seats are held', () => {
       };
     }
     /** Render what fell due, then let the time the renders took pass (firing what fell due meanwhile), until idle. */
+    const rendered = async () => {
+      for (let i = 0; i < 3; i += 1) await Promise.all([world.el.updateComplete, world.timer.updateComplete]);
+    };
     const settle = async () => {
-      await world.tick(0);
+      await rendered();
       while (busy > 0) {
         const owed = busy;
         busy = 0;
         fake.tick(owed);
-        await world.tick(0);
+        await rendered();
       }
     };
     const remaining = holdTimeLeft(world.booking.basket.value.content?.Items[0], clock);
@@ -160,10 +163,10 @@ describe('<checkout-form>: how long the seats are held', () => {
     let at = 0;
     const sampleUntil = async (end: number) => {
       while (at < end) {
-        // Every 25 ms, and every millisecond around the hold's second marks (where the digits change):
+        // Every 50 ms, and every millisecond around the hold's second marks (where the digits change):
         // never stepping over a mark, so a tick's render happens at the instant the tick fired.
         const phase = ((remaining() % 1000) + 1000) % 1000;
-        const step = phase < 4 || phase > 996 ? 1 : Math.min(25, Math.floor(phase) - 3);
+        const step = phase < 4 || phase > 996 ? 1 : Math.min(50, Math.floor(phase) - 3);
         fake.tick(step);
         at += step;
         await settle();
