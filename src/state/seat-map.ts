@@ -433,6 +433,35 @@ export function neighbour(map: SeatMap, from: number, direction: 'left' | 'right
 }
 
 /**
+ * Whether choosing `selected` (ticket ids) would leave a single free seat
+ * stranded in its row: a free seat whose neighbours on both sides (by seat
+ * number) are chosen, taken or missing, at least one of them chosen. The rule
+ * the service enforces (it refuses such a selection); its own message about it
+ * is in its language, so the picker says it in the visitor's.
+ */
+export function leavesSingleSeat(map: SeatMap, selected: readonly number[]): boolean {
+  const number = (seat: MapSeat) => {
+    const digits = /\d+/.exec(seat.seat);
+    return digits ? Number(digits[0]) : null;
+  };
+  const chosen = selected.map((id) => map.seats[map.byTicket.get(id) ?? -1]).filter((s): s is MapSeat => s !== undefined);
+  for (const rowIndex of new Set(chosen.map((s) => s.rowIndex))) {
+    const row = map.rows[rowIndex];
+    if (!row) continue;
+    const picked = new Set(chosen.filter((s) => s.rowIndex === rowIndex).map(number));
+    const free = new Set<number>();
+    for (const index of row.seats) {
+      const n = number(map.seats[index] as MapSeat);
+      if (n !== null && !picked.has(n)) free.add(n);
+    }
+    for (const n of free) {
+      if (!free.has(n - 1) && !free.has(n + 1) && (picked.has(n - 1) || picked.has(n + 1))) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The best block of `count` seats among the free seats of one area and price
  * (AvailableTickets gives them all, in no promised order): side by side in
  * one row, never leaving a single free seat stranded at either end of the

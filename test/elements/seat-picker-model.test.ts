@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { bestBlock, buildSeatMap, compareNatural, neighbour, seatAt, seatsIn } from '../../src/state/seat-map.ts';
+import { bestBlock, buildSeatMap, compareNatural, leavesSingleSeat, neighbour, seatAt, seatsIn } from '../../src/state/seat-map.ts';
 import { ticket } from './helpers/seat-fixtures.ts';
 
 describe('natural order of rows and seats', () => {
@@ -112,5 +112,29 @@ describe('best block of seats (best available)', () => {
 
   it('gives null when no row holds that many together', () => {
     expect(bestBlock([t('A', 1), t('A', 3), t('B', 5)], 2)).to.equal(null);
+  });
+});
+
+describe('leavesSingleSeat: the rule the service refuses by, read from the map', () => {
+  // Row A: seats 1-5 free; row B: 1, 2 and 4 free (3 taken).
+  const map = buildSeatMap([
+    ...[1, 2, 3, 4, 5].map((n) => ticket(n, 'Stalls', 'A', String(n), 30)),
+    ticket(11, 'Stalls', 'B', '1', 30),
+    ticket(12, 'Stalls', 'B', '2', 30),
+    ticket(14, 'Stalls', 'B', '4', 30),
+  ]);
+
+  it('is true when a free seat would be left between chosen seats, taken seats or the row end', () => {
+    expect(leavesSingleSeat(map, [2]), 'A1 alone at the row end').to.equal(true);
+    expect(leavesSingleSeat(map, [2, 4]), 'A3 between two chosen').to.equal(true);
+    expect(leavesSingleSeat(map, [11]), 'B2 between a chosen seat and a taken one').to.equal(true);
+  });
+
+  it('is false for a block that leaves every free seat beside another free seat, or takes the last one', () => {
+    expect(leavesSingleSeat(map, [1, 2])).to.equal(false);
+    expect(leavesSingleSeat(map, [3])).to.equal(false);
+    expect(leavesSingleSeat(map, [14]), 'B4 alone: nothing free beside it to strand').to.equal(false);
+    expect(leavesSingleSeat(map, [11, 12])).to.equal(false);
+    expect(leavesSingleSeat(map, [])).to.equal(false);
   });
 });

@@ -2,6 +2,7 @@ import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import sinon from 'sinon';
 import type { AddTicketsResult, EventInfo, FullTicketInfo, VenueInfo } from '../../src/api/types.ts';
+import { setLocale } from '../../src/i18n/locale.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { readEvent } from '../../src/state/event-details.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
@@ -356,22 +357,57 @@ describe('<seat-picker> seated map', () => {
     const el = await picker(api);
     await mapReady(el);
     fakeTimers();
-    seat(el, 'Stalls, row A, seat 1,').click();
+    // Row B's two seats: a refusal the map cannot explain (no seat left alone), so the service's words are shown.
+    seat(el, 'Stalls, row B, seat 9,').click();
     await el.updateComplete;
-    seat(el, 'Stalls, row A, seat 2,').click();
+    seat(el, 'Stalls, row B, seat 10,').click();
     await el.updateComplete;
     await tick(el);
     // Two quick changes: one request, for the latest selection.
-    expect(api.callsTo('validateSeatsSelection')).to.deep.equal([{ performanceId: 1, body: { TicketIds: [5, 4] } }]);
+    expect(api.callsTo('validateSeatsSelection')).to.deep.equal([{ performanceId: 1, body: { TicketIds: [2, 1] } }]);
     const message = root(el).querySelector('[part~="validation"]');
     expect(message?.textContent).to.include('Please do not leave a single empty seat.');
     expect(usable(button(el, /Add 2 seats/))).to.equal(false);
     await accessible(el);
-    seat(el, 'Stalls, row A, seat 2,').click();
+    seat(el, 'Stalls, row B, seat 10,').click();
     await el.updateComplete;
     await tick(el);
     expect(root(el).querySelector('[part~="validation"]')).to.equal(null);
     expect(usable(button(el, /Add 1 seat/))).to.equal(true);
+  });
+
+  it('says the single-seat refusal in the visitor\'s language, not in the service\'s words (German)', async () => {
+    const serviceWords = 'Choosing seat A2 would leave a single empty seat. Please choose seats next to each other.';
+    const api = fakeApi(
+      seatedHandlers({
+        validateSeatsSelection: ({ body }) =>
+          body.TicketIds.length === 2
+            ? { SelectionValid: false, DisableBooking: true, ErrorMessagePlan: serviceWords, ErrorMessageBasket: '', InvalidSeatID: '4' }
+            : { SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' },
+      }),
+    );
+    await setLocale('de');
+    try {
+      const el = await withBooking<SeatPicker>(testBooking(api, { locale: 'de' }), html`<seat-picker performance-id="1"></seat-picker>`);
+      await mapReady(el);
+      fakeTimers();
+      // A1 and A2 chosen: A3, the row's last free seat, would be left alone.
+      seat(el, 'Stalls, Reihe A, Platz 1,').click();
+      await el.updateComplete;
+      seat(el, 'Stalls, Reihe A, Platz 2,').click();
+      await el.updateComplete;
+      await tick(el);
+      const message = root(el).querySelector('[part~="validation"]')?.textContent ?? '';
+      expect(message).to.include('Diese Auswahl würde einen einzelnen Platz frei lassen.');
+      expect(text(el)).not.to.include('would leave a single empty seat');
+      // The seat the service named is marked, and says why in German too.
+      const a2 = seat(el, 'Stalls, Reihe A, Platz 2,');
+      expect(a2.getAttribute('part')).to.include('invalid');
+      expect(a2.getAttribute('aria-label')).to.include('einzelnen Platz');
+      await accessible(el);
+    } finally {
+      await setLocale('en');
+    }
   });
 
   it('"Add" is enabled only once the seat check has answered for this very selection; then a double click adds once', async () => {

@@ -8,7 +8,8 @@ import { parseServiceDateTime } from '../../api/time.ts';
 import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, SeatsSelectionValidationResult } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
-import { basketSeats, buildSeatMap, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { describeFailureReason } from '../../state/basket-store.ts';
+import { basketSeats, buildSeatMap, leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
@@ -463,9 +464,13 @@ export class SeatPicker extends BookingElement {
     if (!result || result.SelectionValid) return { state: 'addable' };
     const id = Number(result.InvalidSeatID);
     const seat = result.InvalidSeatID && Number.isInteger(id) ? (this.map?.byTicket.get(id) ?? null) : null;
+    // The single-seat rule, known from the map, in the visitor's language; another refusal in the service's words.
+    const single = this.map !== null && leavesSingleSeat(this.map, this.selected);
     return {
       state: 'refused',
-      message: result.ErrorMessagePlan || result.ErrorMessageBasket || msg('These seats cannot be booked together.'),
+      message: single
+        ? describeFailureReason('TicketLeavesSingleSeat')
+        : result.ErrorMessagePlan || result.ErrorMessageBasket || msg('These seats cannot be booked together.'),
       seat,
       disable: result.DisableBooking,
     };
