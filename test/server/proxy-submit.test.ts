@@ -122,10 +122,36 @@ describe('a repeated SubmitOrder', () => {
 
   test('two at once (a double submit) reach the service once and both get the redirect', async () => {
     const basketId = await filledBasket();
-    const [a, b] = await Promise.all([submit(basketId), submit(basketId)]);
-    assert.equal(a.status, 200, a.text);
-    assert.equal(b.text, a.text);
-    assert.deepEqual(serviceAnswers(basketId), [200]);
+    // The service takes the first order slowly: it answers once the second request is in the
+    // proxy with its body read, so nothing but the proxy's own code stands before it joins.
+    let release = () => undefined as void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    let bothIn = () => undefined as void;
+    const both = new Promise<void>((resolve) => (bothIn = resolve));
+    let count = 0;
+    const gate = await listen(async (request, env) => {
+      if (!new URL(request.url).pathname.endsWith('/SubmitOrder')) return app.fetch(request, env);
+      const body = await request.text();
+      const copy = new Request(request.url, { method: request.method, headers: request.headers, body });
+      count += 1;
+      if (count === 2) bothIn();
+      return app.fetch(copy, env);
+    });
+    try {
+      const pair = Promise.all([submit(basketId, gate), submit(basketId, gate)]);
+      await Promise.all([reached, both]);
+      hold = null;
+      release();
+      const [a, b] = await pair;
+      assert.equal(a.status, 200, a.text);
+      assert.equal(b.text, a.text);
+      assert.deepEqual(serviceAnswers(basketId), [200]);
+    } finally {
+      hold = null;
+      release();
+      await gate.close();
+    }
   });
 
   test('after a declined payment goes to the service again and gets its new answer', async () => {

@@ -55,7 +55,7 @@ import { Lookups, type LookupSource } from './lookup.ts';
 import { keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
-import { orderHash, Submissions } from './submissions.ts';
+import { Submissions } from './submissions.ts';
 import { callUpstream, fetchClient, handlerClient, type Upstream, type UpstreamClient, type UpstreamRequest } from './upstream.ts';
 
 export { MemoryCacheStore, MemoryRateLimitStore, memoryStore } from './stores.ts';
@@ -350,7 +350,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (SUBMISSIONS.has(op.name)) {
       // One basket, however its id is spelled; only the very same order is answered for another (submissions.ts).
       const key = `${op.name}:${String(params.path.basketId).toLowerCase()}`;
-      const outcome = await submissions.submit(key, await orderHash(parsed), async (onSettledLate) =>
+      const outcome = await submissions.submit(key, parsed, async (onSettledLate) =>
         replyFrom(
           await callUpstream(client, upstreamRequest, {
             timeoutMs,

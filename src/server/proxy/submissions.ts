@@ -58,8 +58,12 @@ function canonical(value: unknown): string {
 }
 
 /** The SHA-256 (hex) of an order body (parsed JSON), whatever the order of its keys. Web Crypto: edge-safe. */
-export async function orderHash(body: unknown): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(canonical(body)));
+export function orderHash(body: unknown): Promise<string> {
+  return hashOf(canonical(body));
+}
+
+async function hashOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
@@ -75,7 +79,11 @@ function accepted(reply: Reply): boolean {
 
 export class Submissions {
   readonly #options: SubmissionsOptions;
-  /** Orders in flight in this process, by key and order hash. */
+  /**
+   * Orders in flight in this process, by key and canonical order body: found
+   * at once, with no await before it (a double submit's second request joins
+   * the first even while the first's hash is still being computed).
+   */
   readonly #inflight = new Map<string, Promise<SubmissionOutcome>>();
   /** Orders past their time limit whose late answer is awaited, by key and order hash. */
   readonly #late = new Map<string, Promise<void>>();
@@ -86,13 +94,17 @@ export class Submissions {
 
   /**
    * `key`: the operation and the basket, its id in lower case (`submitOrder:<basketId>`);
-   * `hash`: the order's `orderHash()`. Only an order with the same key and hash is answered for another.
+   * `body`: the order (parsed JSON). Only the very same order (same key, same body whatever
+   * the order of its keys; its SHA-256 in the store) is answered for another.
    */
-  submit(key: string, hash: string, send: SendOrder): Promise<SubmissionOutcome> {
-    const order = `${key}:${hash}`;
+  submit(key: string, body: unknown, send: SendOrder): Promise<SubmissionOutcome> {
+    const text = canonical(body);
+    const order = `${key}:${text}`;
     const flight = this.#inflight.get(order);
     if (flight) return flight.then((outcome) => ({ ...outcome, replayed: outcome.replayed || accepted(outcome.reply) }));
-    const started = this.#run(key, hash, send).finally(() => this.#inflight.delete(order));
+    const started = hashOf(text)
+      .then((hash) => this.#run(key, hash, send))
+      .finally(() => this.#inflight.delete(order));
     this.#inflight.set(order, started);
     return started;
   }
