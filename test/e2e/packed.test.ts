@@ -1,5 +1,6 @@
 /**
- * The package as a host gets it from npm: built, `npm pack`ed, and installed
+ * The package as a host gets it from npm: `npm pack`ed from a checkout never
+ * built (its prepack script builds it), and installed
  * from the tarball into an empty project with `npm install --omit=dev` (only
  * its `dependencies`: no tsx, no Vite, no TypeScript). From that project,
  * `npx stagedoor sandbox` and `npx stagedoor proxy` run (the compiled command
@@ -9,11 +10,11 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildBundle, buildDemo, buildLib, root } from '../../scripts/build.mjs';
+import { root } from '../../scripts/build.mjs';
 import { book, findSeatPair, rotation } from '../server/booking-steps.ts';
 import { run, type Running } from '../server/cli-helpers.ts';
 
@@ -43,14 +44,13 @@ const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, en
 
 describe('the package installed from its tarball with --omit=dev', () => {
   before(async () => {
-    // What `npm publish` would pack: the files package.json names, freshly built.
-    mkdirSync(stage);
-    for (const name of ['package.json', 'README.md', 'custom-elements.json']) cpSync(join(root, name), join(stage, name));
-    for (const dir of ['bin', 'src']) cpSync(join(root, dir), join(stage, dir), { recursive: true });
-    await buildBundle({ outDir: join(stage, 'dist'), sourcemap: false });
-    await buildLib({ outDir: join(stage, 'dist', 'lib') });
-    buildDemo({ outDir: join(stage, 'dist', 'demo'), bundleDir: join(stage, 'dist') });
-    npm(['pack', '--ignore-scripts', '--pack-destination', work], stage);
+    // A checkout that was never built (no dist/), packed as `npm publish` would: `npm pack`
+    // runs the package's prepack script, which must build what the package's bin needs.
+    const skip = new Set(['node_modules', 'dist', '.git', 'docs', 'test', 'bench', 'examples']);
+    cpSync(root, stage, { recursive: true, filter: (from) => from === root || !skip.has(from.slice(root.length + 1).split(/[\\/]/)[0] ?? '') });
+    symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
+    assert.ok(!existsSync(join(stage, 'dist')), 'the copy starts unbuilt');
+    npm(['pack', '--pack-destination', work], stage);
     const tarball = readdirSync(work).find((name) => /^stagedoor-.*\.tgz$/.test(name));
     assert.ok(tarball, 'npm pack made a tarball');
 
