@@ -432,6 +432,11 @@ export function neighbour(map: SeatMap, from: number, direction: 'left' | 'right
   }
 }
 
+/** A seat's number from its label ("14", "b10" → 10); NaN when it has none. */
+function seatNumber(label: string): number {
+  return Number.parseInt(label.replace(/^\D+/, ''), 10);
+}
+
 /**
  * Whether choosing `selected` (ticket ids) would leave a single free seat
  * stranded in its row: a free seat whose neighbours on both sides (by seat
@@ -440,10 +445,7 @@ export function neighbour(map: SeatMap, from: number, direction: 'left' | 'right
  * is in its language, so the picker says it in the visitor's.
  */
 export function leavesSingleSeat(map: SeatMap, selected: readonly number[]): boolean {
-  const number = (seat: MapSeat) => {
-    const digits = /\d+/.exec(seat.seat);
-    return digits ? Number(digits[0]) : null;
-  };
+  const number = (seat: MapSeat) => seatNumber(seat.seat);
   const chosen = selected.map((id) => map.seats[map.byTicket.get(id) ?? -1]).filter((s): s is MapSeat => s !== undefined);
   for (const rowIndex of new Set(chosen.map((s) => s.rowIndex))) {
     const row = map.rows[rowIndex];
@@ -452,7 +454,7 @@ export function leavesSingleSeat(map: SeatMap, selected: readonly number[]): boo
     const free = new Set<number>();
     for (const index of row.seats) {
       const n = number(map.seats[index] as MapSeat);
-      if (n !== null && !picked.has(n)) free.add(n);
+      if (Number.isFinite(n) && !picked.has(n)) free.add(n);
     }
     for (const n of free) {
       if (!free.has(n - 1) && !free.has(n + 1) && (picked.has(n - 1) || picked.has(n + 1))) return true;
@@ -477,7 +479,7 @@ export function bestBlock<T extends { TicketName1: string; TicketName2: string }
     if (row) row.push(t);
     else rows.set(t.TicketName1, [t]);
   }
-  const seatNumber = (t: T) => Number.parseInt(t.TicketName2.replace(/^\D+/, ''), 10);
+  const number = (t: T) => seatNumber(t.TicketName2);
   let fallback: T[] | null = null;
   for (const rowName of [...rows.keys()].sort(compareNatural)) {
     const seats = (rows.get(rowName) ?? []).slice().sort((a, b) => compareNatural(a.TicketName2, b.TicketName2));
@@ -486,11 +488,11 @@ export function bestBlock<T extends { TicketName1: string; TicketName2: string }
     for (const seat of seats) {
       const run = runs.at(-1);
       const last = run?.at(-1);
-      if (run && last && Number.isFinite(seatNumber(seat)) && seatNumber(seat) === seatNumber(last) + 1) run.push(seat);
+      if (run && last && Number.isFinite(number(seat)) && number(seat) === number(last) + 1) run.push(seat);
       else runs.push([seat]);
     }
     let best: { block: T[]; distance: number } | null = null;
-    const middle = (seatNumber(seats[0] as T) + seatNumber(seats.at(-1) as T)) / 2;
+    const middle = (number(seats[0] as T) + number(seats.at(-1) as T)) / 2;
     for (const run of runs) {
       for (let start = 0; start + count <= run.length; start++) {
         const block = run.slice(start, start + count);
@@ -498,7 +500,7 @@ export function bestBlock<T extends { TicketName1: string; TicketName2: string }
         const before = start;
         const after = run.length - start - count;
         if (before === 1 || after === 1) continue;
-        const centre = (seatNumber(block[0] as T) + seatNumber(block.at(-1) as T)) / 2;
+        const centre = (number(block[0] as T) + number(block.at(-1) as T)) / 2;
         const distance = Number.isFinite(middle) ? Math.abs(centre - middle) : start;
         if (!best || distance < best.distance) best = { block, distance };
       }

@@ -591,17 +591,10 @@ export class SeatPicker extends BookingElement {
       ${later.renderLegend(map, { held: this.heldIdx.size > 0, invalid: this.invalidSeat >= 0 }, this.money)}
       ${later.renderPlan(this.planTask.value)}
       ${later.renderSummary.call({
+        ...this.choiceView(later),
         seats: this.selectedSeats,
         check: this.selectionCheck,
-        maxSeats: this.maxSeats,
         total: this.total,
-        money: this.money,
-        adding: this.adding,
-        notBookable: this.notBookable,
-        paymentOpen: later.payment.open,
-        payment: later.payment.render(),
-        paired: this.renderPaired(later),
-        pairedNoteId: this.pairedNoteId,
         onAdd: this.handleAddClick,
         onClear: this.clearSelection,
       })}`;

@@ -11,6 +11,7 @@ import type { MapSeat } from '../../state/seat-map.ts';
 import type { PerformanceFacts } from './availability.ts';
 import { PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 import { addSeatsLabel, restriction, seatName, shortName, type MoneyText } from './seat-words.ts';
+import type { ChoiceView } from './ticket-count.ts';
 
 /**
  * What the service said of the current selection: nothing chosen; still being
@@ -53,23 +54,10 @@ export function renderPaired(facts: PerformanceFacts, date: (value: string) => s
 }
 
 /** What the summary renders with, from the element. */
-export interface SummaryView {
+export interface SummaryView extends ChoiceView {
   seats: readonly MapSeat[];
   check: SelectionCheck;
-  maxSeats: number;
   total: number;
-  money: MoneyText;
-  /** An add is in flight. */
-  adding: boolean;
-  /** The performance cannot be booked on its own (a paired part). */
-  notBookable: boolean;
-  /** A payment from this tab is open: adding waits (payment-in-progress.ts). */
-  paymentOpen: boolean;
-  /** Then: the note saying why, beside Add. */
-  payment: TemplateResult | typeof nothing;
-  /** The paired-performance note (renderPaired), and its id for aria-describedby. */
-  paired: TemplateResult | typeof nothing;
-  pairedNoteId: string | typeof nothing;
   onAdd: () => void;
   onClear: () => void;
 }
