@@ -13,7 +13,7 @@
  * "Veranstaltungsarten"), so this is the language that would break a layout.
  */
 import { expect } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { setViewport } from '../elements/helpers/engine.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { ELEMENTS, newRun } from './helpers/element-states.ts';

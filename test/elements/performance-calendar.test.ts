@@ -1,5 +1,5 @@
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { emulateMedia, executeServerCommand, sendKeys } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import { ServerClock } from '../../src/api/time.ts';
 import type { EventPerformancesResult, PerformanceInfo } from '../../src/api/types.ts';
 import '../../src/elements/performance-calendar/performance-calendar.ts';
@@ -9,6 +9,9 @@ import type { BookingConfig } from '../../src/state/config.ts';
 import { fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { performanceFixture, preliminaryFixture } from './helpers/catalogue-fixtures.ts';
 import { blend, contrast, opacityOf, parse, resolve } from './helpers/contrast.ts';
+import { resetVisitorPreference, visitorZones } from './helpers/engine.ts';
+
+const visitor = await visitorZones(['Pacific/Auckland', 'America/Los_Angeles', 'Asia/Tokyo']);
 
 /** 21 November 2026, noon in London. */
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -89,7 +92,7 @@ async function render(booking: ReturnType<typeof setup>['booking'], template = h
 describe('<performance-calendar>', () => {
   afterEach(async () => {
     resetSharedBookings();
-    await executeServerCommand('emulate-time-zone', { timeZone: undefined });
+    await visitor.enter(undefined);
   });
 
   it('asks for exactly the visible month and moves a month at a time', async () => {
@@ -381,7 +384,7 @@ describe('<performance-calendar>', () => {
     afterEach(async () => {
       document.documentElement.style.removeProperty('color-scheme');
       document.documentElement.style.removeProperty('background');
-      await emulateMedia({ colorScheme: 'light' });
+      await resetVisitorPreference();
     });
 
     for (const scheme of ['light', 'dark'] as const) {
@@ -447,9 +450,9 @@ describe('<performance-calendar>', () => {
       expect(text(day(b, 28).querySelector('[part="day-times"]'))).to.equal('01:30');
     });
 
-    for (const visitorZone of ['Pacific/Auckland', 'America/Los_Angeles', 'Asia/Tokyo']) {
+    for (const visitorZone of visitor.zones) {
       it(`does not depend on the visitor's own zone (${visitorZone})`, async () => {
-        await executeServerCommand('emulate-time-zone', { timeZone: visitorZone });
+        await visitor.enter(visitorZone);
         expect(Intl.DateTimeFormat().resolvedOptions().timeZone).to.equal(visitorZone);
         expect(await timesShown({ timeZone: 'Europe/London' })).to.deep.equal(['12 19:30', '31 23:30']);
       });

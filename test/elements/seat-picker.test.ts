@@ -1,5 +1,6 @@
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import { chord } from './helpers/engine.ts';
 import sinon from 'sinon';
 import type { AddTicketsResult, EventInfo, FullTicketInfo, VenueInfo } from '../../src/api/types.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
@@ -802,9 +803,7 @@ describe('<seat-picker> seated map', () => {
     expect(count).to.be.greaterThan(10).and.lessThan(1600);
     expect(root(el).querySelector('.sizer')?.getAttribute('aria-label')).to.include('20,000 seats');
     seatButtons(el)[0]?.focus();
-    await sendKeys({ down: 'Control' });
-    await sendKeys({ press: 'End' });
-    await sendKeys({ up: 'Control' });
+    await chord(['Control'], 'End');
     expect(root(el).activeElement?.getAttribute('aria-label')).to.match(/^Arena, row CV, seat 200, £30\.00/);
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
