@@ -16,7 +16,7 @@ import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteer from 'puppeteer-core';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import {
-  firefoxLaunchOptions, missing, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv,
+  firefoxLaunchOptions, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv,
 } from './scripts/engines.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 
@@ -56,7 +56,9 @@ function chromium() {
 function firefox(colorScheme) {
   const launcher = chromeLauncher({
     puppeteer,
-    createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage(),
+    // A window of its own too (a new page is a tab of the first window by default, in the
+    // background, where nothing animates).
+    createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage({ type: 'window' }),
     launchOptions: firefoxLaunchOptions({ colorScheme }),
   });
   launcher.name = colorScheme === 'dark' ? 'Firefox (prefers dark)' : 'Firefox';
@@ -95,12 +97,6 @@ class WebKitLauncher extends WebdriverLauncher {
 }
 const webkit = (options) => new WebKitLauncher(options);
 
-/** The browser's inner size: WebKit's window includes MiniBrowser's toolbar. */
-async function setWebKitViewport(driver, { width, height }) {
-  const [innerHeight, outerHeight] = await driver.execute('return [window.innerHeight, window.outerHeight]');
-  await driver.setWindowRect(null, null, width, height + (outerHeight - innerHeight));
-}
-
 const WEBDRIVER_KEYS = { Control: '\uE009', Shift: '\uE008', Alt: '\uE00A', Meta: '\uE03D', End: '\uE010', Home: '\uE011' };
 
 /**
@@ -128,6 +124,13 @@ const enginePlugin = {
           return { emulated: false, launchedWith: timeZone ?? null };
         }
         if (payload.timeZone !== undefined) await page.emulateTimezone(payload.timeZone ?? undefined);
+        return { emulated: true };
+      case 'touch':
+        // A touch screen (`pointer: coarse`): Chromium's touch emulation; the others cannot.
+        if (engine !== 'chromium') return { emulated: false, launchedWith: false };
+        launcher.stagedoorCdp ??= new Map();
+        if (!launcher.stagedoorCdp.has(session.id)) launcher.stagedoorCdp.set(session.id, await page.createCDPSession());
+        await launcher.stagedoorCdp.get(session.id).send('Emulation.setTouchEmulationEnabled', { enabled: payload.enabled, maxTouchPoints: 1 });
         return { emulated: true };
       case 'viewport':
         if (engine === 'webkit') await setWebKitViewport(launcher.driver, payload);
@@ -163,7 +166,9 @@ function engineSetup() {
     return {
       browsers: [firefox('light')],
       groups: [{ name: 'firefox-prefers-dark', files: dark, browsers: [firefox('dark')] }],
-      concurrency: 2,
+      // One test file at a time per browser: with two windows, a key pressed for one page
+      // sometimes reached the other (the same test passed alone and failed beside another).
+      concurrency: 1,
     };
   }
   if (ENGINE === 'webkit') {

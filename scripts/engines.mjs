@@ -49,6 +49,9 @@ export function firefoxLaunchOptions({ colorScheme = 'light' } = {}) {
     extraPrefsFirefox: {
       // 0 dark, 1 light: what `prefers-color-scheme` answers in pages (BiDi cannot emulate it).
       'layout.css.prefers-color-scheme.content-override': colorScheme === 'dark' ? 0 : 1,
+      // Focus and its events in every window, as if each had the system's focus (tests run in
+      // two windows at once; Firefox's own harness does the same).
+      'focusmanager.testmode': true,
     },
   };
 }
@@ -117,13 +120,30 @@ export async function startWebKitDriver({ display, env = {} }) {
   throw new Error(`WebKitWebDriver did not start on port ${port}: ${stderr}`);
 }
 
-/** W3C capabilities for a MiniBrowser session (WebDriver classic: WebKitGTK has no BiDi). */
+/**
+ * W3C capabilities for a MiniBrowser session (WebDriver classic: WebKitGTK has no BiDi). Full
+ * screen: no toolbar, so the window's size is the viewport's, down to phone widths (with its
+ * toolbar the window is at least 447 px wide).
+ */
 export function webkitCapabilities() {
   return {
     browserName: 'MiniBrowser',
     'wdio:enforceWebDriverClassic': true,
-    'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
+    'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation', '--full-screen'] },
   };
+}
+
+/** Size a MiniBrowser's viewport (webdriverio session) through its window; fails if it cannot. */
+export async function setWebKitViewport(driver, { width, height }) {
+  const [innerHeight, outerHeight] = await driver.execute('return [window.innerHeight, window.outerHeight]');
+  await driver.setWindowRect(null, null, width, height + (outerHeight - innerHeight));
+  let got;
+  for (let i = 0; i < 40; i += 1) {
+    got = await driver.execute('return [window.innerWidth, window.innerHeight]');
+    if (got[0] === width && got[1] === height) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`WebKit's viewport is ${got.join('×')} after asking for ${width}×${height}`);
 }
 
 /** The GTK theme that makes WebKitGTK answer `prefers-color-scheme` with `colorScheme`. */

@@ -162,7 +162,7 @@ describe('<seat-picker> seated map', () => {
     expect(seatButtons(el).filter((b) => b.tabIndex === 0)).to.have.length(1);
     expect(root(el).querySelector('[part="announcer"]')?.textContent).to.match(/Dress Circle row C seat 14 chosen, £62\.50\. 1 seat, total £62\.50\./);
     expect(root(el).querySelector('[part="total"]')?.textContent).to.include('£62.50');
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' }); // the space bar ("Space" is a name only Chromium's driver knows)
     await el.updateComplete;
     expect(pressed.getAttribute('aria-pressed')).to.equal('false');
   });
@@ -304,8 +304,9 @@ describe('<seat-picker> seated map', () => {
       const before = viewport.clientWidth;
       box.style.width = `${width}px`;
       await waitUntil(() => viewport.clientWidth !== before, 'the picker took the new width');
-      // The resize report comes with the next frame.
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      // The resize report comes with a next frame; the map follows it (its canvas the new size).
+      const canvas = root(el).querySelector('canvas') as HTMLCanvasElement;
+      await waitUntil(() => canvas.style.width === `${viewport.clientWidth}px`, 'the map took the new size');
       await el.updateComplete;
     };
     for (const width of [1000, 360, 280, 720]) {

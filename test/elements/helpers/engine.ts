@@ -67,3 +67,18 @@ export async function visitorZones(wanted: string[]): Promise<{ zones: string[];
     },
   };
 }
+
+/**
+ * Screens this browser can show: a touch screen (`pointer: coarse`) and a mouse where the driver
+ * emulates touch (Chromium), else only the mouse it has.
+ */
+export async function visitorPointers(): Promise<{ touch: boolean[]; use: (touch: boolean) => Promise<void> }> {
+  const probe = await command<Emulation<boolean>>({ action: 'touch', enabled: false });
+  if (probe.emulated) return { touch: [false, true], use: async (enabled) => { await command({ action: 'touch', enabled }); } };
+  return {
+    touch: [false],
+    use: async (enabled) => {
+      if (enabled) throw new Error('this browser has no touch emulation');
+    },
+  };
+}
