@@ -44,7 +44,7 @@ async function seatedPicker(): Promise<SeatPicker> {
     validateSeatsSelection: () => ({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' }),
   });
   const el = await withBooking<SeatPicker>(testBooking(api), html`<seat-picker performance-id="1"></seat-picker>`);
-  await waitUntil(() => (el.shadowRoot?.querySelectorAll('.sizer button').length ?? 0) === TICKETS.length, 'the map is drawn');
+  await waitUntil(() => (el.shadowRoot?.querySelectorAll('.sizer button').length ?? 0) === TICKETS.length, 'the map is drawn', { timeout: 5000 });
   await el.updateComplete;
   return el;
 }
@@ -131,22 +131,22 @@ describe('dark colours of their own', () => {
     const light = seatPixel(el, 'row A, seat 1,');
     expect(light).to.equal(BAND_A.light);
     document.documentElement.style.colorScheme = 'dark';
-    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A.dark, 'repainted with the dark band A (#7cb8f2)');
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A.dark, 'repainted with the dark band A (#7cb8f2)', { timeout: 5000 });
     // The legend follows too (it is styled, not painted).
-    await waitUntil(() => el.shadowRoot?.querySelector('[part~="legend"] .swatch rect'), 'the legend (after the first paint)');
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="legend"] .swatch rect'), 'the legend (after the first paint)', { timeout: 5000 });
     const swatch = el.shadowRoot?.querySelector('[part~="legend"] .swatch rect') as SVGElement;
     expect(getComputedStyle(swatch).fill).to.equal('rgb(124, 184, 242)');
     document.documentElement.style.colorScheme = 'light dark';
     if (!visitor.live) {
       // "light dark": the preference this browser was launched with.
       const own = visitor.schemes[0] ?? 'light';
-      await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A[own], `repainted ${own} for a visitor preferring ${own}`);
+      await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A[own], `repainted ${own} for a visitor preferring ${own}`, { timeout: 5000 });
       return;
     }
     // "light dark": the visitor's preference switches it back and forth.
     await visitor.prefer('light');
-    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === light, 'repainted light when the visitor prefers light');
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === light, 'repainted light when the visitor prefers light', { timeout: 5000 });
     await visitor.prefer('dark');
-    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A.dark, 'and dark again');
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A.dark, 'and dark again', { timeout: 5000 });
   });
 });

@@ -306,7 +306,7 @@ describe('<seat-picker> seated map', () => {
       await waitUntil(() => viewport.clientWidth !== before, 'the picker took the new width');
       // The resize report comes with a next frame; the map follows it (its canvas the new size).
       const canvas = root(el).querySelector('canvas') as HTMLCanvasElement;
-      await waitUntil(() => canvas.style.width === `${viewport.clientWidth}px`, 'the map took the new size');
+      await waitUntil(() => canvas.style.width === `${viewport.clientWidth}px`, 'the map took the new size', { timeout: 5000 });
       await el.updateComplete;
     };
     for (const width of [1000, 360, 280, 720]) {
@@ -691,7 +691,7 @@ describe('<seat-picker> seated map', () => {
     );
     const el = await picker(api);
     await mapReady(el);
-    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan', { timeout: 5000 });
     const img = root(el).querySelector('[part="plan"] img') as HTMLImageElement;
     expect(img.getAttribute('src')).to.equal('https://plans.example/lyric.png');
     expect(img.alt).to.equal('Seating plan of The Lyric');
@@ -945,7 +945,7 @@ describe('<seat-picker> best available and general admission', () => {
       }),
     );
     const el = await picker(api);
-    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan', { timeout: 5000 });
     expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: 1 }]);
     expect(api.callsTo('getAreasPrices')).to.deep.equal([]);
     expect(api.callsTo('getEvent'), 'the event is read once').to.have.length(1);
