@@ -141,7 +141,8 @@ describe('<event-list>', () => {
     await loaded(el);
     const alert = q(el, '[role="alert"]');
     expect(text(alert)).to.contain('The shows could not be loaded.');
-    expect((await reported).detail).to.deep.equal({ source: 'event-list', message: 'The shows could not be loaded.', status: null });
+    // The event says what the visitor was told (state/failure.ts: no answer adds "Check your connection.").
+    expect((await reported).detail).to.deep.equal({ source: 'event-list', message: 'The shows could not be loaded. Check your connection.', status: null });
     await expect(el).to.be.accessible();
     fail = false;
     (alert?.querySelector('button') as HTMLButtonElement).click();

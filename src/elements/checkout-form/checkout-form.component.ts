@@ -2,6 +2,8 @@ import { localized, msg } from '../../i18n/msg.ts';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { BasketStore } from '../../state/basket-store.ts';
+import { networkMessage } from '../../state/failure.ts';
+import { renderFailure } from '../failure-view.ts';
 import { takeBasketItemFocus } from '../../state/focus-handoff.ts';
 import { returnMarker, type ReturnOutcome } from '../../state/return-page.ts';
 import { BookingElement } from '../booking-element.ts';
@@ -117,7 +119,7 @@ export class CheckoutForm extends BookingElement {
       (error: unknown) => {
         this.viewFailed = true;
         this.requestUpdate();
-        void this.emit('booking-error', { source: 'checkout-form', message: msg('We could not reach the box office. Check your connection and try again.'), status: null });
+        void this.emit('booking-error', { source: 'checkout-form', message: networkMessage(), status: null });
         throw error;
       },
     ),
@@ -197,18 +199,12 @@ export class CheckoutForm extends BookingElement {
     const basket = this.bookingController.basket;
     if (basket.content) {
       if (this.viewFailed) {
-        return html`<div role="alert" part="message error">
-          <p>${msg('We could not reach the box office. Check your connection and try again.')}</p>
-          <button part="retry-button" @click=${this.handleRetryView}>${msg('Try again')}</button>
-        </div>`;
+        return renderFailure(networkMessage(), this.handleRetryView);
       }
       return html`<p part="status" role="status">${msg('Loading your basket…')}</p>`;
     }
     if (basket.basketId && basket.error?.action === 'refresh') {
-      return html`<div role="alert" part="message error">
-        <p>${basket.error.message}</p>
-        <button part="retry-button" @click=${this.handleRetryBasket}>${msg('Try again')}</button>
-      </div>`;
+      return renderFailure(basket.error.message, this.handleRetryBasket);
     }
     // A basket id with no content: being read (restored, resumed), or just created by an add still in flight.
     if (basket.basketId && (basket.busy || this.requestedBasket !== basket.basketId)) {

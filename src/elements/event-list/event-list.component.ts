@@ -2,13 +2,15 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '../../i18n/msg.ts';
-import { ApiError, isAbortError } from '../../api/client.ts';
+import { isAbortError } from '../../api/client.ts';
 import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
 import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
 import { readEvent } from '../../state/event-details.ts';
+import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
 import { eventListStyles } from './event-list.styles.ts';
 
 /** How many skeleton cards stand in for the list while it loads. */
@@ -77,6 +79,20 @@ const SKELETON_CARDS = 6;
  * @cssprop --booking-warning - The important notice's edge and review stars. Default `light-dark(#8a5a00, #f3c06b)`.
  * @cssprop --booking-success - Offer prices. Default `light-dark(#1e6b35, #8fd6a0)`.
  */
+type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
+
+/** What could not be loaded, in the visitor's words; no answer at all adds "Check your connection." */
+function loadWords(what: () => string, more: Omit<FailureWords, 'otherwise'> = {}): FailureWords {
+  return { otherwise: what, network: () => `${what()} ${msg('Check your connection.')}`, ...more };
+}
+const LOAD_WORDS: Record<LoadKind, FailureWords> = {
+  types: loadWords(() => msg('The types of show could not be loaded.')),
+  list: loadWords(() => msg('The shows could not be loaded.')),
+  detail: loadWords(() => msg('The show could not be loaded.'), { 'not-found': () => msg('Sorry, this show is no longer available.') }),
+  venue: loadWords(() => msg('The venue could not be loaded.')),
+  reviews: loadWords(() => msg('The reviews could not be loaded.')),
+};
+
 @localized()
 export class EventList extends BookingElement {
   static override styles = [...BookingElement.styles, eventListStyles];
@@ -233,7 +249,7 @@ export class EventList extends BookingElement {
         initial: () => this.renderSkeletons(),
         pending: () => this.renderSkeletons(),
         complete: (events) => this.renderCards(events),
-        error: (error) => this.renderError(this.failureText('list', error), error, () => void this.listTask.run()),
+        error: (error) => this.renderError('list', error, () => void this.listTask.run()),
       })}
     `;
   }
@@ -257,8 +273,7 @@ export class EventList extends BookingElement {
           )}
         </select>
         ${this.typesTask.status === TaskStatus.ERROR
-          ? html`<span role="alert" part="error">${this.failureText('types', null)}
-              <button data-variant="secondary" part="retry" @click=${() => void this.typesTask.run()}>${msg('Try again')}</button></span>`
+          ? renderFailure(this.failure('types', this.typesTask.error).message, () => void this.typesTask.run())
           : nothing}
       </div>
     `;
@@ -372,14 +387,14 @@ export class EventList extends BookingElement {
       pending: () => this.renderDetailSkeleton(),
       complete: (event) => this.renderEvent(event),
       error: (error) =>
-        error instanceof ApiError && error.status === 404
+        this.failure('detail', error).kind === 'not-found'
           ? html`<section part="detail unavailable" class="detail">
               ${this.renderBack()}
-              <p role="alert" part="error">${this.failureText('detail', error)}</p>
+              ${renderFailure(this.failure('detail', error).message)}
             </section>`
           : html`<section part="detail" class="detail">
               ${this.renderBack()}
-              ${this.renderError(this.failureText('detail', error), error, () => void this.detailTask.run())}
+              ${this.renderError('detail', error, () => void this.detailTask.run())}
             </section>`,
     });
   }
@@ -484,7 +499,7 @@ export class EventList extends BookingElement {
           pending: () =>
             this.reviewsTask.value ? this.renderReviewPage(this.reviewsTask.value) : html`<p class="meta">${msg('Loading reviews…')}</p>`,
           complete: (result) => this.renderReviewPage(result),
-          error: (error) => this.renderError(this.failureText('reviews', error), error, () => void this.reviewsTask.run()),
+          error: (error) => this.renderError('reviews', error, () => void this.reviewsTask.run()),
         })}
       </section>
     `;
@@ -544,7 +559,7 @@ export class EventList extends BookingElement {
     return html`${this.venueTask.render({
       pending: () => html`<p class="meta">${msg('Loading the venue…')}</p>`,
       complete: (venue) => this.renderVenueInfo(venue),
-      error: (error) => this.renderError(this.failureText('venue', error), error, () => void this.venueTask.run()),
+      error: (error) => this.renderError('venue', error, () => void this.venueTask.run()),
     })}`;
   }
 
@@ -570,38 +585,21 @@ export class EventList extends BookingElement {
     `;
   }
 
-  private renderError(message: string, error: unknown, retry: () => void): TemplateResult {
-    const detail = error instanceof Error && error.name === 'NetworkError' ? msg('Check your connection.') : '';
-    return html`<div part="error" class="error" role="alert">
-      <p>${message} ${detail}</p>
-      <button part="retry" @click=${retry}>${msg('Try again')}</button>
-    </div>`;
+  private renderError(what: LoadKind, error: unknown, retry: () => void): TemplateResult {
+    return renderFailure(this.failure(what, error).message, retry);
   }
 
   // ------------------------------------------------------------------ handlers
 
-  /** What the visitor is told when a load fails (also the `booking-error` message). */
-  private failureText(kind: 'types' | 'list' | 'detail' | 'venue' | 'reviews', error: unknown): string {
-    switch (kind) {
-      case 'types':
-        return msg('The types of show could not be loaded.');
-      case 'list':
-        return msg('The shows could not be loaded.');
-      case 'detail':
-        return error instanceof ApiError && error.status === 404
-          ? msg('Sorry, this show is no longer available.')
-          : msg('The show could not be loaded.');
-      case 'venue':
-        return msg('The venue could not be loaded.');
-      case 'reviews':
-        return msg('The reviews could not be loaded.');
-    }
+  /** What the visitor is told when a load fails (state/failure.ts; also the `booking-error` message). */
+  private failure(what: LoadKind, error: unknown): Failure {
+    return toFailure(error, LOAD_WORDS[what]);
   }
 
-  private reportError(kind: Parameters<EventList['failureText']>[0], error: unknown): void {
+  private reportError(what: LoadKind, error: unknown): void {
     if (isAbortError(error)) return;
-    const status = error instanceof ApiError ? error.status : null;
-    void this.emit('booking-error', { source: 'event-list', message: this.failureText(kind, error), status });
+    const failure = this.failure(what, error);
+    void this.emit('booking-error', { source: 'event-list', message: failure.message, status: failure.status });
   }
 
   private handleTypeChange(e: Event): void {

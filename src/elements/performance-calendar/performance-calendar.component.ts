@@ -2,7 +2,8 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '../../i18n/msg.ts';
-import { ApiError, isAbortError } from '../../api/client.ts';
+import { isAbortError } from '../../api/client.ts';
+import { toFailure, type Failure } from '../../state/failure.ts';
 import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
@@ -10,6 +11,7 @@ import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { plural } from '../../i18n/plural.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
 /**
@@ -125,8 +127,8 @@ export class PerformanceCalendar extends BookingElement {
   private readonly performancesTask = new Task(this, {
     onError: (error) => {
       if (isAbortError(error)) return;
-      const status = error instanceof ApiError ? error.status : null;
-      void this.emit('booking-error', { source: 'performance-calendar', message: this.failureText(), status });
+      const failure = this.failure(error);
+      void this.emit('booking-error', { source: 'performance-calendar', message: failure.message, status: failure.status });
     },
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null) return initialState;
@@ -221,10 +223,7 @@ export class PerformanceCalendar extends BookingElement {
         ${this.renderCount()}
       </div>
       ${status === TaskStatus.ERROR
-        ? html`<div part="error" class="error" role="alert">
-            <p>${this.failureText()}</p>
-            <button part="retry" @click=${() => void this.performancesTask.run()}>${msg('Try again')}</button>
-          </div>`
+        ? renderFailure(this.failure(this.performancesTask.error).message, () => void this.performancesTask.run())
         : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
@@ -249,8 +248,9 @@ export class PerformanceCalendar extends BookingElement {
     });
   }
 
-  private failureText(): string {
-    return msg('The performances could not be loaded.');
+  /** What the visitor is told when the month's performances could not be read (state/failure.ts). */
+  private failure(error: unknown): Failure {
+    return toFailure(error, { otherwise: () => msg('The performances could not be loaded.'), network: () => msg('The performances could not be loaded.') });
   }
 
   private statusText(days: Map<number, PerformanceChoice[]> | null): string {

@@ -11,8 +11,10 @@ import { plural } from '../../i18n/plural.ts';
 import { describeFailureReason } from '../../state/basket-store.ts';
 import { basketSeats, buildSeatMap, leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
+import { networkMessage } from '../../state/failure.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
-import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
+import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, seatsFailure, type Availability } from './availability.ts';
 import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
@@ -499,10 +501,7 @@ export class SeatPicker extends BookingElement {
             return kept ? this.renderAvailability(kept) : html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
           },
           complete: (value) => (value ? this.renderAvailability(value) : this.renderNoPerformance()),
-          error: () => html`<div part="error" role="alert">
-            <p>${msg('The seats could not be loaded.')}</p>
-            <button type="button" @click=${() => void this.availabilityTask.run()}>${msg('Try again')}</button>
-          </div>`,
+          error: (error) => renderFailure(seatsFailure(error).message, () => void this.availabilityTask.run()),
         })}
         <div class="visually-hidden" role="status" aria-live="polite" part="announcer">${this.announcement}</div>
       </section>
@@ -818,7 +817,7 @@ export class SeatPicker extends BookingElement {
       }
       later = this.later();
       if (!later) {
-        this.announce(msg('We could not reach the box office. Check your connection and try again.'));
+        this.announce(networkMessage());
         return;
       }
     }
