@@ -33,6 +33,7 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.
  *
+ * @csspart base - The element's outer box.
  * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`; `timer normal payment` while a payment this tab started is open (back from the payment page without paying): "Payment open for m:ss".
  * @csspart icon - The clock icon in the pill (decorative).
  * @csspart label - "Seats held for" / "Time is up".
@@ -48,8 +49,8 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @csspart message - The panel's sentence.
  * @csspart released-list - The list of released items.
  * @csspart released-item - One released item.
- * @csspart start-again - The "Start again" button (when nothing is left).
- * @csspart dismiss - The "Dismiss" button (when other items are still held).
+ * @csspart start-again-button - The "Start again" button (when nothing is left).
+ * @csspart dismiss-button - The "Dismiss" button (when other items are still held).
  * @csspart empty - The `empty-text`, when there is no basket.
  *
  * @cssprop [--booking-timer-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the pill.
@@ -135,7 +136,7 @@ export class BasketTimer extends BookingElement {
   protected override render(): TemplateResult {
     const empty = this.emptyText ? html`<p part="empty" class="empty" tabindex="-1">${this.emptyText}</p>` : nothing;
     // One live region for the element's life: present (empty) before the first announcement.
-    return html`${this.view ? this.view.renderBody(empty) : empty}
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.view?.announcement ?? ''}</div>`;
+    return html`<div part="base">${this.view ? this.view.renderBody(empty) : empty}
+      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.view?.announcement ?? ''}</div></div>`;
   }
 }

@@ -29,12 +29,13 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @fires booking-basket-change - An item was removed or the basket emptied: `{ action, basketId, basket }`.
  * @fires booking-error - The order could not be sent, or the checkout could not load: `{ source, message, status }`.
  *
+ * @csspart base - The element's outer box.
  * @csspart hold - How long the seats are still held (m:ss), with a state token: `hold normal`, `hold warning` (2 minutes), `hold final` (30 seconds), `hold expired`; at the top of the page while the form scrolls on a narrow screen.
  * @csspart basket - The basket section.
  * @csspart heading - Section headings.
  * @csspart items - The list of basket items.
  * @csspart item - One basket item.
- * @csspart item-title - The event name of an item.
+ * @csspart item-heading - The event name of an item.
  * @csspart item-meta - Date, time, venue, area and seats of an item.
  * @csspart tickets - The table of an item's tickets.
  * @csspart restriction - A restricted-view note.
@@ -63,13 +64,15 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @csspart submit-button - The button that sends the order.
  * @csspart message - A message about the order (state tokens `error`, `warning`, `info`).
  * @csspart status - Loading and progress text.
- * @csspart retry-button - Retries a failed load.
  * @csspart on-account-reference - The booking reference of an order booked on account.
  * @csspart confirmation - The embedded `<booking-confirmation>`.
  * @csspart pending - Back from the payment page without paying: the unfinished payment (or that it timed out).
  * @csspart continue-button - Continues to the same payment page.
  * @csspart time-left - How long the unfinished payment stays open.
  * @csspart start-again-button - After an unfinished payment timed out: starts again.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
  * @cssprop [--booking-checkout-max-width=48rem] - Maximum width of the element.
  * @cssprop [--booking-sticky-top=0] - On a narrow screen, how far from the top the hold's time stays (a sticky header's height).
@@ -184,11 +187,11 @@ export class CheckoutForm extends BookingElement {
   protected override render() {
     const view = this.view;
     // One live region for the element's life: present (empty) before the first announcement.
-    return html`
+    return html`<div part="base">
       ${view?.renderConfirmation() ?? nothing}
       <p class="visually-hidden" role="status" aria-live="polite">${view?.announcement ?? ''}</p>
       ${view ? view.renderBody() : this.renderBasketStatus()}
-    `;
+    </div>`;
   }
 
   /**

@@ -30,6 +30,7 @@ const SKELETON_CARDS = 6;
  * @fires booking-error - `{ source: 'event-list', message, status }` when something failed to load and the
  *   visitor was told (status 404: the show is no longer available; null: no answer).
  *
+ * @csspart base - The element's outer box.
  * @csspart status - The visually hidden live region announcing what is shown.
  * @csspart filter - The type filter's wrapper.
  * @csspart filter-label - The type filter's label.
@@ -38,7 +39,7 @@ const SKELETON_CARDS = 6;
  * @csspart card - One event card; `card skeleton` while loading.
  * @csspart card-media - A card's image frame (keeps its size while the image loads).
  * @csspart card-image - A card's image.
- * @csspart card-name - A card's heading.
+ * @csspart card-heading - A card's heading.
  * @csspart card-button - The button on a card's name that opens the detail.
  * @csspart tag-line - An event's tag line.
  * @csspart running-time - An event's running time.
@@ -46,10 +47,8 @@ const SKELETON_CARDS = 6;
  * @csspart offer - The offer price with its label.
  * @csspart age-rating - The age rating.
  * @csspart empty - The empty state.
- * @csspart error - An error message (role="alert").
- * @csspart retry - The retry button of an error.
  * @csspart detail - The event's detail; `detail loading` while it loads, `detail unavailable` after a 404.
- * @csspart back - The "back to all shows" button.
+ * @csspart back-button - The "back to all shows" button.
  * @csspart detail-image - The detail's main image.
  * @csspart description - The sanitized description.
  * @csspart short-offer - The short offer text.
@@ -70,6 +69,9 @@ const SKELETON_CARDS = 6;
  * @csspart venue - The venue section.
  * @csspart venue-info - The venue's sanitized information.
  * @csspart plan-link - The seating plan link.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
  * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
  * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
@@ -219,10 +221,10 @@ export class EventList extends BookingElement {
 
   protected override render(): TemplateResult {
     const detail = this.detailEventId;
-    return html`
+    return html`<div part="base">
       <p part="status" class="visually-hidden" role="status">${this.statusText()}</p>
       ${detail === null ? this.renderBrowse() : this.renderDetail()}
-    `;
+    </div>`;
   }
 
   // ------------------------------------------------------------------ list
@@ -322,7 +324,7 @@ export class EventList extends BookingElement {
       <li part="card" class="card">
         <div part="card-media" class="media">${this.renderImage(event, name)}</div>
         <div class="body">
-          <h3 part="card-name" class="name">
+          <h3 part="card-heading" class="name">
             <button
               part="card-button"
               class="card-button"
@@ -401,7 +403,7 @@ export class EventList extends BookingElement {
 
   private renderBack(): TemplateResult | typeof nothing {
     if (this.eventId !== null) return nothing;
-    return html`<button part="back" class="back" data-variant="secondary" @click=${this.handleBack}>
+    return html`<button part="back-button" class="back" data-variant="secondary" @click=${this.handleBack}>
       ${msg('Back to all shows')}
     </button>`;
   }

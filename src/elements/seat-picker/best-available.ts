@@ -82,7 +82,7 @@ export class BestAvailable extends ChoiceByCount {
       >
       <button
         type="button"
-        part="add"
+        part="add-button"
         aria-describedby=${view.paymentOpen ? `${id} ${PAYMENT_NOTE_ID}` : id}
         aria-disabled=${view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
         @click=${() => view.adding || view.notBookable || void this.add(tickets.map((t) => t.TicketId))}

@@ -80,21 +80,21 @@ export const VALIDATION_DELAY = 250;
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
  *
  * @csspart base - The whole picker.
- * @csspart title - The heading.
+ * @csspart heading - The heading.
  * @csspart list - The "choose from a list" disclosure.
  * @csspart mode-switch - Map / best available choice (seated shows).
  * @csspart legend - The legend: price bands (colour, pattern and letter), selected, in basket, restricted view.
  * @csspart zoom - The zoom buttons.
  * @csspart map - The frame around the map.
  * @csspart map-viewport - The scrolling, pannable map area.
- * @csspart seat - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`, `invalid`: the seat the service named when it refused the selection); transparent, over the painted seat.
+ * @csspart seat-button - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`, `invalid`: the seat the service named when it refused the selection); transparent, over the painted seat.
  * @csspart list-seat - A seat's checkbox and words in the list (state token `invalid`, with the service's message).
  * @csspart seat-details - The line describing the seat under focus.
  * @csspart plan - The venue's seating plan image (PlanLink).
  * @csspart summary - Selected seats, total, validation message and the add button.
  * @csspart total - The running total.
  * @csspart validation - The service's message about the selection (ErrorMessagePlan).
- * @csspart add - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
+ * @csspart add-button - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
  * @csspart notice - Messages (tokens: `paired`, `result`, `payment`: beside Add while a payment from this tab is open, Add waits for it).
  * @csspart continue-button - In the `payment` notice: continues to the same payment page.
  * @csspart best - The best-available section.
@@ -102,8 +102,10 @@ export const VALIDATION_DELAY = 250;
  * @csspart option - One choice of area and price (best available, general admission).
  * @csspart loading - The loading message.
  * @csspart empty - Shown when no performance is chosen, or nothing is left.
- * @csspart error - The load error, with a retry button.
- * @csspart announcer - The polite live region that announces selection changes and totals (visually hidden).
+ * @csspart status - The polite live region that announces selection changes and totals (visually hidden).
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
  * @cssprop [--booking-seat-band-1=light-dark(#0b63a8, #7cb8f2)] - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
  * @cssprop [--booking-seat-band-2=light-dark(#a34400, #f5a35c)] - Band B.
@@ -493,7 +495,7 @@ export class SeatPicker extends BookingElement {
   protected override render(): TemplateResult {
     return html`
       <section class="stack" part="base" aria-labelledby="title">
-        <h2 id="title" part="title" tabindex="-1">${msg('Choose your seats')}</h2>
+        <h2 id="title" part="heading" tabindex="-1">${msg('Choose your seats')}</h2>
         ${this.availabilityTask.render({
           initial: () => this.renderNoPerformance(),
           pending: () => {
@@ -503,7 +505,7 @@ export class SeatPicker extends BookingElement {
           complete: (value) => (value ? this.renderAvailability(value) : this.renderNoPerformance()),
           error: (error) => renderFailure(seatsFailure(error).message, () => void this.availabilityTask.run()),
         })}
-        <div class="visually-hidden" role="status" aria-live="polite" part="announcer">${this.announcement}</div>
+        <div class="visually-hidden" role="status" aria-live="polite" part="status">${this.announcement}</div>
       </section>
     `;
   }

@@ -88,7 +88,7 @@ export function renderSummary(this: SummaryView): TemplateResult {
     ${check.state === 'refused' ? html`<p part="validation notice" data-tone="error" role="alert" tabindex="-1">${check.message}</p>` : nothing}
     ${this.paired} ${this.payment}
     <div class="row-of">
-      <button type="button" part="add" aria-disabled=${inert ? 'true' : 'false'} aria-describedby=${describedBy || nothing} @click=${this.onAdd}>
+      <button type="button" part="add-button" aria-disabled=${inert ? 'true' : 'false'} aria-describedby=${describedBy || nothing} @click=${this.onAdd}>
         ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}
       </button>
       <span id="checking-note" class="visually-hidden">${check.state === 'checking' ? msg('Checking that these seats can be booked together…') : ''}</span>
