@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { createManifest, manifestText, registrationFiles, root, type CustomElementsManifest } from '../../scripts/build.mjs';
-import { elementsOf, readmeWithReference } from '../../scripts/docs.mjs';
+import { elementsOf, loadTokens, readmeWithReference } from '../../scripts/docs.mjs';
 
 const committedText = readFileSync(join(root, 'custom-elements.json'), 'utf8');
 /** Event names declared in src/events.ts (the only public events). */
@@ -52,18 +52,19 @@ describe('custom-elements.json', () => {
     for (const name of ['endpoint', 'currency', 'locale', 'time-zone', 'success-url', 'failure-url']) assert.ok(names.includes(name), `booking-provider lacks ${name}`);
   });
 
-  it('has the README name every public event and every shared custom property', () => {
+  it('has the README name every public event and every shared custom property', async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const events = readme.slice(readme.indexOf('## Events'), readme.indexOf('## Theming'));
     const documented = [...events.matchAll(/^\| `(booking-[a-z-]+)` \|/gm)].map((m) => m[1]);
     assert.deepEqual(documented, publicEvents, 'the README events table and src/events.ts differ');
     const theming = readme.slice(readme.indexOf('## Theming'), readme.indexOf('## Elements'));
-    const shared = new Set(readFileSync(join(root, 'src/elements/shared.styles.ts'), 'utf8').match(/--booking-[a-z-]+/g) ?? []);
+    const tokens = await loadTokens();
+    const shared = [...Object.keys(tokens.PALETTE), 'font', 'radius', 'gap', 'focus'].map((name) => `--booking-${name}`);
     for (const name of shared) assert.ok(theming.includes(`\`${name}\``), `the README's Theming section does not name ${name}`);
   });
 
-  it("keeps the README's element reference generated from it (run `npm run build`)", () => {
+  it("keeps the README's element reference and colour table generated (run `npm run build`)", async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    assert.equal(readme, readmeWithReference(readme, JSON.parse(committedText) as CustomElementsManifest));
+    assert.equal(readme, readmeWithReference(readme, JSON.parse(committedText) as CustomElementsManifest, await loadTokens()));
   });
 });

@@ -46,11 +46,11 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @csspart error-message - The failure's sentence.
  * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop [--booking-confirmation-max-width=48rem] - Maximum width of the element.
- * @cssprop [--booking-success=light-dark(#1e6b35, #8fd6a0)] - The confirmed message's accent.
- * @cssprop [--booking-danger=light-dark(#b3261e, #ffb4ab)] - The failed-payment message's accent.
- * @cssprop [--booking-warning=light-dark(#8a5a00, #f3c06b)] - The "not available yet" message's accent.
- * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - E-ticket links.
+ * @cssprop --booking-confirmation-max-width - Maximum width of the element.
+ * @cssprop --booking-success - The confirmed message's accent.
+ * @cssprop --booking-danger - The failed-payment message's accent.
+ * @cssprop --booking-warning - The "not available yet" message's accent.
+ * @cssprop --booking-accent - E-ticket links.
  */
 @localized()
 export class BookingConfirmation extends BookingElement {

@@ -74,14 +74,14 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @csspart error-message - The failure's sentence.
  * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop [--booking-checkout-max-width=48rem] - Maximum width of the element.
- * @cssprop [--booking-sticky-top=0] - On a narrow screen, how far from the top the hold's time stays (a sticky header's height).
- * @cssprop [--booking-scroll-margin=0.75rem] - Room kept around a basket item or heading that the focus is brought to (add a sticky header's height on the page's `html { scroll-padding-top }`).
- * @cssprop [--booking-field-border=var(--booking-border)] - Border colour of inputs.
- * @cssprop [--booking-field-background=var(--booking-surface)] - Background of inputs.
- * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - Buttons, selected delivery, notices.
- * @cssprop [--booking-danger=light-dark(#b3261e, #ffb4ab)] - Errors.
- * @cssprop [--booking-warning=light-dark(#8a5a00, #f3c06b)] - Restricted-view notes.
+ * @cssprop --booking-checkout-max-width - Maximum width of the element.
+ * @cssprop --booking-sticky-top - On a narrow screen, how far from the top the hold's time stays (a sticky header's height).
+ * @cssprop --booking-scroll-margin - Room kept around a basket item or heading that the focus is brought to (add a sticky header's height on the page's `html { scroll-padding-top }`).
+ * @cssprop --booking-field-border - Border colour of inputs.
+ * @cssprop --booking-field-background - Background of inputs.
+ * @cssprop --booking-accent - Buttons, selected delivery, notices.
+ * @cssprop --booking-danger - Errors.
+ * @cssprop --booking-warning - Restricted-view notes.
  */
 @localized()
 export class CheckoutForm extends BookingElement {

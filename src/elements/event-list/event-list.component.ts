@@ -16,6 +16,20 @@ import { eventListStyles } from './event-list.styles.ts';
 /** How many skeleton cards stand in for the list while it loads. */
 const SKELETON_CARDS = 6;
 
+type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
+
+/** What could not be loaded, in the visitor's words; no answer at all adds "Check your connection." */
+function loadWords(what: () => string, more: Omit<FailureWords, 'otherwise'> = {}): FailureWords {
+  return { otherwise: what, network: () => `${what()} ${msg('Check your connection.')}`, ...more };
+}
+const LOAD_WORDS: Record<LoadKind, FailureWords> = {
+  types: loadWords(() => msg('The types of show could not be loaded.')),
+  list: loadWords(() => msg('The shows could not be loaded.')),
+  detail: loadWords(() => msg('The show could not be loaded.'), { 'not-found': () => msg('Sorry, this show is no longer available.') }),
+  venue: loadWords(() => msg('The venue could not be loaded.')),
+  reviews: loadWords(() => msg('The reviews could not be loaded.')),
+};
+
 /**
  * @summary What is on: the live events as cards, a type filter, and one event's detail.
  *
@@ -73,28 +87,14 @@ const SKELETON_CARDS = 6;
  * @csspart error-message - The failure's sentence.
  * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
- * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
- * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons. Default `15rem`.
- * @cssprop --booking-skeleton - Colour of loading skeletons. Default: the text colour at 10 % over the surface.
- * @cssprop --booking-accent - Buttons, links and names. Default `light-dark(#7a1f3d, #f2a0bd)`.
- * @cssprop --booking-warning - The important notice's edge and review stars. Default `light-dark(#8a5a00, #f3c06b)`.
- * @cssprop --booking-success - Offer prices. Default `light-dark(#1e6b35, #8fd6a0)`.
+ * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column.
+ * @cssprop --booking-card-image-ratio - Aspect ratio of card images.
+ * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons.
+ * @cssprop --booking-skeleton - Colour of loading skeletons.
+ * @cssprop --booking-accent - Buttons, links and names.
+ * @cssprop --booking-warning - The important notice's edge and review stars.
+ * @cssprop --booking-success - Offer prices.
  */
-type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
-
-/** What could not be loaded, in the visitor's words; no answer at all adds "Check your connection." */
-function loadWords(what: () => string, more: Omit<FailureWords, 'otherwise'> = {}): FailureWords {
-  return { otherwise: what, network: () => `${what()} ${msg('Check your connection.')}`, ...more };
-}
-const LOAD_WORDS: Record<LoadKind, FailureWords> = {
-  types: loadWords(() => msg('The types of show could not be loaded.')),
-  list: loadWords(() => msg('The shows could not be loaded.')),
-  detail: loadWords(() => msg('The show could not be loaded.'), { 'not-found': () => msg('Sorry, this show is no longer available.') }),
-  venue: loadWords(() => msg('The venue could not be loaded.')),
-  reviews: loadWords(() => msg('The reviews could not be loaded.')),
-};
-
 @localized()
 export class EventList extends BookingElement {
   static override styles = [...BookingElement.styles, eventListStyles];

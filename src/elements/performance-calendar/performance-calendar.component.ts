@@ -58,10 +58,10 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @csspart error-message - The failure's sentence.
  * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop --booking-day-size - Minimum height of a day cell. Default `4.5rem`.
- * @cssprop --booking-accent - Days with performances, the open day, buttons. Default `light-dark(#7a1f3d, #f2a0bd)`.
- * @cssprop --booking-success - Discount and no-fee badges. Default `light-dark(#1e6b35, #8fd6a0)`.
- * @cssprop --booking-warning - "Few left". Default `light-dark(#8a5a00, #f3c06b)`.
+ * @cssprop --booking-day-size - Minimum height of a day cell.
+ * @cssprop --booking-accent - Days with performances, the open day, buttons.
+ * @cssprop --booking-success - Discount and no-fee badges.
+ * @cssprop --booking-warning - "Few left".
  */
 @localized()
 export class PerformanceCalendar extends BookingElement {

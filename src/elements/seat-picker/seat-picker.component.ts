@@ -107,17 +107,17 @@ export const VALIDATION_DELAY = 250;
  * @csspart error-message - The failure's sentence.
  * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop [--booking-seat-band-1=light-dark(#0b63a8, #7cb8f2)] - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
- * @cssprop [--booking-seat-band-2=light-dark(#a34400, #f5a35c)] - Band B.
- * @cssprop [--booking-seat-band-3=light-dark(#007a5a, #4fcf9f)] - Band C.
- * @cssprop [--booking-seat-band-4=light-dark(#a8437f, #5ed3e6)] - Band D.
- * @cssprop [--booking-seat-band-5=light-dark(#5b4a9e, #b9a8ff)] - Band E.
- * @cssprop [--booking-seat-band-6=light-dark(#7a6500, #d8c35a)] - Band F (from the seventh band on, colours repeat and each seat shows its band's letter).
- * @cssprop [--booking-seat-mark=light-dark(#ffffff, #111318)] - Colour of the band marks drawn on seats.
- * @cssprop [--booking-seat-selected=var(--booking-accent)] - Fill of selected seats.
- * @cssprop [--booking-seat-held=light-dark(#6b6f76, #9a9ca6)] - Fill of seats already in the basket.
- * @cssprop [--booking-seat-restricted=light-dark(#1d1d1f, #111318)] - The corner mark of restricted-view seats.
- * @cssprop [--booking-seat-map-height=min(70vh, 32rem)] - Height of the map viewport.
+ * @cssprop --booking-seat-band-1 - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
+ * @cssprop --booking-seat-band-2 - Band B.
+ * @cssprop --booking-seat-band-3 - Band C.
+ * @cssprop --booking-seat-band-4 - Band D.
+ * @cssprop --booking-seat-band-5 - Band E.
+ * @cssprop --booking-seat-band-6 - Band F (from the seventh band on, colours repeat and each seat shows its band's letter).
+ * @cssprop --booking-seat-mark - Colour of the band marks drawn on seats.
+ * @cssprop --booking-seat-selected - Fill of selected seats.
+ * @cssprop --booking-seat-held - Fill of seats already in the basket.
+ * @cssprop --booking-seat-restricted - The corner mark of restricted-view seats.
+ * @cssprop --booking-seat-map-height - Height of the map viewport.
  */
 @localized()
 export class SeatPicker extends BookingElement {
