@@ -174,7 +174,7 @@ export class CheckoutFormView {
         try {
           return await loadCheckout(api, basketId, signal);
         } catch (error) {
-          if (error instanceof ApiError && error.status === 403) void port.booking().basket.refresh();
+          if (loadFailure(error).kind === 'gone') void port.booking().basket.refresh();
           throw error;
         }
       },
