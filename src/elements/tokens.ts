@@ -116,7 +116,7 @@ const ALL: Record<string, string> = {
 /** Every property's name (without `--booking-`), in the order above. */
 export const TOKEN_NAMES = Object.keys(ALL) as TokenName[];
 
-/** The default as documented (`light-dark(#7a1f3d, #f2a0bd)`, `var(--booking-border)`, `48rem`). */
+/** The default as documented: `light-dark(<light>, <dark>)` for a colour, else as written above (`var(--booking-border)`, `48rem`). */
 export function documentedDefault(name: string): string | undefined {
   return ALL[name];
 }
