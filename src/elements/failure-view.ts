@@ -7,7 +7,10 @@ import { msg } from '../i18n/msg.ts';
  * `part="error-message"` (from state/failure.ts), and `part="retry-button"`
  * when trying again may help. Its look is in shared.styles.ts (`.error`).
  */
-export function renderFailure(message: string, retry?: (() => unknown) | null, label: string = msg('Try again')): TemplateResult {
+/** The retry button's words, wherever one is offered. */
+export const tryAgain = () => msg('Try again');
+
+export function renderFailure(message: string, retry?: (() => unknown) | null, label: string = tryAgain()): TemplateResult {
   return html`<div part="error" class="error" role="alert">
     <p part="error-message">${message}</p>
     ${retry ? html`<button part="retry-button" type="button" @click=${retry}>${label}</button>` : nothing}

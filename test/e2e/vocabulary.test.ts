@@ -88,6 +88,15 @@ describe('the public vocabulary (docs/vocabulary.md)', () => {
       }
     });
 
+    it('name every button', () => {
+      for (const { path, text } of elementSources) {
+        for (const m of text.matchAll(/<button\b/g)) {
+          const tag = text.slice(m.index, m.index + 600).split(/>\$\{|<\/button>|>\s*\n/)[0]!;
+          assert.match(tag, /\spart=/, `${path}: a button without a part: ${tag.slice(0, 120)}`);
+        }
+      }
+    });
+
     it('are documented: every part the source writes is in the manifest, and every state token in the document', () => {
       const documented = new Set(elements.flatMap((el) => (el.cssParts ?? []).map((p) => p.name)));
       const states = new Set(

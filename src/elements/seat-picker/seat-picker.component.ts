@@ -85,6 +85,7 @@ export const VALIDATION_DELAY = 250;
  * @csspart mode-switch - Map / best available choice (seated shows).
  * @csspart legend - The legend: price bands (colour, pattern and letter), selected, in basket, restricted view.
  * @csspart zoom - The zoom buttons.
+ * @csspart zoom-button - One zoom button: `zoom-button out`, `zoom-button in`, `zoom-button fit`.
  * @csspart map - The frame around the map.
  * @csspart map-viewport - The scrolling, pannable map area.
  * @csspart seat-button - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`, `invalid`: the seat the service named when it refused the selection); transparent, over the painted seat.
@@ -94,6 +95,9 @@ export const VALIDATION_DELAY = 250;
  * @csspart summary - Selected seats, total, validation message and the add button.
  * @csspart total - The running total.
  * @csspart validation - The service's message about the selection (ErrorMessagePlan).
+ * @csspart clear-button - Clears the choice of seats.
+ * @csspart action-button - In a notice: what to do next (continue with fewer tickets).
+ * @csspart dismiss-button - In a notice: closes it.
  * @csspart add-button - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
  * @csspart notice - Messages (tokens: `paired`, `result`, `payment`: beside Add while a payment from this tab is open, Add waits for it).
  * @csspart continue-button - In the `payment` notice: continues to the same payment page.
@@ -615,10 +619,10 @@ export class SeatPicker extends BookingElement {
 
   private renderZoom(): TemplateResult {
     return html`<div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
-      <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.view.zoomTo(this.zoom / 1.25)}>−</button>
+      <button type="button" part="zoom-button out" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.view.zoomTo(this.zoom / 1.25)}>−</button>
       <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
-      <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.view.zoomTo(this.zoom * 1.25)}>+</button>
-      <button type="button" data-variant="secondary" aria-pressed=${this.view.fitted ? 'true' : 'false'} @click=${() => this.view.fit()}>${msg('Fit')}</button>
+      <button type="button" part="zoom-button in" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.view.zoomTo(this.zoom * 1.25)}>+</button>
+      <button type="button" part="zoom-button fit" data-variant="secondary" aria-pressed=${this.view.fitted ? 'true' : 'false'} @click=${() => this.view.fit()}>${msg('Fit')}</button>
     </div>`;
   }
 

@@ -92,7 +92,7 @@ export function renderSummary(this: SummaryView): TemplateResult {
         ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}
       </button>
       <span id="checking-note" class="visually-hidden">${check.state === 'checking' ? msg('Checking that these seats can be booked together…') : ''}</span>
-      ${seats.length ? html`<button type="button" data-variant="secondary" @click=${this.onClear}>${msg('Clear choice')}</button>` : nothing}
+      ${seats.length ? html`<button type="button" part="clear-button" data-variant="secondary" @click=${this.onClear}>${msg('Clear choice')}</button>` : nothing}
     </div>
   </div>`;
 }
