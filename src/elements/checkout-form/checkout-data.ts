@@ -58,7 +58,8 @@ export function cheapestDelivery(deliveries: readonly DeliveryType[]): DeliveryT
 
 /** What the visitor is told when the checkout could not load (state/failure.ts). */
 export function loadFailure(error: unknown): Failure {
-  return toFailure(error, { otherwise: () => msg('The checkout could not be loaded.'), gone: basketInvalidMessage, refused: () => msg('The checkout could not be loaded.') });
+  const notLoaded = () => msg('The checkout could not be loaded.');
+  return toFailure(error, { otherwise: notLoaded, gone: basketInvalidMessage, refused: notLoaded });
 }
 
 export const ticketCount = (content: BasketContent | null) => (content?.Items ?? []).reduce((n, item) => n + item.Tickets.length, 0);

@@ -252,7 +252,8 @@ export class PerformanceCalendar extends BookingElement {
 
   /** What the visitor is told when the month's performances could not be read (state/failure.ts). */
   private failure(error: unknown): Failure {
-    return toFailure(error, { otherwise: () => msg('The performances could not be loaded.'), network: () => msg('The performances could not be loaded.') });
+    const notLoaded = () => msg('The performances could not be loaded.');
+    return toFailure(error, { otherwise: notLoaded, network: notLoaded });
   }
 
   private statusText(days: Map<number, PerformanceChoice[]> | null): string {

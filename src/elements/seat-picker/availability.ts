@@ -29,7 +29,8 @@ export interface PerformanceFacts {
 
 /** What the visitor is told when the seats could not be read (state/failure.ts). */
 export function seatsFailure(error: unknown): Failure {
-  return toFailure(error, { otherwise: () => msg('The seats could not be loaded.'), network: () => msg('The seats could not be loaded.') });
+  const notLoaded = () => msg('The seats could not be loaded.');
+  return toFailure(error, { otherwise: notLoaded, network: notLoaded });
 }
 
 /** A refusal ("not for this show"), as opposed to a failure worth retrying. */
