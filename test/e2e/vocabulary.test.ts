@@ -122,6 +122,26 @@ describe('the public vocabulary (docs/vocabulary.md)', () => {
     });
   });
 
+  describe('failures', () => {
+    it('say each of their sentences in one place (state/failure.ts and the words each context gives it)', () => {
+      const written = new Map<string, string[]>();
+      for (const { path, text } of browserSources) {
+        for (const m of text.matchAll(/msg\('((?:[^'\\]|\\.)+)'\)/g)) written.set(m[1]!, [...(written.get(m[1]!) ?? []), path]);
+      }
+      const failureSentences = new Set<string>();
+      for (const { text } of browserSources) {
+        for (const m of text.matchAll(/(toFailure\(|FailureWords = \{|renderFailure\(|loadWords\(|const [a-zA-Z]+ = \(\) => msg\()/g)) {
+          for (const s of text.slice(m.index, m.index + 400).matchAll(/msg\('((?:[^'\\]|\\.)+)'\)/g)) failureSentences.add(s[1]!);
+        }
+      }
+      assert.ok(failureSentences.has('We could not reach the box office. Check your connection and try again.'), 'the scan found no failure sentences');
+      for (const sentence of failureSentences) {
+        const where = written.get(sentence) ?? [];
+        if (where.length > 1 && /could not|no longer|went wrong|Too many|did not/.test(sentence)) assert.fail(`"${sentence}" is written ${where.length} times: ${where.join(', ')}`);
+      }
+    });
+  });
+
   describe('custom properties', () => {
     it('are --booking-* names, each with the default tokens.ts gives it', () => {
       for (const el of elements) {
