@@ -88,11 +88,11 @@ describe('the public vocabulary (docs/vocabulary.md)', () => {
       }
     });
 
-    it('name every button', () => {
+    it('name every button and every heading', () => {
       for (const { path, text } of elementSources) {
-        for (const m of text.matchAll(/<button\b/g)) {
-          const tag = text.slice(m.index, m.index + 600).split(/>\$\{|<\/button>|>\s*\n/)[0]!;
-          assert.match(tag, /\spart=/, `${path}: a button without a part: ${tag.slice(0, 120)}`);
+        for (const m of text.matchAll(/<(button|h[1-6])\b/g)) {
+          const tag = text.slice(m.index, m.index + 600).split(/>\$\{|<\/(?:button|h[1-6])>|>\s*\n|>[A-Za-z]/)[0]!;
+          assert.match(tag, /\spart=/, `${path}: a <${m[1]}> without a part: ${tag.slice(0, 120)}`);
         }
       }
     });

@@ -45,6 +45,7 @@ const LOAD_WORDS: Record<LoadKind, FailureWords> = {
  *   visitor was told (status 404: the show is no longer available; null: no answer).
  *
  * @csspart base - The element's outer box.
+ * @csspart heading - The detail's headings: the show's name, the cast, the reviews, the venue.
  * @csspart status - The visually hidden live region announcing what is shown.
  * @csspart filter - The type filter's wrapper.
  * @csspart filter-label - The type filter's label.
@@ -411,7 +412,7 @@ export class EventList extends BookingElement {
   private renderDetailSkeleton(): TemplateResult {
     return html`<section part="detail loading" class="detail" aria-busy="true">
       ${this.renderBack()}
-      <h2 class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
+      <h2 part="heading" class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
       <div class="detail-media bone" aria-hidden="true"></div>
       <span class="bone title" aria-hidden="true"></span>
       <span class="bone line" aria-hidden="true"></span>
@@ -429,7 +430,7 @@ export class EventList extends BookingElement {
     return html`
       <article part="detail" class="detail" aria-labelledby="detail-title">
         ${this.renderBack()}
-        <h2 id="detail-title" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
+        <h2 id="detail-title" part="heading" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
         ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
         ${image
           ? html`<img part="detail-image" class="detail-media" src=${image} srcset=${srcset || nothing}
@@ -462,7 +463,7 @@ export class EventList extends BookingElement {
     if (!cast.length) return nothing;
     return html`
       <section class="section" aria-labelledby="cast-title">
-        <h3 id="cast-title">${msg('Cast')}</h3>
+        <h3 id="cast-title" part="heading">${msg('Cast')}</h3>
         <ul part="cast" class="cast">
           ${cast.map((member) => {
             const image = safeUrl(member.Image?.Url);
@@ -496,7 +497,7 @@ export class EventList extends BookingElement {
   private renderReviews(): TemplateResult {
     return html`
       <section part="reviews" class="section" aria-labelledby="reviews-title" aria-busy=${this.reviewsTask.status === TaskStatus.PENDING ? 'true' : 'false'}>
-        <h3 id="reviews-title">${msg('Reviews')}</h3>
+        <h3 id="reviews-title" part="heading">${msg('Reviews')}</h3>
         ${this.reviewsTask.render({
           pending: () =>
             this.reviewsTask.value ? this.renderReviewPage(this.reviewsTask.value) : html`<p class="meta">${msg('Loading reviews…')}</p>`,
@@ -570,7 +571,7 @@ export class EventList extends BookingElement {
     const address = [venue.Address, venue.City, venue.Postcode].filter((p): p is string => Boolean(p)).join(', ');
     return html`
       <section part="venue" class="section" aria-labelledby="venue-title">
-        <h3 id="venue-title">${venue.Name}</h3>
+        <h3 id="venue-title" part="heading">${venue.Name}</h3>
         ${address ? html`<p class="address">${address}</p>` : nothing}
         ${venue.NearestTube || venue.Train
           ? html`<dl class="facts">

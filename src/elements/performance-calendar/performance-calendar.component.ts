@@ -45,7 +45,7 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @csspart day-number - A day's number.
  * @csspart day-times - The times shown in a day.
  * @csspart day-panel - The open day's performances (grid view).
- * @csspart day-heading - The open day's heading.
+ * @csspart day-heading - A day's heading: the open day (grid view) and each day of the list view.
  * @csspart list - The list view (narrow containers).
  * @csspart list-day - One day in the list view.
  * @csspart performance-button - A performance button, with tokens `sold-out`, `few-left`, `selected`.
@@ -421,7 +421,7 @@ export class PerformanceCalendar extends BookingElement {
       <ol part="list" class="list" aria-label=${msg(str`Performances in ${this.monthTitle(month)}`)}>
         ${sorted.map(
           ([day, choices]) => html`<li part="list-day" class="list-day">
-            <h3>${this.dayLabel({ ...month, day })}</h3>
+            <h3 part="day-heading">${this.dayLabel({ ...month, day })}</h3>
             <ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>
           </li>`,
         )}

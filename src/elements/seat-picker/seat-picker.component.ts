@@ -80,7 +80,7 @@ export const VALIDATION_DELAY = 250;
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
  *
  * @csspart base - The whole picker.
- * @csspart heading - The heading.
+ * @csspart heading - The picker's heading, and the summary's ("Your choice").
  * @csspart list - The "choose from a list" disclosure.
  * @csspart mode-switch - Map / best available choice (seated shows).
  * @csspart legend - The legend: price bands (colour, pattern and letter), selected, in basket, restricted view.

@@ -78,7 +78,7 @@ export function renderSummary(this: SummaryView): TemplateResult {
     this.pairedNoteId === nothing ? '' : 'paired-note',
   ].filter(Boolean).join(' ');
   return html`<div part="summary" aria-labelledby="summary-title">
-    <h3 id="summary-title">${msg('Your choice')}</h3>
+    <h3 id="summary-title" part="heading">${msg('Your choice')}</h3>
     ${seats.length
       ? html`<ul class="chosen">
           ${seats.map((s) => html`<li>${shortName(s)} · ${this.money(s.price)}${s.restricted ? html` · ${restriction(s)}` : nothing}</li>`)}
