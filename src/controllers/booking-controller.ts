@@ -7,6 +7,7 @@ import { ContextConsumer } from '@lit/context';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BasketState } from '../state/basket-store.ts';
 import { bookingContext, sharedBooking, type BookingContextValue } from '../state/booking.ts';
+import { ensureContextRoot } from './context-root.ts';
 import { readPageConfig, resolveConfig } from '../state/config.ts';
 import type { Selection } from '../state/selection.ts';
 
@@ -20,6 +21,8 @@ export class BookingController implements ReactiveController {
   private readonly consumer: ContextConsumer<typeof bookingContext, BookingHost>;
 
   constructor(private readonly host: BookingHost) {
+    // Before the consumer's first request, so a provider upgraded later still answers it.
+    ensureContextRoot();
     // The consumer is added first, so a provider's answer arrives before hostConnected below.
     this.consumer = new ContextConsumer(host, {
       context: bookingContext,
