@@ -48,7 +48,7 @@ main { max-width: 52rem; margin: 0 auto; padding: 1rem 1.25rem 4rem; }
 code, pre { font: .9em/1.45 ui-monospace, monospace; }
 pre { overflow-x: auto; padding: .75rem; border: 1px solid #8884; border-radius: 6px; }
 :not(pre) > code { padding: .1em .3em; border-radius: 4px; background: #8882; }
-table { border-collapse: collapse; display: block; overflow-x: auto; }
+table { border-collapse: collapse; display: block; overflow-x: auto; margin: 1rem 0; }
 th, td { border: 1px solid #8886; padding: .3rem .55rem; vertical-align: top; text-align: left; }
 img { max-width: 100%; }
 `;
