@@ -11,7 +11,12 @@ import { ensureContextRoot } from './context-root.ts';
 import { readPageConfig, resolveConfig } from '../state/config.ts';
 import type { Selection } from '../state/selection.ts';
 
-export type BookingHost = ReactiveControllerHost & HTMLElement & { endpoint?: string | null };
+export type BookingHost = ReactiveControllerHost &
+  HTMLElement & {
+    endpoint?: string | null;
+    /** Told when the booking moves to another api after the first (its data came from the old one). */
+    bookingApiChanged?(): void;
+  };
 
 export class BookingController implements ReactiveController {
   private current: BookingContextValue | undefined;
@@ -75,9 +80,11 @@ export class BookingController implements ReactiveController {
   private attach(booking: BookingContextValue): void {
     if (booking === this.current && this.unsubscribe.length) return;
     this.detach();
+    const previous = this.current;
     this.current = booking;
     const update = () => this.host.requestUpdate();
     this.unsubscribe = [booking.basket.subscribe(update), booking.selection.subscribe(update)];
+    if (previous && previous.api !== booking.api) this.host.bookingApiChanged?.();
     this.host.requestUpdate();
   }
 

@@ -8,10 +8,11 @@
  * Each test registers the real classes (the package's class exports) under
  * tags of its own, so the order of definition is the test's to choose.
  */
-import { expect, fixture } from '@open-wc/testing';
+import { expect, fixture, waitUntil } from '@open-wc/testing';
 import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
 import { BasketTimer, BookingElement, BookingProvider, EventList } from '../../src/exports.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
+import { eventFixture } from './helpers/catalogue-fixtures.ts';
 
 let n = 0;
 const fresh = (name: string) => `${name}-${(n += 1)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -95,6 +96,32 @@ describe('an element and its <booking-provider>, defined in either order', () =>
       await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(asked.length).to.be.greaterThan(0);
       expect(asked.filter((path) => !path.startsWith('/from-provider/'))).to.deep.equal([]);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
+  it('<event-list> that already showed the page-wide endpoint\'s events shows its provider\'s once the provider upgrades', async () => {
+    const elementTag = fresh('event-list');
+    const providerTag = fresh('booking-provider');
+    const catalogue: Record<string, string> = { '/api': 'From the page config', '/from-provider': 'From the provider' };
+    const realFetch = window.fetch;
+    window.fetch = (input: RequestInfo | URL) => {
+      const path = new URL(input instanceof Request ? input.url : String(input), location.href).pathname;
+      const endpoint = Object.keys(catalogue).find((e) => path.startsWith(`${e}/`)) ?? '';
+      const events = catalogue[endpoint] ? [eventFixture(1, { Name: catalogue[endpoint] })] : [];
+      return Promise.resolve(new Response(JSON.stringify({ Events: events }), { headers: { 'content-type': 'application/json' } }));
+    };
+    const cardNames = (el: Element) => [...(el.shadowRoot?.querySelectorAll('h3') ?? [])].map((h) => h.textContent?.trim());
+    try {
+      const el = (await page(elementTag, providerTag)) as EventList;
+      customElements.define(elementTag, class extends EventList {});
+      await waitUntil(() => cardNames(el).length > 0, 'the list shows the page-wide events');
+      expect(cardNames(el)).to.deep.equal(['From the page config']);
+
+      customElements.define(providerTag, class extends BookingProvider {});
+      await waitUntil(() => cardNames(el).includes('From the provider'), "the list shows the provider's events");
+      expect(cardNames(el)).to.deep.equal(['From the provider']);
     } finally {
       window.fetch = realFetch;
     }
