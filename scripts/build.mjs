@@ -195,6 +195,10 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
   const core = coreChunk();
   const chunksOutput = await build({
     ...browserBuild(),
+    // The loader defines <booking-provider> before any other of our tags, so no element of the
+    // bundle upgrades before its provider: the ContextRoot the npm entry points need stays out
+    // (src/controllers/booking-controller.ts).
+    define: { ...browserBuild().define, __STAGEDOOR_SCRIPT_TAG__: 'true' },
     plugins: [minifier, core.plugin],
     build: {
       ...browserBuild({ outDir, emptyOutDir, sourcemap }).build,
