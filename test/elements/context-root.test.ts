@@ -127,6 +127,18 @@ describe('an element and its <booking-provider>, defined in either order', () =>
     }
   });
 
+  it('stagedoor/elements/basket-timer imported before stagedoor/elements/booking-provider: the timer takes the provider\'s booking', async () => {
+    expect(customElements.get('basket-timer'), 'nothing in this file registered the tags').to.equal(undefined);
+    expect(customElements.get('booking-provider')).to.equal(undefined);
+    const el = await page('basket-timer', 'booking-provider');
+    await import('../../src/elements/basket-timer/basket-timer.ts');
+    await (el as BasketTimer).updateComplete;
+    expect(bookingOf(el).config.endpoint).to.equal('/api');
+    await import('../../src/elements/booking-provider/booking-provider.ts');
+    await (el as BasketTimer).updateComplete;
+    expectProviderBooking(el);
+  });
+
   it('a provider defined later also reaches an element inside another shadow root', async () => {
     const elementTag = fresh('basket-timer');
     const providerTag = fresh('booking-provider');
