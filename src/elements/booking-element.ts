@@ -36,6 +36,7 @@ export class BookingElement extends LitElement {
 
   protected readonly bookingController = new BookingController(this);
 
+  /** @internal Lit's, recording the element's Tasks on the way. */
   override addController(controller: ReactiveController): void {
     super.addController(controller);
     // A Task, known by its shape: importing @lit/task here would put it in every element's
@@ -49,6 +50,7 @@ export class BookingElement extends LitElement {
    * one, so every load that has run runs again, now from the new one. Called
    * by the booking controller; a change of only the provider's other settings
    * (language, currency) keeps the api and loads nothing again.
+   * @internal
    */
   bookingApiChanged(): void {
     for (const task of this.tasks) {
