@@ -10,4 +10,7 @@ export function loadTokens(): Promise<Tokens>;
 export function tokensTable(tokens: Tokens): string;
 export function elementsOf(manifest: CustomElementsManifest): ManifestDeclaration[];
 export function elementsReference(manifest: CustomElementsManifest): string;
-export function readmeWithReference(readme: string, manifest: CustomElementsManifest, tokens?: Tokens): string;
+export const REFERENCE_PAGE: string;
+export function withReference(page: string, manifest: CustomElementsManifest): string;
+export const TOKENS_PAGE: string;
+export function withTokens(page: string, tokens: Tokens): string;

@@ -178,12 +178,14 @@ describe('the public vocabulary (docs/vocabulary.md)', () => {
           assert.doesNotMatch(line, /@cssprop\s+\[/, `${path}:${i + 1}: a default in JSDoc (it comes from ${TOKENS_FILE}): ${line.trim()}`);
         });
       }
-      // And the README's own tables (outside the generated ones) state no default of their own.
-      const readme = readFileSync(join(root, 'README.md'), 'utf8')
-        .replace(/<!-- elements:start[\s\S]*?<!-- elements:end -->/, '')
-        .replace(/<!-- tokens:start[\s\S]*?<!-- tokens:end -->/, '');
-      for (const line of readme.split('\n').filter((l) => l.startsWith('|') && l.includes('--booking-'))) {
-        assert.doesNotMatch(line, colour, `README.md states a colour default by hand: ${line}`);
+      // And the docs' own tables (outside the generated ones) state no default of their own.
+      for (const page of ['README.md', ...readdirSync(join(root, 'docs')).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`)]) {
+        const text = readFileSync(join(root, page), 'utf8')
+          .replace(/<!-- elements:start[\s\S]*?<!-- elements:end -->/, '')
+          .replace(/<!-- tokens:start[\s\S]*?<!-- tokens:end -->/, '');
+        for (const line of text.split('\n').filter((l) => l.startsWith('|') && l.includes('--booking-'))) {
+          assert.doesNotMatch(line, colour, `${page} states a colour default by hand: ${line}`);
+        }
       }
     });
 
