@@ -189,9 +189,12 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
   if (parsed.kind === 'best') {
     const perf = store.performances.get(parsed.performanceId);
     if (!perf) return fail(400, `Performance ${parsed.performanceId} does not exist.`);
-    // No AreaId (Json.NET leaves it 0): unambiguous only when the performance has one area,
-    // as a general-admission show has (its one standing or unreserved area).
-    const areas = [...perf.venue.areas.values()];
+    // No AreaId (Json.NET leaves it 0): unambiguous only when the performance has one area on sale
+    // (the one group Get Area prices lists), as a general-admission show often has.
+    const areas = [...perf.venue.areas.values()].filter((a) => a.rows.some((r) => {
+      for (let s = r.start; s < r.end; s++) if (store.sellingPrice(perf, s) !== null) return true;
+      return false;
+    }));
     if (parsed.areaId === 0 && areas.length !== 1) {
       return fail(400, `AreaId is required: performance ${perf.id} has ${areas.length} areas.`, 'Take AreaId from Get Area prices.');
     }
