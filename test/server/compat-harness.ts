@@ -7,17 +7,29 @@
  */
 import { createProxy } from '../../src/server/proxy/index.ts';
 import type { SandboxOptions } from '../../src/server/sandbox/index.ts';
-import { BASE, harnessOver, rec, setup, type Harness, type Reply } from './sandbox-harness.ts';
+import { BASE, harnessOver, KEY, rec, setup, type Harness, type Reply } from './sandbox-harness.ts';
 
 export { BASE, rec, type Harness, type Reply };
 
 export type Route = 'direct' | 'proxy';
 export const ROUTES: readonly Route[] = ['direct', 'proxy'];
 
-/** A sandbox harness whose requests go `route`'s way. */
-export function harness(route: Route, options: SandboxOptions = {}): Harness {
+/** A sandbox harness whose requests go `route`'s way, with that way's endpoint and Fetch-API handler (for an api client). */
+export interface RouteHarness extends Harness {
+  endpoint: string;
+  handle(request: Request): Promise<Response>;
+}
+
+export function harness(route: Route, options: SandboxOptions = {}): RouteHarness {
   const h = setup(options);
-  if (route === 'direct') return h;
+  if (route === 'direct') {
+    const handle = async (request: Request) => {
+      const headers = new Headers(request.headers);
+      headers.set('Api-Key', KEY);
+      return h.sandbox.fetch(new Request(request, { headers }));
+    };
+    return { ...h, endpoint: BASE, handle };
+  }
   const proxy = createProxy({
     upstream: (request) => h.sandbox.fetch(request),
     apiKey: 'compat-proxy-key',
@@ -27,7 +39,8 @@ export function harness(route: Route, options: SandboxOptions = {}): Harness {
     allowOnAccount: true,
     now: () => h.clock.now(),
   });
-  return harnessOver(h.clock, h.sandbox, (request) => proxy.fetch(request), `${BASE}/api`);
+  const handle = async (request: Request) => proxy.fetch(request);
+  return { ...harnessOver(h.clock, h.sandbox, handle, `${BASE}/api`), endpoint: `${BASE}/api`, handle };
 }
 
 /** The sandbox's own page or file at an absolute URL it emitted (payment pages, e-tickets, seating plans). */
