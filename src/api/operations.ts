@@ -307,9 +307,12 @@ const table = {
     area: 'Performances', method: 'GET', path: '/rest/v2/Performances/{performanceId}/SeatingPlan', kind: 'availability',
     source: 'dto-library',
   }),
-  /** DTO library (CheckTicketAvailabilityResult): whether one ticket can still be had. */
+  /**
+   * DTO library (CheckTicketAvailabilityResult): whether one ticket can still be had. Kind `basket`: never
+   * cached, as a check made just before adding the ticket must not read an answer from before someone took it.
+   */
   getTicketAvailability: row<{ ticketId: number }, {}, undefined, TicketAvailabilityResult>({
-    area: 'Performances', method: 'GET', path: '/rest/v2/TicketAvailability/{ticketId}', kind: 'availability',
+    area: 'Performances', method: 'GET', path: '/rest/v2/TicketAvailability/{ticketId}', kind: 'basket',
     source: 'dto-library',
   }),
   validateSeatsSelection: row<PerformancePath, {}, SeatsSelectionValidationBody, SeatsSelectionValidationResult>({

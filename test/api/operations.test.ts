@@ -120,6 +120,6 @@ describe('operations table', () => {
 
   test('the table is frozen', () => {
     assert.ok(Object.isFrozen(operations));
-    assert.ok(Object.isFrozen(operationList));
+    assert.ok(Object.isFrozen(allRows));
   });
 });

@@ -182,3 +182,16 @@ for (const route of ROUTES) {
     });
   });
 }
+
+test('through the proxy, one order however it is spelled: a repeat in other case gets the kept answer', async () => {
+  const h = tiny('proxy');
+  const id = await basketWithSeats(h);
+  const first = await h.post(`/rest/v2/Baskets/${id}/SubmitOrder`, { email: 'ada@example.com', name: 'Ada', lastName: 'L', deliveryType: '1', ...urls });
+  assert.equal(first.status, 200, first.text);
+  const again = await h.post(`/rest/v2/Baskets/${id}/SubmitOrder`, {
+    BasketId: id, Email: 'ada@example.com', Name: 'Ada', LastName: 'L', DeliveryType: 1,
+    SuccessReturnUrl: urls.successReturnUrl, FailureReturnUrl: urls.failureReturnUrl,
+  });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(rec(again.body).PaymentRedirectUrl, rec(first.body).PaymentRedirectUrl);
+});

@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { createApiClient } from '../../src/api/client.ts';
 import { fillPath } from '../../src/api/match.ts';
 import { operationList, operations } from '../../src/api/operations.ts';
+import { createProxy } from '../../src/server/proxy/index.ts';
 import type {
   AvailableTicketsResult,
   EventAvailableTicketsResult,
@@ -242,6 +243,25 @@ for (const route of ROUTES) {
       }
       assert.equal(compared, operationList.filter((o) => o.method === 'GET').length);
     });
+
+    test('the writes with their paths in lower case: create, add, delete one item, delete all', async () => {
+      const h = tiny(route);
+      const created = await h.post('/rest/v2/baskets');
+      assert.equal(created.status, 200, created.text);
+      const id = String(rec(created.body).BasketId).toUpperCase();
+      const free = await h.available(TINY.perf);
+      for (const seat of ['A1', 'C1']) {
+        const added = await h.post(`/rest/v2/baskets/${id}/tickets`, { tickets: [seatId(free, seat === 'C1' ? 'Circle' : 'Stalls', seat === 'C1' ? 'A1' : seat)] });
+        assert.equal(added.status, 200, added.text);
+      }
+      const items = (await h.basket(id.toLowerCase())).Items;
+      assert.equal(items.length, 2);
+      const one = await h.del(`/rest/v2/baskets/${id}/basketitem/${items[0]?.BasketItemId}`);
+      assert.equal(one.status, 200, one.text);
+      const all = await h.del(`/rest/v2/baskets/${id}/tickets`);
+      assert.equal(all.status, 200, all.text);
+      assert.equal((await h.basket(id)).Items.length, 0);
+    });
   });
 
   describe(`the smaller mismatches, ${route}`, () => {
@@ -297,6 +317,16 @@ for (const route of ROUTES) {
     });
   });
 }
+
+test('TicketAvailability through a caching proxy is never an answer from before the ticket was taken', async () => {
+  const h = harness('direct', { catalogue: tinyCatalogue() });
+  const proxy = createProxy({ upstream: (request) => h.sandbox.fetch(request), apiKey: 'compat-proxy-key', log: false, rateLimit: false, now: () => h.clock.now() });
+  const a1 = seatId(await h.available(TINY.perf), 'Stalls', 'A1');
+  const check = async () => (await (await proxy.fetch(new Request(`http://proxy.test/api/rest/v2/TicketAvailability/${a1}`))).json()) as { IsAvailable: boolean };
+  assert.equal((await check()).IsAvailable, true);
+  await h.add(await h.newBasket(), { Tickets: [a1] });
+  assert.equal((await check()).IsAvailable, false);
+});
 
 test('our client reads a 201 Create Basket as well as a 200 (a client must not depend on either)', async () => {
   const basketId = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
