@@ -134,6 +134,11 @@ export async function runSandboxCommand(args: string[]): Promise<void> {
       `${running.sandbox.catalogue.Events.length} events, ${running.sandbox.catalogue.Performances.length} performances` +
       (options.apiKeys ? '' : '; any non-empty Api-Key header is accepted'),
   );
+  console.log(
+    options.dateToReading === 'whole-day'
+      ? '  a date-only dateTo covers its whole day (dateFrom=D&dateTo=D is the day D); --date-to-reading midnight for the other reading'
+      : '  a date-only dateTo is 00:00 of that day (dateFrom=D&dateTo=D+1 is the day D); --date-to-reading whole-day for the other reading',
+  );
   const stop = () => {
     void running.close().finally(() => process.exit(0));
   };
