@@ -1,5 +1,5 @@
 /**
- * Every record of the ticket service interface (shared/spec/service-interface.md),
+ * Every record of the ticket service interface (its operations: docs/service-operations.md),
  * field names exactly as on the wire: PascalCase, including the service's own
  * spelling `TotalAvailableTickesCount`. Nullability follows the interface.
  *
