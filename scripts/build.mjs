@@ -411,7 +411,32 @@ export async function buildServer({ outDir = fromRoot('dist/lib'), declarations 
       },
     },
   });
+  await buildEdgeProxy({ outDir });
   if (declarations) buildDeclarations({ outDir, project: 'tsconfig.lib-server.json' });
+}
+
+/**
+ * dist/lib/server/proxy/edge.js: the proxy for runtimes without Node built-ins (workerd, Deno, Bun, Vercel's
+ * edge: package.json's export conditions for `stagedoor/proxy`), one file with lru-cache inlined from its own
+ * `browser` build. lru-cache's default build imports `node:diagnostics_channel` (inside an `import()`), which
+ * workerd refuses without the nodejs_compat flag; its browser build needs nothing but the language. Hono stays
+ * an import (a dependency of the package). Any `node:` import would fail this build: none may reach edge.js.
+ */
+export async function buildEdgeProxy({ outDir = fromRoot('dist/lib') } = {}) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [fromRoot('src/server/proxy/index.ts')],
+    outfile: join(outDir, 'server/proxy/edge.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['browser'],
+    mainFields: ['module', 'main'],
+    external: ['hono', 'hono/*'],
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 /**

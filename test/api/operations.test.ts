@@ -85,12 +85,12 @@ describe('operations table', () => {
     assert.deepEqual(operations.getEvents.query, { type: { type: 'int', required: false } });
   });
 
-  test('path parameters are typed: ids are integers, basketId is a GUID', () => {
+  test('path parameters are typed: ids are integers, eventIds a list of them, basketId is a GUID', () => {
     for (const op of operationList) {
       const inTemplate = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
       assert.deepEqual(Object.keys(op.pathParams), inTemplate, `${op.name}: path parameters in template order`);
       for (const name of inTemplate) {
-        assert.equal(op.pathParams[name], name === 'basketId' ? 'guid' : 'int', `${op.name}: {${name}}`);
+        assert.equal(op.pathParams[name], name === 'basketId' ? 'guid' : name === 'eventIds' ? 'intlist' : 'int', `${op.name}: {${name}}`);
       }
     }
     assert.deepEqual(operations.deleteBasketItem.pathParams, { basketId: 'guid', basketItemId: 'int' });
