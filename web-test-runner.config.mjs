@@ -6,8 +6,9 @@
 // What a driver cannot emulate is given to a browser of its own at launch, as a group of the run:
 // - the visitor's colour-scheme preference (Firefox, WebKit): the files that ask for one
 //   (`visitorPrefers` in test/elements/helpers/engine.ts) run again in a browser that prefers dark;
-// - the visitor's time zone (WebKit): the files that ask for one (`visitorZones`) run once more per
-//   zone in VISITOR_ZONES, in a browser whose process has TZ set to it.
+// - the visitor's time zone (WebKit): its main browser runs in the last zone of VISITOR_ZONES, and
+//   the files that ask for one (`visitorZones`) run once more per other zone, in a browser whose
+//   process has TZ set to it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
@@ -56,8 +57,8 @@ function chromium() {
 function firefox(colorScheme) {
   const launcher = chromeLauncher({
     puppeteer,
-    // A window of its own too (a new page is a tab of the first window by default, in the
-    // background, where nothing animates).
+    // A window of its own (a new page is by default a tab of the first window, where a page in
+    // the background gets no animation frames).
     createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage({ type: 'window' }),
     launchOptions: firefoxLaunchOptions({ colorScheme }),
   });
@@ -210,6 +211,8 @@ export default {
   testFramework: { config: { timeout: ENGINE === 'webkit' ? 30000 : 10000 } },
   browserStartTimeout: 60000,
   testsStartTimeout: 60000,
-  testsFinishTimeout: 300000,
+  // A file's tests (i18n-every-state: every element in every state in nine languages) take WebKit
+  // over two minutes alone, more beside the other engines.
+  testsFinishTimeout: ENGINE === 'webkit' ? 600000 : 300000,
   reporters: [defaultReporter(), countReporter({ out: `.test-results/browser-${ENGINE}.json` })],
 };

@@ -149,6 +149,7 @@ export class BookingElement extends LitElement {
     askViewportAgain([sheet]);
   }
 
+  /** @internal Lit's, asking the viewport media rules anew (see askViewportAgain). */
   override connectedCallback(): void {
     super.connectedCallback();
     if (this.renderRoot instanceof ShadowRoot) askViewportAgain(this.renderRoot.adoptedStyleSheets);
