@@ -248,6 +248,8 @@ export class BasketStore extends Store<BasketState> {
   /** While above zero, what changes was learnt from another tab: not told again. */
   private adopting = 0;
   private readonly disposers: (() => void)[] = [];
+  /** Disposed: the page no longer shows this basket (nothing it hears should act on it). */
+  disposed = false;
   private readonly key: string;
   private readonly pendingKey: string;
   private readonly completedKey: string;
@@ -834,6 +836,7 @@ export class BasketStore extends Store<BasketState> {
 
   /** Stop timers and the other tabs' channel (the last element of this basket left the page). */
   dispose(): void {
+    this.disposed = true;
     this.clearExpiryTimer();
     for (const dispose of this.disposers.splice(0)) dispose();
   }

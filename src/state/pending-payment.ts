@@ -230,7 +230,7 @@ export function pendingPayment(basket: BasketStore): PendingPayment {
     stores.set(basket, created);
     if (typeof window !== 'undefined') {
       window.addEventListener('pageshow', (event) => {
-        if (event.persisted) created.shownAgain();
+        if (event.persisted && !basket.disposed) created.shownAgain();
       });
     }
     if (basket.pendingRecord) void created.check();
