@@ -55,7 +55,7 @@ export interface LapsedState {
   performanceId: number | null;
   /** Why it failed (status `failed`). */
   message: string | null;
-  /** Bumped on every outcome, so a view can tell a new one. */
+  /** Bumped on every outcome (never reset), so a view can tell a new one. */
   outcomes: number;
 }
 
@@ -87,7 +87,7 @@ export class LapsedHold extends Store<LapsedState> {
         if (value.released.length) this.keep(value.released);
       } else if (!value.released.length && this.value.items.length && this.value.status !== 'holding' && this.value.status !== 'gone') {
         // The visitor started again (or another tab held them again): nothing to offer.
-        this.set(EMPTY);
+        this.set({ ...EMPTY, outcomes: this.value.outcomes });
       }
     });
   }
@@ -141,7 +141,7 @@ export class LapsedHold extends Store<LapsedState> {
       const { Performances } = await this.api.getEventPerformances({ eventId: item.eventId });
       performanceId = Performances.find((p) => p.PerformanceDate === item.performanceDate)?.PerformanceId ?? null;
       if (performanceId !== null) {
-        const { AvailableTickets } = await this.api.getFullAvailability({ performanceId });
+        const { AvailableTickets } = await this.api.getFullAvailability({ performanceId }, { fresh: true });
         const free = new Set(AvailableTickets.map((t) => t.TicketId));
         gone = item.seats.filter((_, i) => !free.has(item.ticketIds[i] ?? -1));
       }

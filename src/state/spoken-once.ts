@@ -34,13 +34,18 @@ function followSpeaker(storage: KeyValueStorage, name: string): void {
   });
 }
 
+/** Follow which tab the visitor looks at (the first call makes this tab it, when visible): call it as soon as a basket is shown. */
+export function followTabs(store: BasketStore): void {
+  followSpeaker(store.storage, `stagedoor:speaker:${store.endpointKey}`);
+}
+
 /**
  * True once for `key` (e.g. `left:<expiry>:300`) across the site's tabs: when this tab is
  * visible and the one the visitor looks at, and nothing has said it yet.
  */
 export function sayOnce(store: BasketStore, key: string): boolean {
   const speaker = `stagedoor:speaker:${store.endpointKey}`;
-  followSpeaker(store.storage, speaker);
+  followTabs(store);
   if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return false;
   const current = store.storage.getItem(speaker);
   if (current && current !== TAB) return false;

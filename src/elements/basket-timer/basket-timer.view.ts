@@ -15,7 +15,7 @@ import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
 import { lapsedHold, type LapsedHold } from '../../state/lapsed-hold.ts';
 import { pendingPayment, type PendingPayment } from '../../state/pending-payment.ts';
-import { sayOnce } from '../../state/spoken-once.ts';
+import { followTabs, sayOnce } from '../../state/spoken-once.ts';
 import type { BasketTimer, BasketTimerState } from './basket-timer.component.ts';
 
 export { basketTimerViewStyles } from './basket-timer.view.styles.ts';
@@ -109,6 +109,7 @@ export class BasketTimerView {
       this.lastState = null;
     }
 
+    followTabs(store); // this tab, shown now, is where the visitor looks (spoken-once.ts)
     this.target = content.length ? store.nextExpiry() : null;
     if (this.pending?.store !== store) {
       this.pending?.off();
