@@ -320,6 +320,28 @@ describe('basket-timer', () => {
       await expectAccessible(w);
     });
 
+    it('offers "Hold these seats again" after a lapse: one click holds the same seats again, said once; accessible', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      await w.tick(10 * MINUTE + SECOND);
+      expect(w.el.state).to.equal('expired');
+      const button = part(w.el, 'hold-again');
+      expect(button?.textContent?.trim()).to.equal('Hold these seats again');
+      await expectAccessible(w);
+      const adds = w.api.callsTo('addTickets').length;
+      button?.click();
+      await w.tick(0);
+      await w.tick(0);
+      // The same ticket, in a new hold.
+      expect(w.api.callsTo('addTickets').slice(adds).map((c) => (c as { body: { Tickets: number[] } }).body.Tickets)).to.deep.equal([[1]]);
+      expect(w.booking.basket.value.content?.Items.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+      expect(w.el.state).to.equal('normal');
+      expect(live(w.el)).to.equal('Your seats are held again.');
+      expect(part(w.el, 'released')).to.equal(null);
+      expect(w.liveChanges.filter((t) => t === 'Your seats are held again.')).to.have.length(1);
+      await expectAccessible(w);
+    });
+
     it('uses the warning-seconds attribute', async () => {
       const w = await mount({ template: () => html`<basket-timer warning-seconds="300"></basket-timer>` });
       await addTickets(w, 1);
