@@ -57,14 +57,6 @@ export function showsBasket(store: BasketStore, host: HTMLElement): () => void {
   return () => set.delete(host);
 }
 
-/** Changes heard, by store (tests and the bench wait on them). */
-const heard = new WeakMap<BasketStore, number>();
-
-/** How many changes from other tabs this store has taken in (read by tests and the bench). */
-export function changesHeard(store: BasketStore): number {
-  return heard.get(store) ?? 0;
-}
-
 const started = new WeakSet<BasketStore>();
 
 /**
@@ -123,7 +115,6 @@ async function apply(store: BasketStore, change: SharedChange): Promise<void> {
   const booked = change === 'completed' ? store.bookedElsewhere : null;
   if (booked) payment.bookedElsewhere(booked);
   else if (change === 'payment' || change === 'completed' || change === 'resumed') await payment.check();
-  heard.set(store, changesHeard(store) + 1);
   const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };
   const host = [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
   host?.dispatchEvent(bookingEvent('booking-remote-change', detail));

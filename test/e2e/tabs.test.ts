@@ -168,6 +168,25 @@ describe('one basket across the tabs of a site', () => {
     assert.deepEqual([...a.errors, ...b.errors], []);
   });
 
+  it('where there is no BroadcastChannel, the storage event carries the change', async () => {
+    const context = await newContext();
+    await context.addInitScript(() => {
+      delete (window as { BroadcastChannel?: unknown }).BroadcastChannel;
+    });
+    const a = await open(context, '/shop3');
+    const b = await open(context, '/shop3');
+    await addSeats(a.page);
+    await waitHeard(b.page, 'add');
+    await items(b.page).first().waitFor();
+    assert.equal(await b.page.locator('basket-timer').getAttribute('state'), 'normal');
+    const form = a.page.locator('checkout-form');
+    await form.locator('[part~="empty-button"]').click();
+    await form.locator('[part~="confirm-empty-button"]').click();
+    await waitHeard(b.page, 'clear');
+    await b.page.waitForFunction(() => document.querySelector('basket-timer')?.getAttribute('state') === 'empty');
+    assert.deepEqual([...a.errors, ...b.errors], []);
+  });
+
   it('a payment begun in one tab is offered to continue in the other, which sends no second order; the booking completed there shows in the other', async () => {
     const context = await newContext();
     const a = await open(context, '/shop1');
