@@ -51,7 +51,7 @@ const wire = (q: Query): WireQuery => ({
  * In the page: the visible elements matching a query, through every shadow root; with `center`,
  * the first is scrolled to the middle of the view and its centre returned.
  */
-function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'value') {
+function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'value' | 'focused') {
   const deep = (root: Document | ShadowRoot, css: string): Element[] => {
     const out: Element[] = [...root.querySelectorAll(css)];
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) out.push(...deep(el.shadowRoot, css));
@@ -81,6 +81,11 @@ function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'valu
   if (mode === 'text') return label(el);
   if (mode === 'href') return (el as HTMLAnchorElement).href;
   if (mode === 'value') return (el as HTMLInputElement).value;
+  if (mode === 'focused') {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active === el;
+  }
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   const r = el.getBoundingClientRect();
   const x = Math.round(r.left + r.width / 2);
@@ -138,9 +143,15 @@ class Visitor {
     await this.driver.clickAt(at.x, at.y);
   }
 
-  /** Click into a field and type; then it holds what was typed (no key lost on the way). */
+  /**
+   * Click into a field (again, if the page moved under the pointer meanwhile: the checkout may
+   * still be bringing the added item into view) and type; then it holds what was typed.
+   */
   async fill(q: Query, text: string): Promise<void> {
-    await this.click(q);
+    await this.until(`focus in ${q.name}`, async () => {
+      await this.click(q);
+      return this.driver.evaluate<boolean>(inPage as never, wire(q), 'focused');
+    });
     await this.driver.type(text);
     assert.equal(await this.driver.evaluate(inPage as never, wire(q), 'value'), text, `typed into ${q.name}`);
   }
