@@ -17,7 +17,7 @@ import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteer from 'puppeteer-core';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import {
-  firefoxLaunchOptions, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv,
+  firefoxLaunchOptions, freePort, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv,
 } from './scripts/engines.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 
@@ -200,6 +200,9 @@ const { browsers, concurrency } = setup;
 const groups = setup.groups.filter((g) => g.files.length > 0);
 
 export default {
+  // A port the system hands out (web-test-runner's own search from 8000 raced when the three
+  // engines' runs started at once: two took 8000).
+  port: await freePort(),
   files: FILES,
   nodeResolve: true,
   concurrency,
