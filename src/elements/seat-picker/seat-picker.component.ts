@@ -4,8 +4,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
 import type { ApiClient } from '../../api/client.ts';
-import { formatDateTime, formatList, formatMoney, formatNumber } from '../../format.ts';
-import { plural } from '../../i18n/plural.ts';
+import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
 import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
@@ -16,12 +15,13 @@ import type { BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import { SeatAdding, type LaterPart } from './seat-adding.ts';
+import { SeatListPath } from './seat-list-path.ts';
 import { SeatMapController } from './seat-map-controller.ts';
 import { needsChoiceByCount, renderByMode, renderModeSwitch, showsBest, type Chooser, type SeatPickerMode } from './seat-picker-mode.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
 import { SelectionValidation } from './selection-check.ts';
 import type { SelectionCheck } from './seat-summary.ts';
-import { seatName, shortName } from './seat-words.ts';
+import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 export type { SeatPickerMode } from './seat-picker-mode.ts';
@@ -107,9 +107,6 @@ export class SeatPicker extends BookingElement {
   @state() private chooser: Chooser = 'map';
   @state() private notice: Notice | null = null;
   @state() private announcement = '';
-  @state() private listOpen = false;
-  @state() private listArea = 0;
-  @state() private listRow = 0;
   @state() private zoom = 1;
   @state() private activeSeat = -1;
   @state() private reloadCount = 0;
@@ -123,6 +120,8 @@ export class SeatPicker extends BookingElement {
   @state() private mapFirst = true;
   private rest: Promise<void> | null = null;
 
+  /** The "choose from a list" path's disclosure (seat-list-path.ts). */
+  private readonly list = new SeatListPath(this);
   /** The map and the choice's sets of seats, kept in step with the data and the basket (src/state/seat-selection.ts). */
   private readonly seats = new SeatSelection();
   private lastPerformance: number | null = null;
@@ -297,8 +296,7 @@ export class SeatPicker extends BookingElement {
       this.notice = null;
       this.activeSeat = -1;
       this.chooser = 'map';
-      this.listArea = 0;
-      this.listRow = 0;
+      this.list.reset();
       const wanted = this.bookingController.selection.ticketCount;
       if (wanted && wanted > 0) {
         this.wantedCount = Math.min(wanted, this.maxSeats);
@@ -337,16 +335,7 @@ export class SeatPicker extends BookingElement {
   private reconciled(previous: SeatMap, kept: readonly number[], lost: readonly number[]): void {
     if (lost.length) this.selected = kept;
     if (this.pendingLoss === null) return;
-    const names = formatList(seatsOf(previous, lost).map((s) => shortName(s)), this.bookingController.booking.config);
-    this.notice = lost.length
-      ? {
-          tone: 'error',
-          message: msg('Some seats were taken by someone else while you were choosing. The map is up to date again.'),
-          detail: this.selected.length
-            ? msg(str`No longer available: ${names}. The rest of your choice is kept.`)
-            : msg(str`No longer available: ${names}.`),
-        }
-      : { tone: 'error', message: this.pendingLoss };
+    this.notice = { tone: 'error', ...lostSeatsNotice(seatsOf(previous, lost), this.selected.length, this.bookingController.booking.config, this.pendingLoss) };
     this.announce(this.notice.detail ? `${this.notice.message} ${this.notice.detail}` : this.notice.message);
     this.pendingLoss = null;
   }
@@ -374,23 +363,8 @@ export class SeatPicker extends BookingElement {
 
   // ------------------------------------------------------------------ words
 
-  private moneyCache = new Map<number, string>();
-  private moneyConfig: unknown = null;
-
   /** Money in the configured currency (cached per amount: hundreds of seat names share a few prices). */
-  private readonly money = (amount: number): string => {
-    const config = this.bookingController.booking.config;
-    if (config !== this.moneyConfig) {
-      this.moneyConfig = config;
-      this.moneyCache.clear();
-    }
-    let text = this.moneyCache.get(amount);
-    if (text === undefined) {
-      text = formatMoney(amount, config);
-      this.moneyCache.set(amount, text);
-    }
-    return text;
-  };
+  private readonly money = cachedMoney(() => this.bookingController.booking.config);
 
   private date(value: string): string {
     return formatDateTime(value, this.bookingController.booking.config, { dateStyle: 'full', timeStyle: 'short' });
@@ -483,7 +457,7 @@ export class SeatPicker extends BookingElement {
           <div
             class="sizer"
             role="group"
-            aria-label=${this.mapLabel(map)}
+            aria-label=${mapLabel(map.seats.length, this.bookingController.booking.config)}
             ${ref(this.sizerRef)}
           ></div>
         </div>
@@ -537,24 +511,19 @@ export class SeatPicker extends BookingElement {
 
   private renderList(map: SeatMap): TemplateResult {
     const check = this.selectionCheck;
-    // The list itself comes with the later part; opening the list asks for it if it is not here yet.
-    const body = this.listOpen
-      ? (this.laterPart?.renderListBody(map, {
-          area: this.listArea,
-          row: this.listRow,
-          selected: this.seats.selectedIdx,
-          held: this.seats.heldIdx,
-          invalid: check.state === 'refused' && this.seats.invalidSeat >= 0 ? { seat: this.seats.invalidSeat, message: check.message } : null,
-          money: this.money,
-          onArea: this.handleListArea,
-          onRow: this.handleListRow,
-          onToggle: (i) => this.toggleSeat(i, 'list'),
-        }) ?? (void this.later(), html`<p part="loading" role="status">${msg('Loading the list…')}</p>`))
-      : nothing;
-    return html`<details part="list" ?open=${this.listOpen} @toggle=${this.handleListToggle}>
-      <summary>${msg('Choose seats from a list')}</summary>
-      ${body}
-    </details>`;
+    const { selectedIdx, heldIdx, invalidSeat } = this.seats;
+    return this.list.render(
+      map,
+      {
+        selected: selectedIdx,
+        held: heldIdx,
+        invalid: check.state === 'refused' && invalidSeat >= 0 ? { seat: invalidSeat, message: check.message } : null,
+        money: this.money,
+        onToggle: (i) => this.toggleSeat(i, 'list'),
+      },
+      this.laterPart,
+      () => this.later(),
+    );
   }
 
   private get pairedNoteId(): string | typeof nothing {
@@ -598,62 +567,15 @@ export class SeatPicker extends BookingElement {
     const seat = map?.seats[index];
     if (!map || !seat) return;
     const outcome = toggle(this.selected, seat.ticketId, { held: this.seats.heldIdx.has(index), max: this.maxSeats });
-    if (outcome.kind === 'held') {
-      this.announce(msg(str`${shortName(seat)} is already in your basket.`));
-      if (source === 'list') this.requestUpdate();
-      return;
-    }
-    if (this.notice?.tone === 'success') this.notice = null;
-    if (outcome.kind === 'removed') {
-      this.selected = outcome.selected;
-      this.announce(`${msg(str`${shortName(seat)} removed.`)} ${this.countSentence()}`);
-    } else if (outcome.kind === 'full') {
-      const max = this.maxSeats;
-      this.announce(
-        plural(max, {
-          one: () => msg(str`You can choose up to ${max} seat. Remove it to choose another.`),
-          other: () => msg(str`You can choose up to ${max} seats. Remove one to choose another.`),
-        }),
-      );
-      if (source === 'list') this.requestUpdate(); // put the checkbox back
-    } else {
-      this.selected = outcome.selected;
-      this.announce(`${msg(str`${shortName(seat)} chosen, ${this.money(seat.price)}.`)} ${this.countSentence()}`);
-    }
-  }
-
-  private countSentence(): string {
-    // Called after `selected` changed: derive from it directly.
-    const n = this.selected.length;
-    const money = this.money(totalOf(this.map, this.selected));
-    return plural(n, { one: () => msg(str`${n} seat, total ${money}.`), other: () => msg(str`${n} seats, total ${money}.`) });
-  }
-
-  /** The map's accessible name: how many seats, and how to move between them. */
-  private mapLabel(map: SeatMap): string {
-    const count = map.seats.length;
-    const shown = formatNumber(count, this.bookingController.booking.config);
-    return plural(count, {
-      one: () => msg(str`Seat map, ${shown} seat. Arrow keys move between seats; Enter or Space chooses.`),
-      other: () => msg(str`Seat map, ${shown} seats. Arrow keys move between seats; Enter or Space chooses.`),
-    });
+    if (outcome.kind !== 'held' && this.notice?.tone === 'success') this.notice = null;
+    if (outcome.kind === 'added' || outcome.kind === 'removed') this.selected = outcome.selected;
+    else if (source === 'list') this.requestUpdate(); // put the checkbox back
+    const choice = { count: this.selected.length, total: totalOf(map, this.selected) };
+    this.announce(toggleSentence(outcome, seat, this.money, choice, this.maxSeats));
   }
 
   private clearSelection = (): void => {
     this.selected = [];
     this.announce(msg('Choice cleared.'));
-  };
-
-  private handleListToggle = (e: Event): void => {
-    this.listOpen = (e.target as HTMLDetailsElement).open;
-  };
-
-  private handleListArea = (e: Event): void => {
-    this.listArea = Number((e.target as HTMLSelectElement).value);
-    this.listRow = 0;
-  };
-
-  private handleListRow = (e: Event): void => {
-    this.listRow = Number((e.target as HTMLSelectElement).value);
   };
 }
