@@ -1,7 +1,7 @@
-// The README's element reference, generated from custom-elements.json so it
-// cannot drift from the JSDoc: `node scripts/docs.mjs` rewrites the part of
-// README.md between the two markers below; test/e2e/manifest.test.ts fails
-// when the committed README differs from what this would write.
+// The element reference, generated from custom-elements.json so it cannot
+// drift from the JSDoc: `node scripts/docs.mjs` rewrites the part of
+// docs/elements.md between the two markers below; test/e2e/manifest.test.ts
+// fails when the committed page differs from what this would write.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,17 +70,20 @@ export function elementsReference(manifest) {
   return out.filter(Boolean).join('\n\n');
 }
 
-/** README.md with the reference section replaced. */
-export function readmeWithReference(readme, manifest) {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${START} ... ${END}`);
-  return `${readme.slice(0, start + START.length)}\n\n${elementsReference(manifest)}\n\n${readme.slice(end)}`;
+/** The page that holds the reference, relative to the repository. */
+export const REFERENCE_PAGE = 'docs/elements.md';
+
+/** The reference page's text with the part between the markers regenerated. */
+export function withReference(page, manifest) {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${REFERENCE_PAGE} lacks the markers ${START} ... ${END}`);
+  return `${page.slice(0, start + START.length)}\n\n${elementsReference(manifest)}\n\n${page.slice(end)}`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8'));
-  const path = join(root, 'README.md');
-  writeFileSync(path, readmeWithReference(readFileSync(path, 'utf8'), manifest));
-  console.log('README.md: element reference regenerated');
+  const path = join(root, REFERENCE_PAGE);
+  writeFileSync(path, withReference(readFileSync(path, 'utf8'), manifest));
+  console.log(`${REFERENCE_PAGE}: element reference regenerated`);
 }

@@ -1,4 +1,4 @@
-// Screenshots of the demo pages for the README: each page at desktop (1280 px)
+// Screenshots of the demo pages for the docs (docs/screenshots/): each page at desktop (1280 px)
 // and mobile (360 px) width, light and dark colour scheme, in headless
 // Chromium (playwright-core; /usr/bin/chromium or CHROME_PATH).
 //

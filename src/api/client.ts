@@ -181,7 +181,8 @@ function prepare(op: OperationRow, args: Record<string, unknown>): string {
       if (required) throw new InvalidRequestError(op.name, name, `${op.name}: '${name}' is required.`);
       return;
     }
-    const raw = typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : '';
+    const raw =
+      typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : Array.isArray(v) && type === 'intlist' ? v.join(',') : '';
     const parsed = parseParam(type, raw);
     if (!parsed.ok) throw new InvalidRequestError(op.name, name, `${op.name}: '${name}' must be ${parsed.expected}.`);
     values[name] = raw;

@@ -1,5 +1,5 @@
 /**
- * The custom-elements manifest and the README reference generated from it
+ * The custom-elements manifest and the element reference (docs/elements.md) generated from it
  * cannot go stale: both are regenerated here and compared with the committed
  * files. The manifest must describe every registered element fully.
  */
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { createManifest, manifestText, registrationFiles, root, type CustomElementsManifest } from '../../scripts/build.mjs';
-import { elementsOf, readmeWithReference } from '../../scripts/docs.mjs';
+import { elementsOf, REFERENCE_PAGE, withReference } from '../../scripts/docs.mjs';
 
 const committedText = readFileSync(join(root, 'custom-elements.json'), 'utf8');
 /** Event names declared in src/events.ts (the only public events). */
@@ -52,18 +52,18 @@ describe('custom-elements.json', () => {
     for (const name of ['endpoint', 'currency', 'locale', 'time-zone', 'success-url', 'failure-url']) assert.ok(names.includes(name), `booking-provider lacks ${name}`);
   });
 
-  it('has the README name every public event and every shared custom property', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const events = readme.slice(readme.indexOf('## Events'), readme.indexOf('## Theming'));
+  it('has the docs name every public event and every shared custom property', () => {
+    const page = readFileSync(join(root, REFERENCE_PAGE), 'utf8');
+    const events = page.slice(page.indexOf('## Events'), page.indexOf('## Elements'));
     const documented = [...events.matchAll(/^\| `(booking-[a-z-]+)` \|/gm)].map((m) => m[1]);
-    assert.deepEqual(documented, publicEvents, 'the README events table and src/events.ts differ');
-    const theming = readme.slice(readme.indexOf('## Theming'), readme.indexOf('## Elements'));
+    assert.deepEqual(documented, publicEvents, `the events table of ${REFERENCE_PAGE} and src/events.ts differ`);
+    const theming = readFileSync(join(root, 'docs/theming.md'), 'utf8');
     const shared = new Set(readFileSync(join(root, 'src/elements/shared.styles.ts'), 'utf8').match(/--booking-[a-z-]+/g) ?? []);
-    for (const name of shared) assert.ok(theming.includes(`\`${name}\``), `the README's Theming section does not name ${name}`);
+    for (const name of shared) assert.ok(theming.includes(`\`${name}\``), `docs/theming.md does not name ${name}`);
   });
 
-  it("keeps the README's element reference generated from it (run `npm run build`)", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    assert.equal(readme, readmeWithReference(readme, JSON.parse(committedText) as CustomElementsManifest));
+  it('keeps the element reference (docs/elements.md) generated from it (run `npm run build`)', () => {
+    const page = readFileSync(join(root, REFERENCE_PAGE), 'utf8');
+    assert.equal(page, withReference(page, JSON.parse(committedText) as CustomElementsManifest));
   });
 });

@@ -31,25 +31,32 @@ const PERFORMANCES: PerformanceInfo[] = [
 
 type Args = { eventId: number; dateFrom?: string; dateTo?: string; minimumTicketsCount?: number };
 
-/** Answers like the service: the performances within dateFrom..dateTo (whole days) with enough tickets. */
-function performancesIn(all: PerformanceInfo[], args: Args): EventPerformancesResult {
+/**
+ * How the service may read a date-only dateTo (the sandbox's `dateToReading`): its whole day, or its first
+ * instant (00:00), so that `dateFrom=D&dateTo=D+1` is the one day D. Real clients ask both ways.
+ */
+type DateToReading = 'whole-day' | 'midnight';
+
+/** Answers like the service: the performances within dateFrom..dateTo with enough tickets. */
+function performancesIn(all: PerformanceInfo[], args: Args, reading: DateToReading = 'whole-day'): EventPerformancesResult {
   const day = (p: PerformanceInfo) => p.PerformanceDate.slice(0, 10);
+  const beforeEnd = (p: PerformanceInfo, dateTo: string) => (reading === 'whole-day' ? day(p) <= dateTo : p.PerformanceDate < `${dateTo}T00:00:01`);
   return {
     EventId: args.eventId,
     Performances: all.filter(
       (p) =>
         (!args.dateFrom || day(p) >= args.dateFrom) &&
-        (!args.dateTo || day(p) <= args.dateTo) &&
+        (!args.dateTo || beforeEnd(p, args.dateTo)) &&
         p.TotalAvailableTickesCount >= (args.minimumTicketsCount ?? 0),
     ),
   };
 }
 
-function handlers(all = PERFORMANCES, extra: Handlers = {}): Handlers {
+function handlers(all = PERFORMANCES, extra: Handlers = {}, reading: DateToReading = 'whole-day'): Handlers {
   return {
-    getEventPerformances: (args) => performancesIn(all, args),
+    getEventPerformances: (args) => performancesIn(all, args, reading),
     getPreliminaryBookingInfo: (args) => ({
-      Performances: performancesIn(all, { ...args, minimumTicketsCount: args.nbOfTickets })
+      Performances: performancesIn(all, { ...args, minimumTicketsCount: args.nbOfTickets }, reading)
         .Performances.filter((p) => p.DirectlyBookablePerformance && p.TotalAvailableTickesCount > 0)
         .map((p) => preliminaryFixture(p, 30, 80)),
     }),
@@ -96,31 +103,46 @@ describe('<performance-calendar>', () => {
     const { api, booking } = setup();
     const el = await render(booking);
     // No ticket count chosen yet: every performance, and no price ranges to ask for.
-    expect(api.callsTo('getEventPerformances')).to.deep.equal([{ eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31' }]);
+    expect(api.callsTo('getEventPerformances')).to.deep.equal([{ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01' }]);
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([]);
     expect(text(q(el, '[part="month"]'))).to.equal('December 2026');
 
     (q(el, '[part~="next"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-01-01', dateTo: '2027-01-31' });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-01-01', dateTo: '2027-02-01' });
     expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['9']);
 
     (q(el, '[part~="next"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-02-01', dateTo: '2027-02-28' });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-02-01', dateTo: '2027-03-01' });
 
     (q(el, '[part~="previous"]') as HTMLButtonElement).click();
     (q(el, '[part~="previous"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31' });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01' });
   });
+
+  for (const reading of ['whole-day', 'midnight'] as const) {
+    it(`shows the month's own days whichever way the service reads a date-only dateTo (${reading})`, async () => {
+      // The last evening of December, and a matinee on 1 January that belongs to January only.
+      const edges = [...PERFORMANCES, performanceFixture(108, '2027-01-01T14:30:00')];
+      const { booking } = setup(handlers(edges, {}, reading));
+      const el = await render(booking);
+      const days = qa(el, '[part~="has-performances"]').map((b) => b.dataset.day);
+      expect(days).to.include('31', 'the 31st, asked as the day it is');
+      expect(days).not.to.include('1', 'no day of December shows 1 January\'s matinee');
+      (q(el, '[part~="next"]') as HTMLButtonElement).click();
+      await loaded(el);
+      expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['1', '9']);
+    });
+  }
 
   it("starts at this month in the service's time zone and cannot go back before it", async () => {
     // 31 December 23:30 UTC is already 1 January in Tokyo.
     const { api, booking } = setup(handlers(), { timeZone: 'Asia/Tokyo' }, Date.UTC(2026, 11, 31, 23, 30));
     const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
-    expect(api.callsTo('getEventPerformances')[0]).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-01-31' });
+    expect(api.callsTo('getEventPerformances')[0]).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-02-01' });
     expect((q(el, '[part~="previous"]') as HTMLButtonElement).disabled).to.equal(true);
     expect(day(el, 1).getAttribute('part')).to.contain('today');
   });
@@ -186,7 +208,7 @@ describe('<performance-calendar>', () => {
     const { api, booking } = setup(handlers(PERFORMANCES, { getPreliminaryBookingInfo: () => ({ Performances: [] }) }));
     const el = await render(booking, html`<performance-calendar event-id="1" month="2026-12" ticket-count="2"></performance-calendar>`);
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([
-      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31', nbOfTickets: 2, consecutiveSeatsOnly: true },
+      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01', nbOfTickets: 2, consecutiveSeatsOnly: true },
     ]);
     day(el, 10).click();
     await el.updateComplete;
@@ -225,9 +247,9 @@ describe('<performance-calendar>', () => {
     select.dispatchEvent(new Event('change'));
     await waitUntil(() => (lastPerformancesCall(api) as Args | undefined)?.minimumTicketsCount === 4);
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31', minimumTicketsCount: 4 });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01', minimumTicketsCount: 4 });
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([
-      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31', nbOfTickets: 4, consecutiveSeatsOnly: true },
+      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01', nbOfTickets: 4, consecutiveSeatsOnly: true },
     ]);
     // Only 3 tickets left on the 10th, none on the 8th.
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['5', '12', '31']);
@@ -267,7 +289,7 @@ describe('<performance-calendar>', () => {
     await el.updateComplete;
     expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
     expect(focusedDay(el)).to.equal('5');
-    expect(lastPerformancesCall(api)).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-01-31' });
+    expect(lastPerformancesCall(api)).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-02-01' });
     await sendKeys({ press: 'PageUp' });
     await loaded(el);
     expect(text(q(el, '[part="month"]'))).to.equal('December 2026');

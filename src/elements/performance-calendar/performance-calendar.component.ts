@@ -9,6 +9,7 @@ import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { plural } from '../../i18n/plural.ts';
+import { monthPerformances, monthPrices, type Month } from '../../state/month-performances.ts';
 import { BookingElement } from '../booking-element.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
@@ -17,7 +18,8 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  *
  * Shows the performances of the selected event (the shared selection, set by
  * `<event-list>`) or of `event-id`, a month at a time (Get Event Performances
- * for exactly that month). A ticket-count control keeps only performances with
+ * from the month's first day to the next month's first, kept to the month, so
+ * either reading of a date-only dateTo is right). A ticket-count control keeps only performances with
  * that many tickets left and shows each one's price range for that many
  * (PreliminaryBookingInfo). Times are the venue's wall clock. Performances
  * that are not directly bookable show as part of their bookable pair.
@@ -114,14 +116,8 @@ export class PerformanceCalendar extends BookingElement {
     return serviceToday(this.booking.api.clock.now(), this.booking.config.timeZone);
   }
 
-  /** The visible month's first and last day as query values. */
-  private range(month: Month): { dateFrom: string; dateTo: string } {
-    return {
-      dateFrom: serviceDate(month.year, month.month, 1),
-      dateTo: serviceDate(month.year, month.month, daysInMonth(month.year, month.month)),
-    };
-  }
-
+  // The month's performances and prices come from state (month-performances.ts): asked so that either
+  // reading of a date-only dateTo covers the month, and filtered to the month (never the service's edge).
   private readonly performancesTask = new Task(this, {
     onError: (error) => {
       if (isAbortError(error)) return;
@@ -130,12 +126,8 @@ export class PerformanceCalendar extends BookingElement {
     },
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null) return initialState;
-      const { dateFrom, dateTo } = this.range({ year, month });
-      const result = await this.booking.api.getEventPerformances(
-        count === null ? { eventId, dateFrom, dateTo } : { eventId, dateFrom, dateTo, minimumTicketsCount: count },
-        { signal },
-      );
-      return { key: `${eventId}|${year}|${month}|${count}`, performances: result.Performances ?? [] };
+      const performances = await monthPerformances(this.booking.api, eventId, { year, month }, count, signal);
+      return { key: `${eventId}|${year}|${month}|${count}`, performances };
     },
     args: () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
   });
@@ -143,12 +135,8 @@ export class PerformanceCalendar extends BookingElement {
   private readonly pricesTask = new Task(this, {
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null || count === null) return initialState;
-      const { dateFrom, dateTo } = this.range({ year, month });
-      const result = await this.booking.api.getPreliminaryBookingInfo(
-        { eventId, dateFrom, dateTo, nbOfTickets: count, consecutiveSeatsOnly: true },
-        { signal },
-      );
-      return { key: `${eventId}|${year}|${month}|${count}`, prices: result.Performances ?? [] };
+      const prices = await monthPrices(this.booking.api, eventId, { year, month }, count, signal);
+      return { key: `${eventId}|${year}|${month}|${count}`, prices };
     },
     args: () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
   });
@@ -605,10 +593,7 @@ export interface CalendarDate {
   day: number;
 }
 
-export interface Month {
-  year: number;
-  month: number;
-}
+export type { Month };
 
 /** Day of week, 1 = Monday … 7 = Sunday (ISO). */
 export function isoWeekday(date: CalendarDate): number {
