@@ -503,13 +503,23 @@ export async function createManifest() {
   const manifest = create({ modules, plugins: [...litPlugin(), await defineElementPlugin()] });
   // The manifest documents the public surface: private members are no one's API, and listing
   // them would make every internal refactor a manifest change.
+  const tokens = await (await import('./docs.mjs')).loadTokens();
   for (const mod of manifest.modules ?? []) {
     for (const d of mod.declarations ?? []) {
       if (d.members) d.members = d.members.filter((m) => m.privacy !== 'private' && !String(m.name).startsWith('#'));
+      // Every custom property's default comes from src/elements/tokens.ts, written there once.
+      for (const p of d.cssProperties ?? []) {
+        if (p.default !== undefined) throw new Error(`${mod.path}: ${p.name} has a default in its JSDoc; defaults live in src/elements/tokens.ts only.`);
+        const value = tokens.documentedDefault(p.name.replace(/^--booking-/, ''));
+        if (value === undefined) throw new Error(`${mod.path}: ${p.name} has no default in src/elements/tokens.ts.`);
+        p.default = value;
+      }
     }
   }
   return manifest;
 }
+
+
 
 export function manifestText(manifest) {
   return `${JSON.stringify(manifest, null, 2)}\n`;
@@ -522,11 +532,13 @@ export async function buildManifest({ outFile = fromRoot('custom-elements.json')
   return text;
 }
 
-/** docs/elements.md's element reference, regenerated from the manifest (scripts/docs.mjs). */
+/** docs/elements.md's element reference and docs/theming.md's colour table, regenerated (scripts/docs.mjs). */
 export async function updateElementReference(manifest) {
-  const { withReference, REFERENCE_PAGE } = await import('./docs.mjs');
+  const { withReference, withTokens, loadTokens, REFERENCE_PAGE, TOKENS_PAGE } = await import('./docs.mjs');
   const path = fromRoot(REFERENCE_PAGE);
   writeFileSync(path, withReference(readFileSync(path, 'utf8'), manifest));
+  const tokensPath = fromRoot(TOKENS_PAGE);
+  writeFileSync(tokensPath, withTokens(readFileSync(tokensPath, 'utf8'), await loadTokens()));
 }
 
 /** src/react.ts, the JSX typing of our tags for React hosts, regenerated from the manifest. */

@@ -74,7 +74,7 @@ const sr = (el: PerformanceCalendar) => el.shadowRoot as ShadowRoot;
 const q = <T extends Element = HTMLElement>(el: PerformanceCalendar, s: string) => sr(el).querySelector<T>(s);
 const qa = <T extends Element = HTMLElement>(el: PerformanceCalendar, s: string) => [...sr(el).querySelectorAll<T>(s)];
 const text = (n: Element | null | undefined) => (n?.textContent ?? '').replace(/\s+/g, ' ').trim();
-const day = (el: PerformanceCalendar, d: number) => q<HTMLButtonElement>(el, `[part~="day"][data-day="${d}"]`) as HTMLButtonElement;
+const day = (el: PerformanceCalendar, d: number) => q<HTMLButtonElement>(el, `[part~="day-button"][data-day="${d}"]`) as HTMLButtonElement;
 const label = (el: PerformanceCalendar, d: number) => text(day(el, d).querySelector('.visually-hidden'));
 const focusedDay = (el: PerformanceCalendar) => (sr(el).activeElement as HTMLElement | null)?.dataset.day;
 const lastPerformancesCall = (api: FakeApi) => api.callsTo('getEventPerformances').at(-1);
@@ -105,12 +105,12 @@ describe('<performance-calendar>', () => {
     // No ticket count chosen yet: every performance, and no price ranges to ask for.
     expect(api.callsTo('getEventPerformances')).to.deep.equal([{ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01' }]);
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([]);
-    expect(text(q(el, '[part="month"]'))).to.equal('December 2026');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('December 2026');
 
     (q(el, '[part~="next"]') as HTMLButtonElement).click();
     await loaded(el);
     expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-01-01', dateTo: '2027-02-01' });
-    expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('January 2027');
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['9']);
 
     (q(el, '[part~="next"]') as HTMLButtonElement).click();
@@ -151,7 +151,7 @@ describe('<performance-calendar>', () => {
     const november = [performanceFixture(501, '2026-11-20T19:30:00'), performanceFixture(502, '2026-11-21T19:30:00')];
     const { booking } = setup(handlers(november));
     const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
-    expect(text(q(el, '[part="month"]'))).to.equal('November 2026');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('November 2026');
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['21']);
     expect(day(el, 20).getAttribute('aria-disabled')).to.equal('true');
   });
@@ -182,7 +182,7 @@ describe('<performance-calendar>', () => {
     await el.updateComplete;
     const panel = q(el, '[part="day-panel"]');
     expect(text(panel?.querySelector('h3'))).to.equal('Thursday, 10 December 2026');
-    const perf = panel?.querySelector('[part~="performance"]') as HTMLButtonElement;
+    const perf = panel?.querySelector('[part~="performance-button"]') as HTMLButtonElement;
     expect(perf.getAttribute('part')).to.contain('few-left');
     expect(text(perf.querySelector('[part="time"]'))).to.equal('19:30');
     expect(text(perf.querySelector('[part="availability"]'))).to.equal('Few left');
@@ -193,7 +193,7 @@ describe('<performance-calendar>', () => {
 
     day(el, 8).click();
     await el.updateComplete;
-    const soldOut = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance"]') as HTMLButtonElement;
+    const soldOut = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance-button"]') as HTMLButtonElement;
     expect(soldOut.disabled).to.equal(true);
     expect(text(soldOut.querySelector('[part="availability"]'))).to.equal('Sold out');
     expect(soldOut.querySelector('[part="price"]')).to.equal(null);
@@ -230,7 +230,7 @@ describe('<performance-calendar>', () => {
     expect(label(el, 5)).to.equal('Saturday 5 December, 1 performance, 19:30');
     day(el, 5).click();
     await el.updateComplete;
-    const choices = qa(el, '[part="day-panel"] [part~="performance"]');
+    const choices = qa(el, '[part="day-panel"] [part~="performance-button"]');
     expect(choices.length).to.equal(1);
     expect(choices[0]?.dataset.performanceId).to.equal('102');
     expect(text(choices[0]?.querySelector('[part="time"]'))).to.equal('Part 1 14:30 + Part 2 19:30');
@@ -270,7 +270,7 @@ describe('<performance-calendar>', () => {
     const { api, booking } = setup();
     const el = await render(booking);
     // One tab stop, on the first day with a performance.
-    expect(qa(el, '[part~="day"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
+    expect(qa(el, '[part~="day-button"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
     day(el, 5).focus();
     await sendKeys({ press: 'ArrowRight' });
     expect(focusedDay(el)).to.equal('6');
@@ -283,22 +283,22 @@ describe('<performance-calendar>', () => {
     await sendKeys({ press: 'ArrowLeft' });
     await sendKeys({ press: 'ArrowUp' });
     expect(focusedDay(el)).to.equal('5');
-    expect(qa(el, '[part~="day"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
+    expect(qa(el, '[part~="day-button"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
 
     await sendKeys({ press: 'PageDown' });
     await el.updateComplete;
-    expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('January 2027');
     expect(focusedDay(el)).to.equal('5');
     expect(lastPerformancesCall(api)).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-02-01' });
     await sendKeys({ press: 'PageUp' });
     await loaded(el);
-    expect(text(q(el, '[part="month"]'))).to.equal('December 2026');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('December 2026');
     expect(focusedDay(el)).to.equal('5');
 
     // Past the end of the month into the next one.
     for (let i = 0; i < 4; i++) await sendKeys({ press: 'ArrowDown' });
     expect(focusedDay(el)).to.equal('2');
-    expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('January 2027');
     await sendKeys({ press: 'PageUp' });
     await loaded(el);
 
@@ -307,7 +307,7 @@ describe('<performance-calendar>', () => {
     expect(focusedDay(el)).to.equal('12');
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
-    const first = q(el, '[part="day-panel"] [part~="performance"]');
+    const first = q(el, '[part="day-panel"] [part~="performance-button"]');
     expect(sr(el).activeElement).to.equal(first);
     await sendKeys({ press: 'Escape' });
     await el.updateComplete;
@@ -316,7 +316,7 @@ describe('<performance-calendar>', () => {
 
     await sendKeys({ press: ' ' });
     await el.updateComplete;
-    expect(sr(el).activeElement).to.equal(q(el, '[part="day-panel"] [part~="performance"]'));
+    expect(sr(el).activeElement).to.equal(q(el, '[part="day-panel"] [part~="performance-button"]'));
   });
 
   it('choosing a performance sets the selection and the ticket count and fires booking-selection', async () => {
@@ -377,7 +377,7 @@ describe('<performance-calendar>', () => {
     expect((await reported).detail).to.deep.equal({ source: 'performance-calendar', message: 'The performances could not be loaded.', status: null });
     await expect(el).to.be.accessible();
     mode = 'ok';
-    (q(el, '[part="retry"]') as HTMLButtonElement).click();
+    (q(el, '[part="retry-button"]') as HTMLButtonElement).click();
     await waitUntil(() => qa(el, '[part~="has-performances"]').length === 0 && !q(el, '[role="alert"]'));
     expect(api.callsTo('getEventPerformances').length).to.equal(3);
   });
@@ -427,7 +427,7 @@ describe('<performance-calendar>', () => {
         // The performance in the day's panel: disabled, which must not mean faded.
         soldOutDay.click();
         await el.updateComplete;
-        const button = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance"][part~="sold-out"]') as HTMLButtonElement;
+        const button = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance-button"][part~="sold-out"]') as HTMLButtonElement;
         expect(button.disabled).to.equal(true);
         const time = button.querySelector('[part="time"]') as HTMLElement;
         const availability = button.querySelector('[part="availability"]') as HTMLElement;
@@ -437,7 +437,7 @@ describe('<performance-calendar>', () => {
         expect(getComputedStyle(time).textDecorationLine).to.contain('line-through');
         const soldOutColour = getComputedStyle(time).color;
         // Told apart from a bookable one by more than colour: the strike, the words, no price.
-        const bookable = (day(el, 10).click(), await el.updateComplete, q(el, '[part="day-panel"] [part~="performance"]') as HTMLElement);
+        const bookable = (day(el, 10).click(), await el.updateComplete, q(el, '[part="day-panel"] [part~="performance-button"]') as HTMLElement);
         expect(getComputedStyle(bookable.querySelector('[part="time"]') as Element).textDecorationLine).not.to.contain('line-through');
         expect(parse(getComputedStyle(bookable.querySelector('[part="time"]') as Element).color)).not.to.deep.equal(parse(soldOutColour));
         await expect(el).to.be.accessible();

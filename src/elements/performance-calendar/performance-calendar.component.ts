@@ -2,7 +2,8 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '../../i18n/msg.ts';
-import { ApiError, isAbortError } from '../../api/client.ts';
+import { isAbortError } from '../../api/client.ts';
+import { toFailure, type Failure } from '../../state/failure.ts';
 import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
@@ -11,6 +12,7 @@ import { firstDayOfWeek } from '../../i18n/week.ts';
 import { plural } from '../../i18n/plural.ts';
 import { monthPerformances, monthPrices, type Month } from '../../state/month-performances.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
 /**
@@ -32,34 +34,36 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance.
  * @fires booking-error - `{ source: 'performance-calendar', message, status }` when the performances could not be loaded.
  *
+ * @csspart base - The element's outer box.
  * @csspart status - The visually hidden live region.
  * @csspart header - The month title and the month buttons.
- * @csspart month - The month title.
- * @csspart nav - A month button; `nav previous` and `nav next`.
+ * @csspart month-heading - The month's name, the heading of the grid.
+ * @csspart nav-button - A month button; `nav-button previous` and `nav-button next`.
  * @csspart count - The ticket-count control's wrapper.
  * @csspart count-select - The ticket-count select.
  * @csspart grid - The month grid (a table with role="grid").
  * @csspart weekday - A column header.
- * @csspart day - A day button, with tokens `today`, `has-performances`, `disabled`, `sold-out`, `few-left`, `selected`, `open`.
+ * @csspart day-button - A day button, with tokens `today`, `has-performances`, `disabled`, `sold-out`, `few-left`, `selected`, `open`.
  * @csspart day-number - A day's number.
  * @csspart day-times - The times shown in a day.
  * @csspart day-panel - The open day's performances (grid view).
- * @csspart day-title - The open day's heading.
+ * @csspart day-heading - A day's heading: the open day (grid view) and each day of the list view.
  * @csspart list - The list view (narrow containers).
  * @csspart list-day - One day in the list view.
- * @csspart performance - A performance button, with tokens `sold-out`, `few-left`, `selected`.
+ * @csspart performance-button - A performance button, with tokens `sold-out`, `few-left`, `selected`.
  * @csspart time - A performance's time, or the times of a pair.
  * @csspart availability - "Available", "Few left" or "Sold out".
  * @csspart price - The "from" price, or the price range for the chosen count.
  * @csspart badge - An offer badge: `badge discount` or `badge no-fee`.
  * @csspart empty - No event chosen, or no performances this month.
- * @csspart error - The error message (role="alert").
- * @csspart retry - The error's retry button.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop --booking-day-size - Minimum height of a day cell. Default `4.5rem`.
- * @cssprop --booking-accent - Days with performances, the open day, buttons. Default `light-dark(#7a1f3d, #f2a0bd)`.
- * @cssprop --booking-success - Discount and no-fee badges. Default `light-dark(#1e6b35, #8fd6a0)`.
- * @cssprop --booking-warning - "Few left". Default `light-dark(#8a5a00, #f3c06b)`.
+ * @cssprop --booking-day-size - Minimum height of a day cell.
+ * @cssprop --booking-accent - Days with performances, the open day, buttons.
+ * @cssprop --booking-success - Discount and no-fee badges.
+ * @cssprop --booking-warning - "Few left".
  */
 @localized()
 export class PerformanceCalendar extends BookingElement {
@@ -121,8 +125,8 @@ export class PerformanceCalendar extends BookingElement {
   private readonly performancesTask = new Task(this, {
     onError: (error) => {
       if (isAbortError(error)) return;
-      const status = error instanceof ApiError ? error.status : null;
-      void this.emit('booking-error', { source: 'performance-calendar', message: this.failureText(), status });
+      const failure = this.failure(error);
+      void this.emit('booking-error', { source: 'performance-calendar', message: failure.message, status: failure.status });
     },
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null) return initialState;
@@ -168,10 +172,10 @@ export class PerformanceCalendar extends BookingElement {
     super.updated(changed);
     if (this.focusAfterUpdate === 'grid') {
       this.focusAfterUpdate = null;
-      this.renderRoot.querySelector<HTMLElement>(`[part~="day"][data-day="${this.activeDay}"]`)?.focus();
+      this.renderRoot.querySelector<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"]`)?.focus();
     } else if (this.focusAfterUpdate === 'panel') {
       this.focusAfterUpdate = null;
-      this.renderRoot.querySelector<HTMLElement>('[part~="day-panel"] [part~="performance"]:not([disabled])')?.focus();
+      this.renderRoot.querySelector<HTMLElement>('[part~="day-panel"] [part~="performance-button"]:not([disabled])')?.focus();
     }
   }
 
@@ -198,21 +202,18 @@ export class PerformanceCalendar extends BookingElement {
     const eventId = this.currentEventId;
     const month = this.visible;
     if (eventId === null || !month) {
-      return html`<p part="empty" class="empty">${msg('Choose a show to see its dates.')}</p>`;
+      return html`<div part="base"><p part="empty" class="empty">${msg('Choose a show to see its dates.')}</p></div>`;
     }
     const days = this.choicesByDay();
     const status = this.performancesTask.status;
-    return html`
+    return html`<div part="base">
       <p part="status" class="visually-hidden" role="status">${this.statusText(days)}</p>
       <div class="toolbar">
         ${this.renderHeader(month)}
         ${this.renderCount()}
       </div>
       ${status === TaskStatus.ERROR
-        ? html`<div part="error" class="error" role="alert">
-            <p>${this.failureText()}</p>
-            <button part="retry" @click=${() => void this.performancesTask.run()}>${msg('Try again')}</button>
-          </div>`
+        ? renderFailure(this.failure(this.performancesTask.error).message, () => void this.performancesTask.run())
         : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
@@ -224,7 +225,7 @@ export class PerformanceCalendar extends BookingElement {
         ${this.renderDayPanel(month, days)}
       </div>
       <div class="list-view">${this.renderList(month, days)}</div>
-    `;
+    </div>`;
   }
 
   private emptyText(month: Month): string {
@@ -237,8 +238,10 @@ export class PerformanceCalendar extends BookingElement {
     });
   }
 
-  private failureText(): string {
-    return msg('The performances could not be loaded.');
+  /** What the visitor is told when the month's performances could not be read (state/failure.ts). */
+  private failure(error: unknown): Failure {
+    const notLoaded = () => msg('The performances could not be loaded.');
+    return toFailure(error, { otherwise: notLoaded, network: notLoaded });
   }
 
   private statusText(days: Map<number, PerformanceChoice[]> | null): string {
@@ -267,10 +270,10 @@ export class PerformanceCalendar extends BookingElement {
     const atFirst = compareMonths(month, today) <= 0;
     return html`
       <div part="header" class="header">
-        <button part="nav previous" class="nav" data-variant="secondary" ?disabled=${atFirst}
+        <button part="nav-button previous" class="nav" data-variant="secondary" ?disabled=${atFirst}
           aria-label=${msg('Previous month')} @click=${() => this.showMonth(-1)}>‹</button>
-        <h2 part="month" id="month-title" class="month">${this.monthTitle(month)}</h2>
-        <button part="nav next" class="nav" data-variant="secondary"
+        <h2 part="month-heading" id="month-title" class="month">${this.monthTitle(month)}</h2>
+        <button part="nav-button next" class="nav" data-variant="secondary"
           aria-label=${msg('Next month')} @click=${() => this.showMonth(1)}>›</button>
       </div>
     `;
@@ -332,7 +335,7 @@ export class PerformanceCalendar extends BookingElement {
                 const isSelected = choices.some((c) => c.performance.PerformanceId === selected);
                 const open = this.openDay === day;
                 const tokens = [
-                  'day',
+                  'day-button',
                   isThisMonth && day === today.day ? 'today' : '',
                   has ? 'has-performances' : 'disabled',
                   soldOut ? 'sold-out' : '',
@@ -391,7 +394,7 @@ export class PerformanceCalendar extends BookingElement {
     const choices = days.get(day) ?? [];
     return html`
       <section part="day-panel" class="day-panel" aria-labelledby="day-title" @keydown=${this.handlePanelKeydown}>
-        <h3 part="day-title" id="day-title">${this.dayLabel({ ...month, day }, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}</h3>
+        <h3 part="day-heading" id="day-title">${this.dayLabel({ ...month, day }, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}</h3>
         ${choices.length
           ? html`<ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>`
           : html`<p>${msg('No performances on this day.')}</p>`}
@@ -406,7 +409,7 @@ export class PerformanceCalendar extends BookingElement {
       <ol part="list" class="list" aria-label=${msg(str`Performances in ${this.monthTitle(month)}`)}>
         ${sorted.map(
           ([day, choices]) => html`<li part="list-day" class="list-day">
-            <h3>${this.dayLabel({ ...month, day })}</h3>
+            <h3 part="day-heading">${this.dayLabel({ ...month, day })}</h3>
             <ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>
           </li>`,
         )}
@@ -417,7 +420,7 @@ export class PerformanceCalendar extends BookingElement {
   private renderChoice(choice: PerformanceChoice): TemplateResult {
     const p = choice.performance;
     const selected = this.bookingController.selection.performanceId === p.PerformanceId;
-    const tokens = ['performance', choice.soldOut ? 'sold-out' : '', choice.fewLeft ? 'few-left' : '', selected ? 'selected' : '']
+    const tokens = ['performance-button', choice.soldOut ? 'sold-out' : '', choice.fewLeft ? 'few-left' : '', selected ? 'selected' : '']
       .filter(Boolean)
       .join(' ');
     const config = this.booking.config;
@@ -507,7 +510,7 @@ export class PerformanceCalendar extends BookingElement {
 
   private handleGridKeydown(e: KeyboardEvent): void {
     const month = this.visible;
-    if (!month || !(e.target instanceof HTMLElement) || !e.target.matches('[part~="day"]')) return;
+    if (!month || !(e.target instanceof HTMLElement) || !e.target.matches('[part~="day-button"]')) return;
     const current: CalendarDate = { ...month, day: this.activeDay };
     const weekday = (isoWeekday(current) - this.firstWeekday() + 7) % 7;
     let target: CalendarDate | null = null;

@@ -9,6 +9,7 @@ import type { ReactiveControllerHost } from 'lit';
 import type { AddTicketsV2Body, SeatsSelectionValidationResult } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketFailure, BasketStore } from '../../state/basket-store.ts';
+import { networkMessage } from '../../state/failure.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import type { BestAvailable } from './best-available.ts';
 import type { GeneralAdmission } from './general-admission.ts';
@@ -122,7 +123,7 @@ export class SeatAdding {
       }
       later = port.later();
       if (!later) {
-        port.announce(msg('We could not reach the box office. Check your connection and try again.'));
+        port.announce(networkMessage());
         return;
       }
     }

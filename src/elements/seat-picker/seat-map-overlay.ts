@@ -176,7 +176,7 @@ export class SeatOverlay {
     else b.removeAttribute('aria-disabled');
     if (invalid) b.setAttribute('aria-invalid', 'true');
     else b.removeAttribute('aria-invalid');
-    b.setAttribute('part', `seat${selected ? ' selected' : ''}${held ? ' in-basket' : ''}${seat.restricted ? ' restricted' : ''}${invalid ? ' invalid' : ''}`);
+    b.setAttribute('part', `seat-button${selected ? ' selected' : ''}${held ? ' in-basket' : ''}${seat.restricted ? ' restricted' : ''}${invalid ? ' invalid' : ''}`);
   }
 
   // ------------------------------------------------------------------ input on the buttons
