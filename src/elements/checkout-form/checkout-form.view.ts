@@ -18,6 +18,7 @@ import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
+import { paymentBegunElsewhere } from '../../state/basket-sync.ts';
 import { orderStore } from '../../state/order.ts';
 import { savedEntries } from '../../state/pending-payment.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
@@ -519,6 +520,7 @@ export class CheckoutFormView {
     const checkout = this.checkoutTask.value;
     const lists = this.systemTask.value;
     if (!basketId || !content || !checkout || !lists) return;
+    if (paymentBegunElsewhere(booking.basket, basketId)) return; // another tab sent it: continue that payment instead
     const problems = collectProblems(this.controls());
     if (problems.length) {
       s.announcement = '';

@@ -52,6 +52,7 @@ export { VALIDATION_DELAY } from './selection-check.ts';
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The whole picker.
  * @csspart heading - The picker's heading, and the summary's ("Your choice").
