@@ -44,6 +44,7 @@
  * /healthz, /readyz and /metrics are answered outside the prefix (health.ts).
  */
 import { Hono } from 'hono';
+import { parseJsonText } from '../json-body.ts';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
 import { UpstreamClock } from './clock.ts';
@@ -306,11 +307,10 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       if (type !== 'application/json') return plain(message(415, 'The request body must be sent as application/json.'));
       const read = await readBody(request, bodyLimit);
       if (!read.ok) return plain(read.reply);
-      try {
-        parsed = JSON.parse(read.text);
-      } catch {
-        return plain(message(400, 'The request body must be JSON.'));
-      }
+      // Scanned without recursion before parsing: a caller chooses how deep a body nests (../json-body.ts).
+      const json = parseJsonText(read.text);
+      if (!json.ok) return plain(message(400, json.message));
+      parsed = json.value;
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         return plain(message(400, 'The request body must be a JSON object.'));
       }
