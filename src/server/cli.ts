@@ -23,6 +23,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { bundleCaching } from './bundle-caching.ts';
 import { packageRoot } from './package-root.ts';
+import { answerClientErrors, requestErrorHandler } from './refusals.ts';
 import { PROXY_USAGE, UsageError, parsePort, runProxyCommand } from './proxy/command.ts';
 
 const DEMO_HOST = '127.0.0.1';
@@ -95,7 +96,9 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   // Loaded here so that `stagedoor proxy` never loads the sandbox.
   const { createDemoSite, isDemoServicePath } = await import('./demo-site.ts');
   const site = createDemoSite({ origin });
-  const services = getRequestListener(site.app.fetch);
+  const onRefusal = (status: number, reason: string) => site.proxy.refused(status, reason);
+  answerClientErrors(server, onRefusal);
+  const services = getRequestListener(site.app.fetch, { errorHandler: requestErrorHandler(onRefusal) });
 
   let pages: RequestListener;
   let closePages = async () => undefined as void;
@@ -115,7 +118,7 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
     app.use('*', bundleCaching());
     app.use('*', serveStatic({ root: dist }));
     app.all('*', (c) => c.text('Not found', 404));
-    pages = getRequestListener(app.fetch);
+    pages = getRequestListener(app.fetch, { errorHandler: requestErrorHandler(onRefusal) });
   }
   dispatch = (req, res) => {
     const pathname = new URL(req.url ?? '/', origin).pathname;

@@ -61,11 +61,11 @@ const ODD_VALUES = [
 ];
 
 /** Raw bodies, as text or bytes, built from a valid body of the operation. */
-function oddBodies(valid: Record<string, unknown>): { name: string; body: string | Uint8Array }[] {
+function oddBodies(valid: Record<string, unknown>): { name: string; body: string | Uint8Array<ArrayBuffer> }[] {
   const text = JSON.stringify(valid);
   const keys = Object.keys(valid);
-  const bodies: { name: string; body: string | Uint8Array }[] = [];
-  const add = (name: string, body: string | Uint8Array) => bodies.push({ name, body });
+  const bodies: { name: string; body: string | Uint8Array<ArrayBuffer> }[] = [];
+  const add = (name: string, body: string | Uint8Array<ArrayBuffer>) => bodies.push({ name, body });
   // The reported one: a 12 KB body, 6,000 levels deep, under every key, and at the top.
   for (const key of keys) add(`${key} nested 6000 deep`, `{"${key}":${nested(6000, '[', ']', '')}}`);
   add('top level nested 6000 deep', nested(6000));

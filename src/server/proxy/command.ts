@@ -168,8 +168,10 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     // Asking once makes the proxy degraded at once (and says so) rather than at the first request.
     await proxy.readiness();
   }
-  const running = await listenProxy(proxy.fetch, { port, host: values.host, drainTimeoutMs });
-  const operations = opsPort === undefined ? undefined : await listenProxy((request) => proxy.operations(request), { port: opsPort, host: values['ops-host'], drainTimeoutMs });
+  const onRefusal = (status: number, reason: string) => proxy.refused(status, reason);
+  const running = await listenProxy(proxy.fetch, { port, host: values.host, drainTimeoutMs, onRefusal });
+  const operations =
+    opsPort === undefined ? undefined : await listenProxy((request) => proxy.operations(request), { port: opsPort, host: values['ops-host'], drainTimeoutMs, onRefusal });
 
   let stopping = false;
   const stop = (signal: string) => {

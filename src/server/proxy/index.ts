@@ -19,7 +19,10 @@
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
  * that is not a JSON object, 413 body too large, 403 SubmitOrderOnAccount while
  * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
- * its answer unreadable, 504 upstream too slow.
+ * its answer unreadable, 504 upstream too slow. Under `listenProxy` (server.ts)
+ * requests Node or the adapter cannot read get the same shape too (400 bad
+ * request line, path or Host; 431 headers too large; 408), reported to
+ * `refused()` for the log and the metrics (../refusals.ts).
  *
  * Headers: upstream requests carry only Accept, Accept-Language (uncached operations only), Content-Type
  * (with a body) and the configured Api-Key, so the browser's Api-Key, Cookie and
@@ -102,6 +105,8 @@ export interface AccessLogEntry {
   limited?: boolean;
   /** Set when a repeated SubmitOrder got the answer kept from the accepted one. */
   replayed?: boolean;
+  /** Set when the request was refused below the proxy (Node's parser, the request adapter): why (`ProxyApp.refused`). */
+  refused?: string;
 }
 
 /** Prometheus metrics (metrics.ts, on Node): fed by the proxy, rendered at GET /metrics. */
@@ -182,6 +187,11 @@ export type ProxyApp = Hono & {
   operations(request: Request): Promise<Response>;
   /** Close the upstream connections and the store. */
   close(): Promise<void>;
+  /**
+   * Record a request refused before it reached the proxy (Node's HTTP parser, the request adapter:
+   * `listenProxy` reports them here) in the access log and the metrics, as method `-`.
+   */
+  refused(status: number, reason: string): void;
 };
 
 export const DEFAULT_CACHE_TTL_SECONDS: Readonly<Record<OperationKind, number>> = Object.freeze({
@@ -390,15 +400,19 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (log || metrics) {
       entry.status = response.status;
       entry.durationMs = Math.round((performance.now() - started) * 10) / 10;
-      entry.time = new Date(now()).toISOString();
-      try {
-        metrics?.request(entry);
-        log?.(entry);
-      } catch {
-        // A failing logger must not fail the request.
-      }
+      record(entry);
     }
     return response;
+  }
+
+  function record(entry: AccessLogEntry): void {
+    entry.time = new Date(now()).toISOString();
+    try {
+      metrics?.request(entry);
+      log?.(entry);
+    } catch {
+      // A failing logger must not fail the request.
+    }
   }
 
   const app = new Hono();
@@ -420,6 +434,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     },
     async close() {
       await Promise.all([client.close?.(), state.close()]);
+    },
+    refused(status: number, reason: string) {
+      record({ time: '', method: '-', operation: null, status, durationMs: 0, cache: 'none', refused: reason });
     },
   });
 }
