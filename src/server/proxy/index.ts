@@ -17,7 +17,8 @@
  * validated parameters (unknown query parameters are dropped, never forwarded).
  * Refusals are JSON in the service's own error shape, `{ "Message": ... }`:
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
- * that is not a JSON object, 413 body too large, 403 SubmitOrderOnAccount while
+ * that is not a JSON object or an order whose return address is not on the
+ * site or an allowed origin (return-addresses.ts), 413 body too large, 403 SubmitOrderOnAccount while
  * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
  * its answer unreadable, 504 upstream too slow. Under `listenProxy` (server.ts)
  * requests Node or the adapter cannot read get the same shape too (400 bad
@@ -57,6 +58,7 @@ import { headerOf } from './incoming.ts';
 import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
 import { keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
+import { checkReturnAddresses, type ReturnAddressPolicy } from './return-addresses.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
 import { Submissions } from './submissions.ts';
@@ -130,6 +132,14 @@ export interface ProxyOptions {
   prefix?: string;
   /** Origins allowed to call cross-origin (CORS), e.g. `https://theatre.example`. Default none: same-origin only. */
   allowedOrigins?: readonly string[];
+  /**
+   * Origins the payment page may send the customer back to (an order's SuccessReturnUrl,
+   * FailureReturnUrl, ReturnUrl), besides `allowedOrigins`; an order naming any other is
+   * refused with 400. Default: the site's own origin (the host the request was addressed to)
+   * and `allowedOrigins`. Once listed, the request's host no longer counts (a caller writes
+   * its Host header): list the site's own origin too.
+   */
+  returnOrigins?: readonly string[];
   /** Forward SubmitOrderOnAccount (it books without payment). Default false: 403. */
   allowOnAccount?: boolean;
   /** Largest request body accepted, in bytes (default 32 KiB); larger is 413. */
@@ -241,7 +251,11 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   }
   const apiKey = options.apiKey;
   const prefix = normalisePrefix(options.prefix ?? '/api');
-  const origins = new Set((options.allowedOrigins ?? []).map(normaliseOrigin));
+  const origins = new Set((options.allowedOrigins ?? []).map((origin) => normaliseOrigin(origin)));
+  const returnPolicy: ReturnAddressPolicy = {
+    allowed: origins,
+    listed: options.returnOrigins?.length ? new Set(options.returnOrigins.map((origin) => normaliseOrigin(origin, 'return origin'))) : null,
+  };
   const allowOnAccount = options.allowOnAccount ?? false;
   const bodyLimit = checked('bodyLimit', options.bodyLimit ?? 32 * 1024, 1);
   const timeoutMs = checked('timeoutMs', options.timeoutMs ?? 10_000, 1);
@@ -324,6 +338,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         return plain(message(400, 'The request body must be a JSON object.'));
       }
+      // Return addresses only to the site and the origins allowed: never an open redirect (return-addresses.ts).
+      const returnRefused = checkReturnAddresses(parsed as Record<string, unknown>, url, returnPolicy);
+      if (returnRefused) return plain(message(400, returnRefused));
       const named = (parsed as { BasketId?: unknown }).BasketId;
       const basketId = params.path.basketId;
       if (basketId !== undefined && named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== String(basketId).toLowerCase())) {
