@@ -1,4 +1,5 @@
 import { css, unsafeCSS } from 'lit';
+import { forcedColourStyles } from './forced-colours.styles.ts';
 
 /**
  * Styles every element shares. Custom properties are prefixed `--booking-`
@@ -133,11 +134,6 @@ const base = css`
       transition-duration: 0.01ms !important;
     }
   }
-  @media (forced-colors: active) {
-    button {
-      border: 1px solid ButtonText;
-    }
-  }
 `;
 
-export const sharedStyles = [palette, base];
+export const sharedStyles = [palette, base, forcedColourStyles];

@@ -185,7 +185,7 @@ describe('odd and hostile request bodies never get a 5xx', { timeout: 300_000 },
     }
   }
 
-  test('the refusal says why: too deep, and a number too large', async () => {
+  test('the refusal says why: too deep, a number too large, a body too large', async () => {
     const { basketId } = await basketWithSeats();
     for (const target of targets) {
       const url = target.url(`/rest/v2/Baskets/${basketId}/Tickets`);
@@ -196,6 +196,9 @@ describe('odd and hostile request bodies never get a 5xx', { timeout: 300_000 },
       const huge = await send('{"Tickets":[1e400]}');
       assert.equal(huge.status, 400, target.name);
       assert.match(((await huge.json()) as { Message: string }).Message, /number 1e400 .*too large/);
+      const large = await send(`{"Tickets":[1],"Pad":"${'x'.repeat(70 * 1024)}"}`);
+      assert.equal(large.status, 413, target.name);
+      assert.match(((await large.json()) as { Message: string }).Message, /larger than the limit/);
     }
   });
 });
