@@ -89,7 +89,8 @@ describe('return addresses at the proxy', () => {
       assert.equal(answer.status, 400, `${name}: ${text}`);
       assert.equal(answer.headers.get('content-type'), 'application/json; charset=utf-8');
       const field = Object.keys(fields)[0];
-      assert.match(messageOf(text), new RegExp(`^The field '${field}' must `), name);
+      // Named as the service binds it (SuccessReturnUrl, however the caller cased it).
+      assert.match(messageOf(text), new RegExp(`^The field '${field}' must `, 'i'), name);
       assert.equal(upstream.received.length, before, `${name}: nothing reaches the service`);
     }
     // The basket is untouched: the widget's own order still goes through and pays back to the site.

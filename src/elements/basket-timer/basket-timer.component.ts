@@ -26,13 +26,20 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * States (attribute `state`, and a token on `part="timer"`): `empty` (no
  * basket: shows `empty-text`, or nothing at all), `normal`, `warning` (at
  * `warning-seconds`), `final` (at `final-seconds`), `expired` (the hold ran out:
- * lists the released tickets and offers "Start again", which only clears that
- * notice). Screen readers hear one polite live region, only at those moments
- * (warning, final, expired), never every second.
+ * lists the released tickets and offers "Hold these seats again", which adds the
+ * same seats to a new hold in one click, or says which were taken meanwhile and
+ * shows that performance in the shared selection's seat map; "Start again" only
+ * clears the notice). Every tab and window of the site shows the same basket and
+ * countdown. Screen readers hear one polite live region, only at 5, 2 and 1
+ * minutes left, at the warning threshold, the final seconds and expiry, never
+ * every second, and once per basket however many timers and tabs show it (by the
+ * tab the visitor last opened or touched).
  *
  * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
+ * @csspart base - The element's outer box.
  * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`; `timer normal payment` while a payment this tab started is open (back from the payment page without paying): "Payment open for m:ss".
  * @csspart icon - The clock icon in the pill (decorative).
  * @csspart label - "Seats held for" / "Time is up".
@@ -45,32 +52,33 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @csspart item-seats - The seats of a released item.
  * @csspart item-time - An item's m:ss, with its state token.
  * @csspart released - The panel saying which tickets were released (`released whole` when nothing is left).
- * @csspart message - The panel's sentence.
+ * @csspart message - The panel's sentence (and, after "Hold these seats again", which seats were taken meanwhile).
  * @csspart released-list - The list of released items.
  * @csspart released-item - One released item.
- * @csspart start-again - The "Start again" button (when nothing is left).
- * @csspart dismiss - The "Dismiss" button (when other items are still held).
+ * @csspart hold-again-button - The "Hold these seats again" button (after a hold lapsed).
+ * @csspart start-again-button - The "Start again" button (when nothing is left).
+ * @csspart dismiss-button - The "Dismiss" button (when other items are still held).
  * @csspart empty - The `empty-text`, when there is no basket.
  *
- * @cssprop [--booking-timer-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the pill.
- * @cssprop [--booking-timer-color=inherit] - Text colour of the pill.
- * @cssprop [--booking-timer-border-color=var(--booking-border, light-dark(#d0d4da, #7a7884))] - Border colour in the normal state.
- * @cssprop [--booking-timer-border-width=1px] - Border width of the pill and panel.
- * @cssprop [--booking-timer-radius=999px] - Corner radius of the pill.
- * @cssprop [--booking-timer-padding=0.25rem 0.75rem] - Padding of the pill.
- * @cssprop [--booking-timer-gap=0.375rem] - Space between label and time, and inside list rows.
- * @cssprop [--booking-timer-label-color=var(--booking-muted, light-dark(#5f6368, #b1afb9))] - Label, dates, seats and empty text.
- * @cssprop [--booking-timer-label-size=0.875em] - Font size of the label.
- * @cssprop [--booking-timer-time-size=1.125em] - Font size of the m:ss.
- * @cssprop [--booking-timer-time-weight=700] - Font weight of the m:ss.
- * @cssprop [--booking-timer-warning-color=var(--booking-warning, light-dark(#8a5a00, #f3c06b))] - Text and border in the warning state.
- * @cssprop [--booking-timer-final-color=var(--booking-danger, light-dark(#b3261e, #ffb4ab))] - Text and border in the final state.
- * @cssprop [--booking-timer-final-background=color-mix(in srgb, var(--booking-timer-final-color) 10%, var(--booking-surface))] - Background of the pill in the final state.
- * @cssprop [--booking-timer-expired-color=var(--booking-danger, light-dark(#b3261e, #ffb4ab))] - Expired pill, panel border and message.
- * @cssprop [--booking-timer-panel-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the released panel.
- * @cssprop [--booking-timer-panel-padding=0.75rem] - Padding of the released panel.
- * @cssprop [--booking-timer-item-size=0.875em] - Font size of the per-item list.
- * @cssprop [--booking-timer-icon-size=1em] - Size of the clock icon.
+ * @cssprop --booking-timer-background - Background of the pill.
+ * @cssprop --booking-timer-color - Text colour of the pill.
+ * @cssprop --booking-timer-border-color - Border colour in the normal state.
+ * @cssprop --booking-timer-border-width - Border width of the pill and panel.
+ * @cssprop --booking-timer-radius - Corner radius of the pill.
+ * @cssprop --booking-timer-padding - Padding of the pill.
+ * @cssprop --booking-timer-gap - Space between label and time, and inside list rows.
+ * @cssprop --booking-timer-label-color - Label, dates, seats and empty text.
+ * @cssprop --booking-timer-label-size - Font size of the label.
+ * @cssprop --booking-timer-time-size - Font size of the m:ss.
+ * @cssprop --booking-timer-time-weight - Font weight of the m:ss.
+ * @cssprop --booking-timer-warning-color - Text and border in the warning state.
+ * @cssprop --booking-timer-final-color - Text and border in the final state.
+ * @cssprop --booking-timer-final-background - Background of the pill in the final state.
+ * @cssprop --booking-timer-expired-color - Expired pill, panel border and message.
+ * @cssprop --booking-timer-panel-background - Background of the released panel.
+ * @cssprop --booking-timer-panel-padding - Padding of the released panel.
+ * @cssprop --booking-timer-item-size - Font size of the per-item list.
+ * @cssprop --booking-timer-icon-size - Size of the clock icon.
  */
 @localized()
 export class BasketTimer extends BookingElement {
@@ -135,7 +143,7 @@ export class BasketTimer extends BookingElement {
   protected override render(): TemplateResult {
     const empty = this.emptyText ? html`<p part="empty" class="empty" tabindex="-1">${this.emptyText}</p>` : nothing;
     // One live region for the element's life: present (empty) before the first announcement.
-    return html`${this.view ? this.view.renderBody(empty) : empty}
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.view?.announcement ?? ''}</div>`;
+    return html`<div part="base">${this.view ? this.view.renderBody(empty) : empty}
+      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.view?.announcement ?? ''}</div></div>`;
   }
 }

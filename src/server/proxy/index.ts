@@ -14,7 +14,9 @@
  *
  * Everything is derived from the operations table (src/api/operations.ts)
  * through src/api/match.ts: only table operations are forwarded, rebuilt from
- * validated parameters (unknown query parameters are dropped, never forwarded).
+ * validated parameters (unknown query parameters are dropped, never forwarded),
+ * and bodies rebuilt from their typed fields under the service's JSON binding
+ * rules (src/api/binding.ts).
  * Refusals are JSON in the service's own error shape, `{ "Message": ... }`:
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
  * that is not a JSON object or an order whose return address is not on the
@@ -48,6 +50,7 @@
  * /healthz, /readyz and /metrics are answered outside the prefix (health.ts).
  */
 import { Hono } from 'hono';
+import { bindBody } from '../../api/binding.ts';
 import { parseJsonText } from '../json-body.ts';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
@@ -334,18 +337,14 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       // Scanned without recursion before parsing: a caller chooses how deep a body nests (../json-body.ts).
       const json = parseJsonText(read.text);
       if (!json.ok) return plain(message(400, json.message));
-      parsed = json.value;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        return plain(message(400, 'The request body must be a JSON object.'));
-      }
+      // What the service's binder (Json.NET) would accept, rebuilt from its typed fields only
+      // (src/api/binding.ts): the client's own bytes and unknown properties are never forwarded.
+      const bound = bindBody(op.name, json.value, params.path);
+      if (!bound.ok) return plain(message(400, bound.message));
+      parsed = bound.value;
       // Return addresses only to the site and the origins allowed: never an open redirect (return-addresses.ts).
-      const returnRefused = checkReturnAddresses(parsed as Record<string, unknown>, url, returnPolicy);
+      const returnRefused = checkReturnAddresses(bound.value, url, returnPolicy);
       if (returnRefused) return plain(message(400, returnRefused));
-      const named = (parsed as { BasketId?: unknown }).BasketId;
-      const basketId = params.path.basketId;
-      if (basketId !== undefined && named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== String(basketId).toLowerCase())) {
-        return plain(message(400, `The body's 'BasketId' must be the basket in the path (${String(basketId)}).`));
-      }
       body = JSON.stringify(parsed);
     }
 
