@@ -8,7 +8,7 @@ import { css } from 'lit';
  * map's canvas: seat-map-painter.ts reads the system colours itself). Here:
  * - controls, links and alerts name their system colours, so that what is
  *   computed is what is shown (Chromium computes `-webkit-text-fill-color`, which
- *   axe reads, from our own colour: #2b0b18 on a black button); backgrounds are
+ *   axe reads, from our own colour: our dark accent text on a black button); backgrounds are
  *   left to the browser, which keeps their transparency (the seat buttons over
  *   the canvas);
  * - disabled controls say GrayText instead of fading (opacity over a forced
