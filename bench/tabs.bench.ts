@@ -68,7 +68,7 @@ export default async function tabsBench(): Promise<BenchTable[]> {
       if (i % 2 === 0) {
         const picker = a.locator('seat-picker');
         if (!(await chooseSeatPair(a, picker))) throw new Error('no seat pair left');
-        await picker.locator('[part~="add"]').first().press('Enter');
+        await picker.locator('[part~="add-button"]').first().press('Enter');
       } else {
         await a.locator('checkout-form').getByRole('button', { name: /^Remove / }).first().click();
       }
@@ -87,7 +87,7 @@ export default async function tabsBench(): Promise<BenchTable[]> {
     await c.goto(`${server.origin}/b`);
     const picker = c.locator('seat-picker');
     if (!(await chooseSeatPair(c, picker))) throw new Error('no seat pair');
-    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.locator('[part~="add-button"]').first().press('Enter');
     await c.locator('basket-timer [part~="time"]').first().waitFor();
     const hold = c.locator('basket-timer').getByRole('button', { name: 'Hold these seats again' });
     let held = 0;

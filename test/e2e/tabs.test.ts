@@ -249,7 +249,7 @@ describe('one basket across the tabs of a site', () => {
     await addSeats(a.page);
     const other = await newContext();
     const b = await open(other, '/shop3');
-    await b.page.locator('seat-picker [part~="seat"]').first().waitFor();
+    await b.page.locator('seat-picker [part~="seat-button"]').first().waitFor();
     assert.equal(await b.page.locator('basket-timer').getAttribute('state'), 'empty');
     assert.deepEqual(await b.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('stagedoor:basket:'))), []);
     assert.equal(await a.page.locator('basket-timer').getAttribute('state'), 'normal');
@@ -326,7 +326,7 @@ describe('one basket across the tabs of a site', () => {
       .catch(async () => assert.fail(`not said: ${message}; said: ${(await heard(b.page, 'said')).join(' | ')}`));
     assert.equal(await b.page.locator('basket-timer [part~="message"]#rehold-message').innerText(), message);
     // The map of that performance, in the picker that follows the selection.
-    await b.page.locator('seat-picker [part~="seat"]').first().waitFor();
+    await b.page.locator('seat-picker [part~="seat-button"]').first().waitFor();
     // The refused add (409) is the expected answer; nothing else went wrong.
     assert.deepEqual([...a.errors, ...b.errors].filter((e) => !/\b409\b/.test(e)), []);
   });
