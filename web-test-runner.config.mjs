@@ -3,6 +3,7 @@ import { chromeLauncher, defaultReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromiumLaunchOptions } from './scripts/chromium.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
+import { forcedColoursPlugin } from './scripts/wtr-forced-colours.mjs';
 
 
 /**
@@ -23,7 +24,7 @@ export default {
   files: ['test/elements/**/*.test.ts', 'test/browser/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 2,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), timeZonePlugin],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), timeZonePlugin, forcedColoursPlugin],
   browsers: [
     chromeLauncher({
       // Each test file in its own browser context, so its own window: with
