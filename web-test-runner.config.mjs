@@ -20,6 +20,7 @@ import {
   firefoxLaunchOptions, freePort, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv,
 } from './scripts/engines.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
+import { forcedColoursPlugin } from './scripts/wtr-forced-colours.mjs';
 
 const ENGINE = process.env.STAGEDOOR_ENGINE ?? 'chromium';
 const lacking = missing(ENGINE);
@@ -206,7 +207,7 @@ export default {
   files: FILES,
   nodeResolve: true,
   concurrency,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), enginePlugin],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), enginePlugin, forcedColoursPlugin],
   browsers,
   groups,
   // WebKit through WebDriver classic (a round trip per key, software rendering under Xvfb) takes

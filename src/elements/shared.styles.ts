@@ -1,4 +1,5 @@
 import { css, unsafeCSS } from 'lit';
+import { forcedColourStyles } from './forced-colours.styles.ts';
 
 import { PALETTE, cssDefault, tokenVar, type PaletteName, type TokenName } from './tokens.ts';
 
@@ -115,11 +116,6 @@ const base = css`
       transition-duration: 0.01ms !important;
     }
   }
-  @media (forced-colors: active) {
-    button {
-      border: 1px solid ButtonText;
-    }
-  }
 `;
 
-export const sharedStyles = [palette, base];
+export const sharedStyles = [palette, base, forcedColourStyles];

@@ -13,12 +13,11 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { FullTicketInfo } from '../../src/api/types.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
-import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { seatColour, type SeatColour } from '../../src/elements/seat-picker/seat-colours.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
-import { apiError, fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
 import { contrast, resolve } from './helpers/contrast.ts';
-import { performance, ticket } from './helpers/seat-fixtures.ts';
+import { ticket } from './helpers/seat-fixtures.ts';
+import { seatedPicker, seatPixel } from './helpers/seat-picker-dom.ts';
 import { resetVisitorPreference, visitorPrefers } from './helpers/engine.ts';
 
 const visitor = await visitorPrefers();
@@ -34,36 +33,6 @@ const TICKETS: FullTicketInfo[] = [
   ticket(4, 'Stalls', 'B', '1', 60),
 ];
 
-async function seatedPicker(): Promise<SeatPicker> {
-  const api = fakeApi({
-    getPerformance: ({ performanceId }) => performance(performanceId),
-    getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: TICKETS }),
-    getEvent: () => {
-      throw apiError('getEvent', 404);
-    },
-    validateSeatsSelection: () => ({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' }),
-  });
-  const el = await withBooking<SeatPicker>(testBooking(api), html`<seat-picker performance-id="1"></seat-picker>`);
-  await waitUntil(() => (el.shadowRoot?.querySelectorAll('.sizer button').length ?? 0) === TICKETS.length, 'the map is drawn', { timeout: 5000 });
-  await el.updateComplete;
-  return el;
-}
-
-/** The canvas pixel at the middle of a seat's painted shape, a little off its mark. */
-function seatPixel(el: SeatPicker, label: string): string {
-  const root = el.shadowRoot as ShadowRoot;
-  const button = [...root.querySelectorAll<HTMLButtonElement>('.sizer button')].find((b) => b.getAttribute('aria-label')?.includes(label));
-  const canvas = root.querySelector('canvas');
-  if (!button || !canvas) throw new Error(`no seat ${label}`);
-  const b = button.getBoundingClientRect();
-  const c = canvas.getBoundingClientRect();
-  const scale = canvas.width / c.width;
-  const x = Math.round((b.left - c.left + b.width * 0.3) * scale);
-  const y = Math.round((b.top - c.top + b.height * 0.7) * scale);
-  const [r, g, bl] = canvas.getContext('2d')?.getImageData(x, y, 1, 1).data ?? [];
-  return `rgb(${r}, ${g}, ${bl})`;
-}
-
 describe('dark colours of their own', () => {
   afterEach(async () => {
     document.documentElement.style.removeProperty('color-scheme');
@@ -77,7 +46,7 @@ describe('dark colours of their own', () => {
       document.documentElement.style.colorScheme = scheme;
       // A page that declares a scheme gets the browser's page colour for it; axe reads an explicit one.
       document.documentElement.style.background = 'Canvas';
-      const el = await seatedPicker();
+      const el = await seatedPicker(TICKETS);
       const at = (p: string) => resolve(el, p);
       const surface = at('--_surface');
       for (const p of ['--_text', '--_muted', '--_accent', '--_danger', '--_warning', '--_success']) {
@@ -102,7 +71,7 @@ describe('dark colours of their own', () => {
 
   for (const prefers of visitor.schemes) {
     it(`follows the page: light, dark, and "light dark" by the visitor's preference (the visitor prefers ${prefers})`, async () => {
-      const el = await seatedPicker();
+      const el = await seatedPicker(TICKETS);
       const surface = () => resolve(el, '--_surface');
       await visitor.prefer(prefers);
       expect(surface(), 'no color-scheme on the page: light, whatever the visitor prefers').to.equal(LIGHT_SURFACE);
@@ -127,7 +96,7 @@ describe('dark colours of their own', () => {
   const live = visitor.live ? ', and the visitor\'s preference changes' : `, and "light dark" for a visitor preferring ${visitor.schemes.join('')}`;
   it(`the seat map repaints on a live scheme change (the page switches${live})`, async () => {
     document.documentElement.style.colorScheme = 'light';
-    const el = await seatedPicker();
+    const el = await seatedPicker(TICKETS);
     const light = seatPixel(el, 'row A, seat 1,');
     expect(light).to.equal(BAND_A.light);
     document.documentElement.style.colorScheme = 'dark';
