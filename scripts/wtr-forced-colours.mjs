@@ -11,7 +11,8 @@ export const forcedColoursPlugin = {
   name: 'emulate-forced-colours',
   async executeCommand({ command, payload, session }) {
     if (command !== 'emulate-forced-colours') return undefined;
-    if (session.browser.type !== 'puppeteer') return false;
+    // Chromium only: Firefox is driven by puppeteer too, but over WebDriver BiDi (no DevTools).
+    if (session.browser.type !== 'puppeteer' || (session.browser.stagedoor?.engine ?? 'chromium') !== 'chromium') return false;
     const page = session.browser.getPage(session.id);
     if (!sessions.has(page)) sessions.set(page, await page.createCDPSession());
     await sessions.get(page).send('Emulation.setEmulatedMedia', {

@@ -26,7 +26,7 @@ export async function seatedPicker(tickets: FullTicketInfo[]): Promise<SeatPicke
     validateSeatsSelection: () => ({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' }),
   });
   const el = await withBooking<SeatPicker>(testBooking(api), html`<seat-picker performance-id="1"></seat-picker>`);
-  await waitUntil(() => seatButtons(el).length === tickets.length, 'the map is drawn');
+  await waitUntil(() => seatButtons(el).length === tickets.length, 'the map is drawn', { timeout: 5000 });
   await el.updateComplete;
   return el;
 }
