@@ -156,6 +156,19 @@ export function safeLocalStorage(): KeyValueStorage {
 /** A change of the basket other tabs must learn of (basket-sync.ts). */
 export type SharedChange = 'add' | 'remove' | 'clear' | 'expiry' | 'payment' | 'completed' | 'resumed';
 
+/**
+ * What a change told to the other tabs is about, carried with its message: the other tabs'
+ * storage takes this tab's writes in its own time, not in step with the messages.
+ */
+export interface SharedAbout {
+  /** The basket ('payment': the one that went to payment), or null. */
+  basketId: string | null;
+  /** 'completed': the booking made. */
+  booking?: { basketId: string; bookingReference: string } | null;
+  /** 'payment': what was kept for the payment (`pendingRecord`). */
+  record?: Record<string, unknown> | null;
+}
+
 /** How long a basket with no hold known yet (just created) is kept: past it, it is not restored. */
 const UNKNOWN_HOLD_MS = 30 * 60_000;
 /** How long past the payment window an unfinished payment is kept (the service may answer late). */
@@ -256,7 +269,9 @@ export class BasketStore extends Store<BasketState> {
   readonly storage: KeyValueStorage;
   private readonly session: KeyValueStorage;
   /** Listeners to changes made here (basket-sync.ts tells the other tabs). */
-  private readonly shared = new Set<(change: SharedChange) => void>();
+  private readonly shared = new Set<(change: SharedChange, about: SharedAbout) => void>();
+  /** The payment record another tab's message carried, until this tab's storage has it (or the next change). */
+  private heardPending: string | null = null;
   /** While above zero, what changes was learnt from another tab: not told again. */
   private adopting = 0;
   private readonly disposers: (() => void)[] = [];
@@ -426,8 +441,11 @@ export class BasketStore extends Store<BasketState> {
 
   // ------------------------------------------------------------------ other tabs
 
-  /** Listen to changes made in this tab (not those learnt from another): what basket-sync.ts tells the others. */
-  onSharedChange(listener: (change: SharedChange) => void): () => void {
+  /**
+   * Listen to changes made in this tab (not those learnt from another): what basket-sync.ts tells the others.
+   * `about`: what the change is about (the basket, the booking), for the message.
+   */
+  onSharedChange(listener: (change: SharedChange, about: SharedAbout) => void): () => void {
     this.shared.add(listener);
     return () => this.shared.delete(listener);
   }
@@ -437,23 +455,36 @@ export class BasketStore extends Store<BasketState> {
     this.disposers.push(dispose);
   }
 
-  private share(change: SharedChange): void {
+  private share(change: SharedChange, about: SharedAbout = { basketId: this.value.basketId }): void {
     if (this.adopting > 0) return;
-    for (const listener of [...this.shared]) listener(change);
+    for (const listener of [...this.shared]) listener(change, about);
   }
 
   /**
    * Another tab changed the basket: take what it kept (the basket id, or none) and read the
    * basket once. After an expiry there, the basket this tab shows is read first, so that this
    * tab shows which tickets were released too.
+   *
+   * `about.basketId` of a 'payment': the basket another tab sent to payment. That one is
+   * never taken again here, whatever this tab still reads in storage: another tab's storage
+   * writes reach this one in their own time, not in step with its messages, and a read of the
+   * basket that crossed the message may have kept the id again. Taking it would show its form
+   * beside the unfinished payment, and let a second order be sent for one basket. Its
+   * `about.record` stands for the stored payment record until storage has it.
    */
-  async adopt(change: SharedChange): Promise<void> {
+  async adopt(change: SharedChange, about: SharedAbout = { basketId: null }): Promise<void> {
+    const paid = change === 'payment' ? about.basketId : null;
+    this.heardPending = paid !== null && about.record?.basketId === paid ? JSON.stringify(about.record) : null;
     this.adopting++;
     try {
       if (change === 'expiry' && this.value.basketId) await this.refresh();
       // Seats held again (or a fresh start) there: the release this tab showed is over.
       else if (change !== 'remove' && this.value.released.length) this.patch({ released: EMPTY_RELEASED });
-      const stored = BasketStore.storedId(this.storage, this.key);
+      let stored = BasketStore.storedId(this.storage, this.key);
+      if (change === 'payment' && paid !== null && stored === paid) {
+        this.storage.removeItem(this.key);
+        stored = null;
+      }
       if (stored !== this.value.basketId) {
         this.changeVersion++;
         this.clearExpiryTimer();
@@ -479,9 +510,11 @@ export class BasketStore extends Store<BasketState> {
     if (!basketId) return;
     const submittedAt = (details as { submittedAt?: unknown }).submittedAt;
     const until = (typeof submittedAt === 'number' ? submittedAt - this.api.clock.now() + Date.now() : Date.now()) + PAYMENT_TIMEOUT_MS + PAYMENT_GRACE_MS;
-    this.storage.setItem(this.pendingKey, JSON.stringify({ ...details, basketId, until }));
+    const record = { ...details, basketId, until };
+    this.storage.setItem(this.pendingKey, JSON.stringify(record));
     this.forget();
-    this.share('payment');
+    // The other tabs are told what to offer, not the customer's entries (the sync key may outlive the record).
+    this.share('payment', { basketId, record: { ...record, entries: undefined } });
   }
 
   /**
@@ -491,7 +524,7 @@ export class BasketStore extends Store<BasketState> {
    * details were) reads as `{ basketId }`.
    */
   get pendingRecord(): ({ basketId: string; returned?: boolean } & Record<string, unknown>) | null {
-    const raw = this.storage.getItem(this.pendingKey);
+    const raw = this.storage.getItem(this.pendingKey) ?? this.heardPending;
     const record = readRecord(raw, Date.now());
     if (raw && !record) this.storage.removeItem(this.pendingKey); // its payment window has closed
     return typeof record?.basketId === 'string' ? (record as { basketId: string } & Record<string, unknown>) : null;
@@ -505,6 +538,7 @@ export class BasketStore extends Store<BasketState> {
 
   /** The payment will not be finished (its basket was released): forget what was kept for it. */
   dropPending(): void {
+    this.heardPending = null;
     this.storage.removeItem(this.pendingKey);
   }
 
@@ -517,11 +551,12 @@ export class BasketStore extends Store<BasketState> {
   completed(record?: string): void {
     if (record) this.session.setItem(this.completedKey, record);
     const had = this.storage.getItem(this.pendingKey) !== null;
+    this.heardPending = null;
     this.storage.removeItem(this.pendingKey);
     if (!had) return;
     // For the other tabs to show it (they awaited this payment): a short while, then it lapses.
     if (record) this.storage.setItem(this.bookedKey, JSON.stringify({ ...(readRecord(record, 0) ?? {}), until: Date.now() + PAYMENT_TIMEOUT_MS }));
-    this.share('completed');
+    this.share('completed', { basketId: null, booking: this.bookedElsewhere });
   }
 
   /** The booking another tab completed lately (`basketId`, `bookingReference`), while it is news. */

@@ -12,7 +12,11 @@
  * nothing is asked of the proxy between messages), and asks the service what
  * became of a payment begun or completed elsewhere (pending-payment.ts), so
  * it offers to continue that payment instead of a second order, or shows the
- * booking. Then one connected element of that tab fires
+ * booking. A payment's message names its basket, a completed booking's names
+ * the booking: storage writes reach another tab in their own time, not in step
+ * with the messages, so that tab lets the basket go even while its storage
+ * still names it, and offers the payment or shows the booking before its
+ * storage has them. Then one connected element of that tab fires
  * `booking-remote-change` (the `booking-*` events of the change itself fire
  * only in the tab where it happened).
  *
@@ -23,7 +27,7 @@
  * elements it is given to fire its event from.
  */
 import { bookingEvent, type BookingEventDetails } from '../events.ts';
-import type { BasketStore, SharedChange } from './basket-store.ts';
+import type { BasketStore, SharedAbout, SharedChange } from './basket-store.ts';
 import { pendingPayment } from './pending-payment.ts';
 
 /** What one tab tells the others. */
@@ -34,6 +38,20 @@ interface SyncMessage {
   tab: string;
   /** Makes each storage write a change the storage event reports. */
   at: number;
+  /** The basket the change is about ('payment': the one that went to payment); absent from older senders. */
+  basketId?: string | null;
+  /** 'completed': the booking made; absent from older senders. */
+  booking?: { basketId: string; bookingReference: string } | null;
+  /** 'payment': the record kept for the payment; absent from older senders. */
+  record?: Record<string, unknown> | null;
+}
+
+/** What a message says its change is about, as far as it reads. */
+function aboutOf(m: SyncMessage): SharedAbout {
+  const b = m.booking;
+  const booking = typeof b === 'object' && b !== null && typeof b.basketId === 'string' && typeof b.bookingReference === 'string' ? { basketId: b.basketId, bookingReference: b.bookingReference } : null;
+  const record = typeof m.record === 'object' && m.record !== null && typeof m.record.basketId === 'string' ? m.record : null;
+  return { basketId: typeof m.basketId === 'string' ? m.basketId : null, booking, record };
 }
 
 const CHANGES: ReadonlySet<string> = new Set<SharedChange>(['add', 'remove', 'clear', 'expiry', 'payment', 'completed', 'resumed']);
@@ -71,7 +89,8 @@ export function syncBasket(store: BasketStore, key: string): void {
   const receive = (data: unknown): void => {
     if (!isMessage(data) || data.tab === TAB) return;
     // One after another: a change and the next (add then payment) are taken in their order.
-    queue = queue.then(() => apply(store, data.change)).catch(() => undefined);
+    const about = aboutOf(data);
+    queue = queue.then(() => apply(store, data.change, about)).catch(() => undefined);
   };
 
   let channel: BroadcastChannel | null = null;
@@ -80,13 +99,13 @@ export function syncBasket(store: BasketStore, key: string): void {
   } catch {
     channel = null; // an opaque origin may refuse one
   }
-  let send: (change: SharedChange) => void;
+  let send: (change: SharedChange, about: SharedAbout) => void;
   if (channel) {
     const open = channel;
     open.onmessage = (event: MessageEvent) => receive(event.data);
-    send = (change) => {
+    send = (change, about) => {
       try {
-        open.postMessage({ stagedoor: 1, change, tab: TAB, at: Date.now() } satisfies SyncMessage);
+        open.postMessage({ stagedoor: 1, change, tab: TAB, at: Date.now(), ...about } satisfies SyncMessage);
       } catch {
         /* closed */
       }
@@ -102,17 +121,19 @@ export function syncBasket(store: BasketStore, key: string): void {
       }
     };
     window.addEventListener('storage', onStorage);
-    send = (change) => store.storage.setItem(name, JSON.stringify({ stagedoor: 1, change, tab: TAB, at: Date.now() } satisfies SyncMessage));
+    send = (change, about) => store.storage.setItem(name, JSON.stringify({ stagedoor: 1, change, tab: TAB, at: Date.now(), ...about } satisfies SyncMessage));
     store.addDisposer(() => window.removeEventListener('storage', onStorage));
   }
   store.addDisposer(store.onSharedChange(send));
 }
 
 /** Take in a change from another tab, then tell the host page (once, from one element of this tab). */
-async function apply(store: BasketStore, change: SharedChange): Promise<void> {
-  await store.adopt(change);
+async function apply(store: BasketStore, change: SharedChange, about: SharedAbout): Promise<void> {
+  // A payment begun there names its basket, a booking completed there names the booking: this tab
+  // takes them from the message, even where its storage lags it.
+  await store.adopt(change, about);
   const payment = pendingPayment(store);
-  const booked = change === 'completed' ? store.bookedElsewhere : null;
+  const booked = change === 'completed' ? (about.booking ?? store.bookedElsewhere) : null;
   if (booked) payment.bookedElsewhere(booked);
   else if (change === 'payment' || change === 'completed' || change === 'resumed') await payment.check();
   const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };

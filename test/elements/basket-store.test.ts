@@ -7,7 +7,7 @@ import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { ServerClock } from '../../src/api/time.ts';
 import type { AddTicketsResult, BasketContent } from '../../src/api/types.ts';
-import { BasketStore, type KeyValueStorage } from '../../src/state/basket-store.ts';
+import { BasketStore, type KeyValueStorage, type SharedAbout } from '../../src/state/basket-store.ts';
 import { createBooking } from '../../src/state/booking.ts';
 import { endpointKey, resolveConfig } from '../../src/state/config.ts';
 import { apiError, fakeApi, networkError, type FakeApi, type Handlers } from './helpers/fake-api.ts';
@@ -651,6 +651,42 @@ describe('basket store', () => {
       expect(await back.resumeAfterFailedPayment()).to.equal(false);
       expect(back.value).to.include({ basketId: null, content: null, error: null });
       expect(s.storage.map.size).to.equal(0);
+    });
+
+    it('a payment begun in another tab: this tab lets that basket go even while its storage still names it, and does not read it again', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      const id = s.store.value.basketId;
+      // The other tab, showing the same basket.
+      const other = s.reload();
+      await until(() => other.value.content !== null);
+      const told: SharedAbout[] = [];
+      s.store.onSharedChange((change, about) => void (change === 'payment' && told.push(about)));
+      s.store.submitted({ redirectUrl: 'https://pay.example/1' });
+      expect(told).to.have.length(1);
+      // Its storage lags the message (another tab's writes arrive in their own time): the id still
+      // there (or kept again by a read of its own that crossed the message), the payment not yet.
+      s.storage.setItem('stagedoor:basket:https://tickets.example/api', JSON.stringify({ basketId: id, until: Date.now() + 10 * MINUTE }));
+      const kept = s.storage.map.get('stagedoor:payment:https://tickets.example/api');
+      s.storage.removeItem('stagedoor:payment:https://tickets.example/api');
+      const getBasket = s.handlers.getBasket;
+      let reads = 0;
+      s.handlers.getBasket = (...args) => {
+        reads++;
+        return getBasket!(...args);
+      };
+      await other.adopt('payment', told[0]);
+      expect(other.value).to.include({ basketId: null, content: null });
+      expect(reads).to.equal(0);
+      expect(storedId(s.storage)).to.equal(null);
+      // The payment to continue, from the message.
+      expect(other.awaitingPayment).to.equal(id);
+      expect(other.pendingRecord).to.include({ redirectUrl: 'https://pay.example/1' });
+      // Then storage catches up, and the booking completed there: nothing is left over from the message.
+      if (kept) s.storage.setItem('stagedoor:payment:https://tickets.example/api', kept);
+      s.store.completed();
+      await other.adopt('completed');
+      expect(other.awaitingPayment).to.equal(null);
     });
   });
 });
