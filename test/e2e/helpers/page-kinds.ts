@@ -14,7 +14,8 @@
  *   <performance-calendar> and <seat-picker> in a <booking-provider>; the
  *   visitor opens an event (its detail shows, with its sanitized
  *   description), chooses a performance in the calendar, and the seat picker
- *   paints its seat map: until that first paint.
+ *   paints its seat map and renders what answers a tap on a seat (the
+ *   choice with its "Add", from the picker's later part): until then.
  * - `full`: the same visit on the README's page, which also holds what comes
  *   after the seat map (<basket-timer>, <checkout-form>,
  *   <booking-confirmation>), still empty then.
@@ -85,7 +86,9 @@ export async function reachMilestone(page: Page, kind: PageKind): Promise<Record
   await choosePerformance(page.locator('performance-calendar'));
   // The seat map's first paint: the picker marks it (performance.mark('booking-seat-map-paint')).
   const seatMap = await seen(() => performance.getEntriesByName('booking-seat-map-paint').at(-1)?.startTime ?? false);
-  return { 'first card': firstCard, 'seat map': seatMap };
+  // Ready for a tap: what answers a chosen seat (the choice with its "Add") has rendered below the map.
+  const ready = await seen(() => Boolean(document.querySelector('seat-picker')?.shadowRoot?.querySelector('[part~="summary"] [part~="add"]')) && performance.now());
+  return { 'first card': firstCard, 'seat map': seatMap, 'ready for a tap': ready };
 }
 
 export interface PageWeight {
