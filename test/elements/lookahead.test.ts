@@ -3,7 +3,6 @@
  * <performance-calendar> (hover, focus) starts its availability lookup through
  * the state (src/state/lookahead.ts), and <seat-picker> takes that very
  * request when the click chooses the performance: one request, never two.
- * And the picker, waiting for a performance, fetches its later part at idle.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { ServerClock } from '../../src/api/time.ts';
@@ -61,22 +60,6 @@ async function page(seatPlan: boolean) {
 }
 
 afterEach(() => resetSharedBookings());
-
-/** The later part's module has been fetched by this page (a dynamic import: a resource of its own). */
-const laterFetched = () => globalThis.performance.getEntriesByType('resource').some((e) => /seat-picker\.later\.ts/.test(e.name));
-const idle = () => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5000 }));
-
-// First in this file: the page has not fetched the later part yet.
-describe('the seat picker waiting for a performance', () => {
-  it('fetches its later part (what answers a tap below the map) while the page is idle, before any performance is chosen', async () => {
-    expect(laterFetched()).to.equal(false);
-    const { api, picker } = await page(true);
-    await idle();
-    await waitUntil(laterFetched, 'the later part is fetched at idle', { timeout: 5000 });
-    expect(api.callsTo('getFullAvailability')).to.have.length(0);
-    expect(picker.shadowRoot?.querySelector('canvas')).to.equal(null);
-  });
-});
 
 describe('seats asked for ahead of the click', () => {
   it('hovering a performance starts exactly one availability request, and the click reuses it', async () => {

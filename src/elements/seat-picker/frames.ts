@@ -48,12 +48,3 @@ export function afterNextFrame(fn: () => void): number {
   }
   return requestAnimationFrame(task);
 }
-
-/**
- * Run `fn` when the page is idle (requestIdleCallback; at the latest after `timeout` ms), or
- * soon after in a browser without it (Safari).
- */
-export function whenIdle(fn: () => void, timeout = 2000): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout });
-  else setTimeout(fn, 200);
-}

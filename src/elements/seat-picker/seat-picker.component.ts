@@ -14,7 +14,7 @@ import { BookingElement } from '../booking-element.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
 import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
-import { nextFrame, whenIdle } from './frames.ts';
+import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import type { PaymentInProgress } from './payment-in-progress.ts';
 import { SeatMapController } from './seat-map-controller.ts';
@@ -295,11 +295,6 @@ export class SeatPicker extends BookingElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.requestUpdate(); // re-attach the map view after a reconnect
-    // Waiting for a performance (a calendar on the page chooses it): the later part is fetched while
-    // the page is idle, so the map, once chosen, answers a tap without another round trip after it.
-    whenIdle(() => {
-      if (this.isConnected && this.currentPerformanceId === null) this.later();
-    });
   }
 
   // ------------------------------------------------------------------ derived state
