@@ -92,7 +92,7 @@ export default async function phone(): Promise<BenchTable[]> {
           const context = await phoneContext(browser);
           try {
             const url = `${server.origin}/${build}/${kind}`;
-            const weight = await measurePage(context, url, kind, throttle);
+            const weight = await measurePage(context, url, kind, throttle, { ready: true });
             (bytes[kind] ??= {})[build] = weight.gzip;
             for (const [milestone, ms] of Object.entries(weight.times)) record(`${kind}: ${milestone}`, build, ms);
             if (kind === 'event-list') {

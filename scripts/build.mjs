@@ -170,7 +170,12 @@ function coreChunk() {
  */
 const FINAL_COMMENTS = false;
 
-const isSharedModule = (id) => /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) || /[\\/]src[\\/]safe-url\.ts$/.test(id);
+const isSharedModule = (id) =>
+  /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) ||
+  /[\\/]src[\\/]safe-url\.ts$/.test(id) ||
+  // Small modules of our own that several elements import: each alone was a chunk of its own (a few
+  // hundred bytes, a request each and a worse compression), loaded by the flow page anyway.
+  /[\\/]src[\\/](state[\\/](event-details|lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
 
 /**
  * The script-tag bundle, in `outDir` (dist/ by default), all of it named
