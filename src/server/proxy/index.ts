@@ -277,16 +277,23 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   /** The answer as sent: a cacheable 200 with its Cache-Control and ETag, or 304 when the request names that tag (http-cache.ts). */
   function answer(request: Request, env: unknown, op: OperationRow, reply: Reply): Response {
     const ttl = op.method === 'GET' ? ttlSeconds[op.kind] : 0;
-    if (reply.status !== 200 || reply.error || ttl <= 0 || reply.body === null) return toResponse(reply, 'no-store', httpDate);
+    if (reply.status !== 200 || reply.error || ttl <= 0 || reply.body === null) return respond(reply, 'no-store');
     const tag = entityTag(reply.body);
     const control = cacheableControl(op.kind, ttl);
     if (matchesIfNoneMatch(headerOf(request, env, 'if-none-match') ?? null, tag)) {
-      return toResponse({ ...reply, body: null }, control, httpDate, { ETag: tag }, 304);
+      return respond({ ...reply, body: null }, control, { ETag: tag }, 304);
     }
-    return toResponse(reply, control, httpDate, { ETag: tag });
+    return respond(reply, control, { ETag: tag });
   }
 
-  const plain = (reply: Reply, headers?: Record<string, string>) => toResponse(reply, 'no-store', httpDate, headers);
+  /**
+   * An answer of the proxy's own, with the service's clock stamp (clock.ts) among its plain
+   * headers: @hono/node-server then writes it as built, where setting a header afterwards (the
+   * stamp middleware) makes a WHATWG Headers object for every request.
+   */
+  const respond = (reply: Reply, control: string, extra?: Record<string, string>, status?: number) =>
+    clock.stamped(toResponse(reply, control, httpDate, { ...extra, 'Server-Timing': clock.timingHeader() }, status));
+  const plain = (reply: Reply, headers?: Record<string, string>) => respond(reply, 'no-store', headers);
 
   async function route(request: Request, env: unknown, entry: AccessLogEntry): Promise<Response> {
     const url = new URL(request.url);
