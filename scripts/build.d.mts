@@ -57,4 +57,4 @@ export interface CustomElementsManifest {
   schemaVersion: string;
   modules: { kind: string; path: string; declarations?: ManifestDeclaration[]; exports?: unknown[] }[];
 }
-export function updateReadmeReference(manifest: CustomElementsManifest): Promise<void>;
+export function updateElementReference(manifest: CustomElementsManifest): Promise<void>;

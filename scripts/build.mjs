@@ -240,6 +240,10 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
   const core = coreChunk();
   const chunksOutput = await build({
     ...browserBuild(),
+    // The loader defines <booking-provider> before any other of our tags, so no element of the
+    // bundle upgrades before its provider: the ContextRoot the npm entry points need stays out
+    // (src/controllers/booking-controller.ts).
+    define: { ...browserBuild().define, __STAGEDOOR_SCRIPT_TAG__: 'true' },
     plugins: [minifier, core.plugin, parallelImports()],
     build: {
       ...browserBuild({ outDir, emptyOutDir, sourcemap }).build,
@@ -421,7 +425,7 @@ export const serverEntries = {
 };
 
 /** What the server build leaves as imports: Node built-ins and the package's runtime dependencies. */
-const isServerExternal = (id) => /^(node:|hono(\/|$)|@hono\/|lru-cache(\/|$)|undici(\/|$)|ioredis(\/|$)|prom-client(\/|$)|vite(\/|$))/.test(id);
+const isServerExternal = (id) => /^(node:|hono(\/|$)|@hono\/|lru-cache(\/|$)|undici(\/|$)|ioredis(\/|$)|prom-client(\/|$)|marked(\/|$)|vite(\/|$))/.test(id);
 
 /**
  * The proxy, the sandbox and the command line for the package, built for
@@ -452,7 +456,32 @@ export async function buildServer({ outDir = fromRoot('dist/lib'), declarations 
       },
     },
   });
+  await buildEdgeProxy({ outDir });
   if (declarations) buildDeclarations({ outDir, project: 'tsconfig.lib-server.json' });
+}
+
+/**
+ * dist/lib/server/proxy/edge.js: the proxy for runtimes without Node built-ins (workerd, Deno, Bun, Vercel's
+ * edge: package.json's export conditions for `stagedoor/proxy`), one file with lru-cache inlined from its own
+ * `browser` build. lru-cache's default build imports `node:diagnostics_channel` (inside an `import()`), which
+ * workerd refuses without the nodejs_compat flag; its browser build needs nothing but the language. Hono stays
+ * an import (a dependency of the package). Any `node:` import would fail this build: none may reach edge.js.
+ */
+export async function buildEdgeProxy({ outDir = fromRoot('dist/lib') } = {}) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [fromRoot('src/server/proxy/index.ts')],
+    outfile: join(outDir, 'server/proxy/edge.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['browser'],
+    mainFields: ['module', 'main'],
+    external: ['hono', 'hono/*'],
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 /**
@@ -519,13 +548,23 @@ export async function createManifest() {
   const manifest = create({ modules, plugins: [...litPlugin(), await defineElementPlugin()] });
   // The manifest documents the public surface: private members are no one's API, and listing
   // them would make every internal refactor a manifest change.
+  const tokens = await (await import('./docs.mjs')).loadTokens();
   for (const mod of manifest.modules ?? []) {
     for (const d of mod.declarations ?? []) {
       if (d.members) d.members = d.members.filter((m) => m.privacy !== 'private' && !String(m.name).startsWith('#'));
+      // Every custom property's default comes from src/elements/tokens.ts, written there once.
+      for (const p of d.cssProperties ?? []) {
+        if (p.default !== undefined) throw new Error(`${mod.path}: ${p.name} has a default in its JSDoc; defaults live in src/elements/tokens.ts only.`);
+        const value = tokens.documentedDefault(p.name.replace(/^--booking-/, ''));
+        if (value === undefined) throw new Error(`${mod.path}: ${p.name} has no default in src/elements/tokens.ts.`);
+        p.default = value;
+      }
     }
   }
   return manifest;
 }
+
+
 
 export function manifestText(manifest) {
   return `${JSON.stringify(manifest, null, 2)}\n`;
@@ -538,11 +577,13 @@ export async function buildManifest({ outFile = fromRoot('custom-elements.json')
   return text;
 }
 
-/** README.md's element reference, regenerated from the manifest (scripts/docs.mjs). */
-export async function updateReadmeReference(manifest) {
-  const { readmeWithReference } = await import('./docs.mjs');
-  const path = fromRoot('README.md');
-  writeFileSync(path, readmeWithReference(readFileSync(path, 'utf8'), manifest));
+/** docs/elements.md's element reference and docs/theming.md's colour table, regenerated (scripts/docs.mjs). */
+export async function updateElementReference(manifest) {
+  const { withReference, withTokens, loadTokens, REFERENCE_PAGE, TOKENS_PAGE } = await import('./docs.mjs');
+  const path = fromRoot(REFERENCE_PAGE);
+  writeFileSync(path, withReference(readFileSync(path, 'utf8'), manifest));
+  const tokensPath = fromRoot(TOKENS_PAGE);
+  writeFileSync(tokensPath, withTokens(readFileSync(tokensPath, 'utf8'), await loadTokens()));
 }
 
 /** src/react.ts, the JSX typing of our tags for React hosts, regenerated from the manifest. */
@@ -634,9 +675,9 @@ async function main() {
   // The manifest first: the React typing (src/react.ts, part of the package) and the plugin's elements.json come from it.
   if (want('manifest')) {
     const text = await buildManifest();
-    await updateReadmeReference(JSON.parse(text));
+    await updateElementReference(JSON.parse(text));
     updateReactTypes(JSON.parse(text));
-    console.log('built custom-elements.json, the README element reference and src/react.ts');
+    console.log('built custom-elements.json, the element reference (docs/elements.md) and src/react.ts');
   }
   if (want('bundle')) {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {

@@ -1,4 +1,4 @@
-// Screenshots of the demo pages for the README: each page at desktop (1280 px)
+// Screenshots of the demo pages for the docs (docs/screenshots/): each page at desktop (1280 px)
 // and mobile (360 px) width, light and dark colour scheme, in headless
 // Chromium (playwright-core; /usr/bin/chromium or CHROME_PATH).
 //
@@ -52,15 +52,15 @@ async function chooseSeats(page, scope) {
   await step('pick a performance', async () => {
     // Grid view (wide): open a day first; list view (narrow): performances are listed.
     // Both views are in the DOM, one hidden by a container query: use what is visible.
-    const day = calendar.locator('[part~="day"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
-    const performance = calendar.locator('[part~="performance"]:not([part~="sold-out"])').filter({ visible: true }).first();
+    const day = calendar.locator('[part~="day-button"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
+    const performance = calendar.locator('[part~="performance-button"]:not([part~="sold-out"])').filter({ visible: true }).first();
     await day.or(performance).first().waitFor({ timeout: 15000 });
     if (!(await performance.count())) await day.press('Enter');
     await performance.press('Enter', { timeout: 10000 });
   });
   const picker = scope.locator('seat-picker').first();
   const added = await step('choose two seats side by side', async () => {
-    const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
+    const seats = picker.locator('[part~="seat-button"]:not([part~="in-basket"])');
     await seats.nth(1).waitFor({ timeout: 15000 }); // the other seats become focusable a frame after the first paint
     // Each context is its own visitor: start somewhere different so two runs do not want the same seats.
     const count = await seats.count();
@@ -80,7 +80,7 @@ async function chooseSeats(page, scope) {
   if (!added) return;
   await step('add them to the basket', async () => {
     // "Add" is enabled once the picker has the service's answer about the pair.
-    await picker.locator('[part~="add"][aria-disabled="false"]').first().press('Enter', { timeout: 5000 });
+    await picker.locator('[part~="add-button"][aria-disabled="false"]').first().press('Enter', { timeout: 5000 });
     await page.locator('basket-timer').first().locator('[part~="time"]').first().waitFor({ timeout: 10000 });
   });
 }

@@ -47,6 +47,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: unknown,
     message: string,
+    /** Seconds the answer's Retry-After asked to wait (429, 503), or null. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
     this.serviceMessage = serviceMessageOf(body);
@@ -156,6 +158,15 @@ function statusText(status: number): string {
   return known[status] ?? `The booking service answered ${status}.`;
 }
 
+/** Retry-After as seconds from now: delta-seconds, or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+function retryAfterSeconds(header: string | null, now: number): number | null {
+  const value = header?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
 async function readBody(response: Response, signal: AbortSignal | undefined): Promise<{ ok: true; value: unknown } | { ok: false; text: string }> {
   let text = '';
   try {
@@ -181,7 +192,8 @@ function prepare(op: OperationRow, args: Record<string, unknown>): string {
       if (required) throw new InvalidRequestError(op.name, name, `${op.name}: '${name}' is required.`);
       return;
     }
-    const raw = typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : '';
+    const raw =
+      typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' ? String(v) : Array.isArray(v) && type === 'intlist' ? v.join(',') : '';
     const parsed = parseParam(type, raw);
     if (!parsed.ok) throw new InvalidRequestError(op.name, name, `${op.name}: '${name}' must be ${parsed.expected}.`);
     values[name] = raw;
@@ -223,7 +235,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const value = parsed.ok ? parsed.value : parsed.text || null;
     if (!response.ok || response.status === 204) {
       const message = serviceMessageOf(value) ?? statusText(response.status);
-      throw new ApiError(op.name, response.status, value, message);
+      throw new ApiError(op.name, response.status, value, message, retryAfterSeconds(response.headers.get('Retry-After'), clock.now()));
     }
     if (!parsed.ok || !hasResponseShape(op, value)) {
       throw new ApiError(op.name, response.status, value, 'The booking service sent an answer that could not be read.');

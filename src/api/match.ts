@@ -29,7 +29,8 @@ const routes: CompiledRoute[] = operationList.map((op) => {
       const param = /^\{(\w+)\}$/.exec(segment);
       if (param) {
         names.push(param[1] as string);
-        return '([^/]+)';
+        // A list is a segment with a comma: `Events/1,2/Performances` is the list operation, `Events/1/...` the single one.
+        return op.pathParams[param[1] as string] === 'intlist' ? '([^/]*,[^/]*)' : '([^/]+)';
       }
       return escapeRegExp(segment);
     })
@@ -76,6 +77,8 @@ function safeDecode(s: string): string {
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INT = /^\d{1,10}$/;
 const MAX_INT = 2147483647;
+/** Most ids in one `intlist` segment. */
+const MAX_LIST = 50;
 
 export type ParamValue = number | string | boolean;
 
@@ -92,6 +95,13 @@ export function parseParam(type: ParamType, raw: string): { ok: true; value: Par
       const v = raw.toLowerCase();
       if (v === 'true' || v === 'false') return { ok: true, value: v === 'true' };
       return { ok: false, expected: 'true or false' };
+    }
+    case 'intlist': {
+      const items = raw.split(',').map((item) => item.trim());
+      if (items.length > MAX_LIST || !items.every((item) => INT.test(item) && Number(item) <= MAX_INT)) {
+        return { ok: false, expected: `non-negative integers separated by commas (at most ${MAX_LIST})` };
+      }
+      return { ok: true, value: items.map(Number).join(',') };
     }
     case 'datetime':
       return isValidDateParam(raw)
@@ -141,7 +151,8 @@ export function fillPath(template: string, values: Record<string, unknown>): str
   let parts = templateParts.get(template);
   if (!parts) templateParts.set(template, (parts = template.split(/\{(\w+)\}/)));
   let path = parts[0] ?? '';
-  for (let i = 1; i < parts.length; i += 2) path += encodeURIComponent(String(values[parts[i] ?? ''])) + (parts[i + 1] ?? '');
+  // Commas stay commas (an `intlist` segment, `1,2`), as clients write them.
+  for (let i = 1; i < parts.length; i += 2) path += encodeURIComponent(String(values[parts[i] ?? ''])).replace(/%2C/g, ',') + (parts[i + 1] ?? '');
   return path;
 }
 

@@ -1,5 +1,10 @@
 /**
- * ONE table of every operation of the ticket service interface (33 of them).
+ * ONE table of every operation of the ticket service (38 of them): the 33 the
+ * interface document describes, and 5 it leaves out whose request and answer
+ * shapes the service publishes in its own DTO library (`source: 'dto-library'`,
+ * the public GitHub repository LondonTheatreDirect/api-v2-dto-classes):
+ * SeatingPlan, the events' AvailableTickets, several events' Performances,
+ * TicketAvailability and PrintAtHomeTickets. Real clients call them.
  *
  * The api client (client.ts), the proxy's allowlist (src/server/proxy) and the
  * sandbox's router (src/server/sandbox) are all derived from this table: a new
@@ -18,6 +23,11 @@ import type {
   CheckoutOptions,
   CountriesResult,
   CreateBasketResult,
+  EventAvailableTicketsResult,
+  EventsPerformancesResult,
+  PrintAtHomeTicketsResult,
+  SeatingPlanResult,
+  TicketAvailabilityResult,
   DeliveryTypesResult,
   EventDetailResult,
   EventPerformancesResult,
@@ -44,8 +54,11 @@ import type {
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-/** Parameter types as the wire carries them. `datetime` accepts a date only (yyyy-MM-dd) or a full service DateTime. */
-export type ParamType = 'int' | 'guid' | 'datetime' | 'bool';
+/**
+ * Parameter types as the wire carries them. `datetime` accepts a date only (yyyy-MM-dd) or a full service
+ * DateTime; `intlist` is several integers joined by commas in one path segment (`Events/1,2/Performances`).
+ */
+export type ParamType = 'int' | 'guid' | 'datetime' | 'bool' | 'intlist';
 
 export interface QueryParamSpec {
   type: ParamType;
@@ -70,8 +83,12 @@ export interface NotAvailableYet {
   readonly notAvailableYet: true;
 }
 
+/** Where an operation is described: the interface document, or only the service's published DTO library. */
+export type OperationSource = 'interface' | 'dto-library';
+
 export interface OperationRow {
   readonly name: string;
+  readonly source: OperationSource;
   readonly area: OperationArea;
   readonly method: HttpMethod;
   /** The path template exactly as in the interface, e.g. `/rest/v2/Baskets/{basketId}`. */
@@ -102,7 +119,9 @@ const PATH_PARAM_TYPES: Record<string, ParamType> = {
   basketId: 'guid',
   basketItemId: 'int',
   eventId: 'int',
+  eventIds: 'intlist',
   venueId: 'int',
+  ticketId: 'int',
   performanceId: 'int',
 };
 
@@ -115,6 +134,7 @@ type RowInput = {
   noContent?: boolean;
   kind: OperationKind;
   restricted?: boolean;
+  source?: OperationSource;
 };
 
 /** Path parameter names of a template, in order. */
@@ -133,6 +153,7 @@ function row<Path = Record<never, never>, Query = Record<never, never>, Body = u
   }
   return {
     name: '',
+    source: input.source ?? 'interface',
     area: input.area,
     method: input.method,
     path: input.path,
@@ -157,7 +178,7 @@ type PerformancePath = { performanceId: number };
 type DateParam = string;
 
 const table = {
-  // ------------------------------------------------------------ Baskets (13)
+  // ------------------------------------------------------------ Baskets (13 + 1)
   createBasket: row<{}, {}, undefined, CreateBasketResult>({
     area: 'Baskets', method: 'POST', path: '/rest/v2/Baskets', kind: 'basket',
   }),
@@ -199,14 +220,27 @@ const table = {
   deleteAllFromBasket: row<BasketPath, {}, undefined, BasketChangeResult>({
     area: 'Baskets', method: 'DELETE', path: '/rest/v2/Baskets/{basketId}/Tickets', kind: 'basket',
   }),
+  /** DTO library (GetPrintAtHomeTicketsResult). 204 until the basket is booked, as Get E-tickets. */
+  getPrintAtHomeTickets: row<BasketPath, {}, undefined, PrintAtHomeTicketsResult | NotAvailableYet>({
+    area: 'Baskets', method: 'GET', path: '/rest/v2/Baskets/{basketId}/PrintAtHomeTickets', noContent: true, kind: 'basket',
+    source: 'dto-library',
+  }),
 
-  // ------------------------------------------------------------ Events (5)
+  // ------------------------------------------------------------ Events (5 + 2)
   /** All LIVE events, or those of one type with `type`. */
   getEvents: row<{}, { type?: number }, undefined, EventsResult>({
     area: 'Events', method: 'GET', path: '/rest/v2/Events', query: { type: opt('int') }, kind: 'catalogue',
   }),
   getEvent: row<EventPath, {}, undefined, EventDetailResult>({
     area: 'Events', method: 'GET', path: '/rest/v2/Events/{eventId}', kind: 'catalogue',
+  }),
+  /**
+   * DTO library (GetEventsPerformancesResult): several events at once, their ids joined by commas
+   * (`Events/1,2/Performances`). Matched before getEventPerformances: a segment with a comma is a list.
+   */
+  getEventsPerformances: row<{ eventIds: number[] }, { dateFrom?: DateParam; dateTo?: DateParam }, undefined, EventsPerformancesResult>({
+    area: 'Events', method: 'GET', path: '/rest/v2/Events/{eventIds}/Performances',
+    query: { dateFrom: opt('datetime'), dateTo: opt('datetime') }, kind: 'availability', source: 'dto-library',
   }),
   getEventPerformances: row<
     EventPath,
@@ -228,6 +262,11 @@ const table = {
     query: { dateFrom: req('datetime'), dateTo: req('datetime'), nbOfTickets: req('int'), consecutiveSeatsOnly: req('bool') },
     kind: 'availability',
   }),
+  /** DTO library (GetEventAvailableTicketsResult): every available ticket of an event's performances, per performance. */
+  getEventAvailableTickets: row<EventPath, { dateFrom?: DateParam; dateTo?: DateParam }, undefined, EventAvailableTicketsResult>({
+    area: 'Events', method: 'GET', path: '/rest/v2/Events/{eventId}/AvailableTickets',
+    query: { dateFrom: opt('datetime'), dateTo: opt('datetime') }, kind: 'availability', source: 'dto-library',
+  }),
   getEventReviews: row<EventPath, { order?: number; count?: number; from?: number }, undefined, ReviewsResult>({
     area: 'Events', method: 'GET', path: '/rest/v2/Events/{eventId}/Reviews',
     query: { order: opt('int'), count: opt('int'), from: opt('int') },
@@ -245,7 +284,7 @@ const table = {
     area: 'Venues', method: 'GET', path: '/rest/v2/Venues/{venueId}/Events', kind: 'catalogue',
   }),
 
-  // ------------------------------------------------------------ Performances (6)
+  // ------------------------------------------------------------ Performances (6 + 2)
   getPerformance: row<PerformancePath, {}, undefined, PerformanceResult>({
     area: 'Performances', method: 'GET', path: '/rest/v2/Performances/{performanceId}', kind: 'availability',
   }),
@@ -262,6 +301,19 @@ const table = {
   }),
   getAreasPrices: row<PerformancePath, {}, undefined, AreasPricesResult>({
     area: 'Performances', method: 'GET', path: '/rest/v2/Performances/{performanceId}/AreasPrices', kind: 'availability',
+  }),
+  /** DTO library (GetPerformanceSeatingPlan): the address of the performance's seating plan image. */
+  getSeatingPlan: row<PerformancePath, {}, undefined, SeatingPlanResult>({
+    area: 'Performances', method: 'GET', path: '/rest/v2/Performances/{performanceId}/SeatingPlan', kind: 'availability',
+    source: 'dto-library',
+  }),
+  /**
+   * DTO library (CheckTicketAvailabilityResult): whether one ticket can still be had. Kind `basket`: never
+   * cached, as a check made just before adding the ticket must not read an answer from before someone took it.
+   */
+  getTicketAvailability: row<{ ticketId: number }, {}, undefined, TicketAvailabilityResult>({
+    area: 'Performances', method: 'GET', path: '/rest/v2/TicketAvailability/{ticketId}', kind: 'basket',
+    source: 'dto-library',
   }),
   validateSeatsSelection: row<PerformancePath, {}, SeatsSelectionValidationBody, SeatsSelectionValidationResult>({
     area: 'Performances', method: 'POST', path: '/rest/v2/Performances/{performanceId}/SeatsSelectionValidation',

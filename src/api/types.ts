@@ -1,5 +1,5 @@
 /**
- * Every record of the ticket service interface (shared/spec/service-interface.md),
+ * Every record of the ticket service interface (its operations: docs/service-operations.md),
  * field names exactly as on the wire: PascalCase, including the service's own
  * spelling `TotalAvailableTickesCount`. Nullability follows the interface.
  *
@@ -467,6 +467,11 @@ export interface TicketAreaTicket {
   TicketName1: string;
   TicketName2: string;
   IsRestrictedView: boolean;
+  /**
+   * What restricts the view, for a restricted-view ticket (null otherwise). Not in the interface's
+   * TicketAreaInfo table, but in the service's DTO library (TicketInfo) and sent by the sandbox.
+   */
+  RestrictionDescription?: string | null;
 }
 
 export interface TicketAreaInfo {
@@ -580,7 +585,112 @@ export interface TicketPlanPriceResult {
   Price: number;
 }
 
-/** Error body of the service (ASP.NET Web API shape). */
+// ---------------------------------------------------------------- from the service's DTO library only
+// Five operations the interface leaves out; their shapes are the service's published DTO classes
+// (LondonTheatreDirect/api-v2-dto-classes), field names exactly as there.
+
+/** Get Seating plan: `GET /rest/v2/Performances/{performanceId}/SeatingPlan`. */
+export interface SeatingPlanResult {
+  /** Address of an image of the house: its areas, rows and seats. */
+  SeatingPlanUrl: string;
+}
+
+/** Check ticket availability: `GET /rest/v2/TicketAvailability/{ticketId}`. */
+export interface TicketAvailabilityResult {
+  TicketId: number;
+  IsAvailable: boolean;
+}
+
+/** One performance of several events' Performances: less than PerformanceInfo. */
+export interface EventPerformanceSummary {
+  PerformanceId: number;
+  PerformanceDate: ServiceDateTime;
+  /** True for a general-admission (unreserved) performance. */
+  IsUnreserved: boolean;
+}
+
+export interface EventPerformancesSummary {
+  EventId: number;
+  Performances: EventPerformanceSummary[];
+}
+
+/** Several events' Performances: `GET /rest/v2/Events/{id1},{id2}/Performances`. */
+export interface EventsPerformancesResult {
+  Events: EventPerformancesSummary[];
+}
+
+/** One available ticket of an event's AvailableTickets, with its venue. */
+export interface AvailableTicketInfo {
+  VenueId: number;
+  VenueName: string;
+  VenueAddress: string;
+  VenueCity: string;
+  TicketName1: string;
+  TicketName2: string;
+  /** Seats with the same index in one row sit next to each other. */
+  AdjacencyIndex: number;
+  FaceValue: number;
+  SellingPrice: number;
+  DirectBookingUrl: string;
+  /** The area's name. */
+  TicketArea: string;
+  TicketId: number;
+  IsRestrictedView: boolean;
+  RestrictionDescription: string | null;
+}
+
+/** The tickets of one area at one price. `FacePrice` is the DTO's own name for the face value here. */
+export interface AvailableTicketsBlockInfo {
+  AreaName: string;
+  FacePrice: number;
+  SellingPrice: number;
+  AvailableTicketsInfos: AvailableTicketInfo[];
+}
+
+export interface AvailablePerformanceInfo {
+  PerformanceId: number;
+  PerformanceDate: ServiceDateTime;
+  MinimumTicketPrice: number;
+  AvailableTicketInfos: AvailableTicketInfo[];
+  AvailableTicketsBlockInfos: AvailableTicketsBlockInfo[];
+}
+
+export interface AvailableEventInfo {
+  EventName: string;
+  EventId: number;
+  AvailablePerformanceInfos: AvailablePerformanceInfo[];
+}
+
+/** An event's available tickets: `GET /rest/v2/Events/{eventId}/AvailableTickets`. */
+export interface EventAvailableTicketsResult {
+  AvailableEvent: AvailableEventInfo;
+}
+
+export interface PrintAtHomeTicketInfo {
+  TicketId: number | null;
+  TicketName1: string;
+  TicketName2: string;
+}
+
+export interface GeneratedPrintAtHomeTicket {
+  Ticket: PrintAtHomeTicketInfo;
+  /** Size of the file at DownloadUrl, in bytes. */
+  FileSize: number;
+  DownloadUrl: string;
+}
+
+/** Print-at-home tickets of a booked basket: `GET /rest/v2/Baskets/{basketId}/PrintAtHomeTickets`. */
+export interface PrintAtHomeTicketsResult {
+  AllTicketsGenerated: boolean;
+  RequestedTicketsCount: number;
+  GeneratedTicketsCount: number;
+  GeneratedTickets: GeneratedPrintAtHomeTicket[];
+}
+
+/**
+ * Error body of the service (ASP.NET Web API shape). There is no `ErrorCode`: no class of the service's
+ * DTO library has one; the one coded failure is Add Tickets' FailureReason (AddTicketsResult).
+ */
 export interface ServiceErrorBody {
   Message?: string;
   MessageDetail?: string;

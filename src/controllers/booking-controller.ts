@@ -7,10 +7,22 @@ import { ContextConsumer } from '@lit/context';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BasketState } from '../state/basket-store.ts';
 import { bookingContext, sharedBooking, type BookingContextValue } from '../state/booking.ts';
+import { ensureContextRoot } from './context-root.ts';
 import { readPageConfig, resolveConfig } from '../state/config.ts';
 import type { Selection } from '../state/selection.ts';
 
-export type BookingHost = ReactiveControllerHost & HTMLElement & { endpoint?: string | null };
+/**
+ * `true` in the script-tag bundle (scripts/build.mjs), whose loader defines
+ * <booking-provider> before any other of our tags; undefined everywhere else.
+ */
+declare const __STAGEDOOR_SCRIPT_TAG__: true | undefined;
+
+export type BookingHost = ReactiveControllerHost &
+  HTMLElement & {
+    endpoint?: string | null;
+    /** Told when the booking moves to another api after the first (its data came from the old one). */
+    bookingApiChanged?(): void;
+  };
 
 export class BookingController implements ReactiveController {
   private current: BookingContextValue | undefined;
@@ -20,6 +32,10 @@ export class BookingController implements ReactiveController {
   private readonly consumer: ContextConsumer<typeof bookingContext, BookingHost>;
 
   constructor(private readonly host: BookingHost) {
+    // Before the consumer's first request, so a provider upgraded later still answers it. Not
+    // in the script-tag bundle, where the provider is always defined first (a few hundred bytes
+    // fewer in every page's first download).
+    if (typeof __STAGEDOOR_SCRIPT_TAG__ === 'undefined') ensureContextRoot();
     // The consumer is added first, so a provider's answer arrives before hostConnected below.
     this.consumer = new ContextConsumer(host, {
       context: bookingContext,
@@ -72,9 +88,11 @@ export class BookingController implements ReactiveController {
   private attach(booking: BookingContextValue): void {
     if (booking === this.current && this.unsubscribe.length) return;
     this.detach();
+    const previous = this.current;
     this.current = booking;
     const update = () => this.host.requestUpdate();
     this.unsubscribe = [booking.basket.subscribe(update), booking.selection.subscribe(update)];
+    if (previous && previous.api !== booking.api) this.host.bookingApiChanged?.();
     this.host.requestUpdate();
   }
 

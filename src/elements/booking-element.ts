@@ -6,12 +6,18 @@
  * never flashes before it), and a `lang` attribute saying which language the
  * element speaks (screen readers pronounce by it).
  */
-import { LitElement, type CSSResult, type CSSResultGroup, type PropertyValues } from 'lit';
+import type { Task } from '@lit/task';
+import { LitElement, type CSSResult, type CSSResultGroup, type PropertyValues, type ReactiveController } from 'lit';
 import { property } from 'lit/decorators.js';
 import { BookingController } from '../controllers/booking-controller.ts';
 import { bookingEvent, type BookingEventDetails, type BookingEventName } from '../events.ts';
 import { intlLocale, localeLoading } from '../i18n/locale.ts';
 import { sharedStyles } from './shared.styles.ts';
+
+/** `TaskStatus.INITIAL` of @lit/task: a task that has never run. */
+const TASK_INITIAL = 0;
+const isTask = (controller: ReactiveController): controller is Task =>
+  typeof (controller as Partial<Task>).run === 'function' && 'taskComplete' in controller && 'status' in controller;
 
 /** How long an element waits for its language before rendering without it. */
 const LOCALE_PATIENCE_MS = 3000;
@@ -25,7 +31,32 @@ export class BookingElement extends LitElement {
    */
   @property({ reflect: true }) endpoint: string | null = null;
 
+  /** The element's loads (every @lit/task Task it holds), to load again from another api. */
+  private readonly tasks = new Set<Task>();
+
   protected readonly bookingController = new BookingController(this);
+
+  /** @internal Lit's, recording the element's Tasks on the way. */
+  override addController(controller: ReactiveController): void {
+    super.addController(controller);
+    // A Task, known by its shape: importing @lit/task here would put it in every element's
+    // first download, the timer's too, which has no Task.
+    if (isTask(controller)) this.tasks?.add(controller);
+  }
+
+  /**
+   * The booking moved to another api (a provider upgraded after this element,
+   * or the element's own endpoint changed): what was loaded came from the old
+   * one, so every load that has run runs again, now from the new one. Called
+   * by the booking controller; a change of only the provider's other settings
+   * (language, currency) keeps the api and loads nothing again.
+   * @internal
+   */
+  bookingApiChanged(): void {
+    for (const task of this.tasks) {
+      if (task.status !== TASK_INITIAL && task.autoRun !== false) void task.run();
+    }
+  }
 
   /** Parts being loaded: `updateComplete` waits for them (and the render they bring). */
   private readonly loading = new Set<Promise<unknown>>();

@@ -1,61 +1,34 @@
 import { css, unsafeCSS } from 'lit';
 
+import { PALETTE, cssDefault, tokenVar, type PaletteName, type TokenName } from './tokens.ts';
+
 /**
- * Styles every element shares. Custom properties are prefixed `--booking-`
- * and documented with their defaults in each element's JSDoc and the README.
+ * Styles every element shares. Custom properties are prefixed `--booking-`, with
+ * their defaults in tokens.ts (documented in each element's reference and the
+ * README, generated from there).
  *
  * The built-in palette has a light and a dark side and follows the host page's
  * `color-scheme` (inherited, like any page's form controls): `light` or none,
  * the light side; `dark`, the dark side; `light dark`, the visitor's
  * preference. A `--booking-*` colour the host sets wins over both sides.
- * Browsers without `light-dark()` (before Chrome 123, Firefox 120, Safari 17.5)
- * get the light side.
- *
- * | property                   | light     | dark      |
- * | --booking-text             | #1d1d1f   | #ecebf0   |
- * | --booking-muted            | #5f6368   | #b1afb9   |
- * | --booking-surface          | #ffffff   | #1c1b20   |
- * | --booking-border           | #d0d4da   | #7a7884   |
- * | --booking-accent           | #7a1f3d   | #f2a0bd   |
- * | --booking-accent-contrast  | #ffffff   | #2b0b18   |
- * | --booking-danger           | #b3261e   | #ffb4ab   |
- * | --booking-warning          | #8a5a00   | #f3c06b   |
- * | --booking-success          | #1e6b35   | #8fd6a0   |
- * | --booking-focus (outline)  | 2px solid #1a73e8 | 2px solid #8ab4f8 |
- *
- * Also --booking-font (inherit), --booking-radius (8px), --booking-gap (0.75rem).
- * Every pair a reader sees (text, muted, accent, danger, warning and success on
- * the surface; accent-contrast on accent) passes WCAG AA on both sides
- * (test/elements/palette.test.ts).
  */
-/** The palette: each `--_<name>` is the host's `--booking-*` of that name, else the built-in light or dark colour. */
-const PALETTE: readonly (readonly [name: string, light: string, dark: string])[] = [
-  ['text', '1d1d1f', 'ecebf0'],
-  ['muted', '5f6368', 'b1afb9'],
-  ['surface', 'ffffff', '1c1b20'],
-  ['border', 'd0d4da', '7a7884'],
-  ['accent', '7a1f3d', 'f2a0bd'],
-  ['accent-contrast', 'ffffff', '2b0b18'],
-  ['danger', 'b3261e', 'ffb4ab'],
-  ['warning', '8a5a00', 'f3c06b'],
-  ['success', '1e6b35', '8fd6a0'],
-];
-/** `light-dark()` where the browser has it; the light side elsewhere. */
-const bySchemes = typeof CSS !== 'undefined' && CSS.supports?.('color', 'light-dark(#000, #fff)');
-const colour = (light: string, dark: string) => (bySchemes ? `light-dark(#${light}, #${dark})` : `#${light}`);
-/** The palette, and the focus ring's colour, as a stylesheet of its own (built from the table). */
+
+/** A property with its default (tokens.ts), for a style: `${token('timer-gap')}`. */
+export const token = (name: TokenName) => unsafeCSS(tokenVar(name));
+
+/** The palette, and the focus ring, as a stylesheet of its own: each `--_<name>` is the host's `--booking-<name>`, else the built-in colour. */
 const palette = unsafeCSS(
-  `:host{${PALETTE.map(([name, light, dark]) => `--_${name}:var(--booking-${name},${colour(light, dark)});`).join('')}` +
-    `--_focus:var(--booking-focus,2px solid ${colour('1a73e8', '8ab4f8')});}`,
+  `:host{${(Object.keys(PALETTE) as PaletteName[]).map((name) => `--_${name}:var(--booking-${name},${cssDefault(name)});`).join('')}` +
+    `--_focus:${tokenVar('focus')};}`,
 );
 
 const base = css`
   :host {
     display: block;
     box-sizing: border-box;
-    font: var(--booking-font, inherit);
-    --_radius: var(--booking-radius, 8px);
-    --_gap: var(--booking-gap, 0.75rem);
+    font: ${token('font')};
+    --_radius: ${token('radius')};
+    --_gap: ${token('gap')};
     color: var(--_text);
   }
   :host([hidden]) {

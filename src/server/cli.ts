@@ -8,7 +8,8 @@
  *   stagedoor sandbox ...     The sandbox on its own (see `stagedoor sandbox --help`).
  *   stagedoor start           `npm start`: the demo pages through Vite (reload on
  *                             change), the proxy at /api and the sandbox as its
- *                             upstream, in one process on 127.0.0.1:$PORT (8080).
+ *                             upstream, and the docs pages at /docs/ (docs-site.ts),
+ *                             in one process on 127.0.0.1:$PORT (8080).
  *   stagedoor serve [--dist DIR]
  *                             The same with the built demo pages (dist/demo, from
  *                             `npm run build`) instead of Vite.
@@ -28,8 +29,8 @@ import { PROXY_USAGE, UsageError, parsePort, runProxyCommand } from './proxy/com
 const DEMO_HOST = '127.0.0.1';
 
 const USAGE = `Usage:
-  stagedoor start                      demo pages (Vite, with reload) + proxy at /api + sandbox, one process
-                                       on http://127.0.0.1:$PORT/ (PORT defaults to 8080)
+  stagedoor start                      demo pages (Vite, with reload) + proxy at /api + sandbox + docs at /docs/,
+                                       one process on http://127.0.0.1:$PORT/ (PORT defaults to 8080)
   stagedoor serve [--dist DIR]         the same with the built pages (npm run build) from DIR (dist/demo)
 ${PROXY_USAGE}
   stagedoor sandbox ...                the sandbox alone (stagedoor sandbox --help)`;
@@ -96,6 +97,9 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   const { createDemoSite, isDemoServicePath } = await import('./demo-site.ts');
   const site = createDemoSite({ origin });
   const services = getRequestListener(site.app.fetch);
+  // The docs pages beside the demo, from the package's README.md and docs/.
+  const { createDocsSite, isDocsPath, DOCS_PATH } = await import('./docs-site.ts');
+  const docs = getRequestListener(createDocsSite(project).fetch);
 
   let pages: RequestListener;
   let closePages = async () => undefined as void;
@@ -120,11 +124,13 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   dispatch = (req, res) => {
     const pathname = new URL(req.url ?? '/', origin).pathname;
     if (isDemoServicePath(pathname)) void services(req, res);
+    else if (isDocsPath(pathname)) void docs(req, res);
     else void pages(req, res);
   };
   markReady();
   closeOnSignal(server, closePages);
   console.log(`Stagedoor demo: ${origin}/`);
+  console.log(`Stagedoor docs: ${origin}${DOCS_PATH}/`);
 }
 
 async function main(argv: string[]): Promise<void> {

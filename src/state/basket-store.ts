@@ -20,7 +20,8 @@
  */
 import { msg, str } from '../i18n/msg.ts';
 import { plural } from '../i18n/plural.ts';
-import { ApiError, InvalidRequestError, NetworkError, isAbortError, type ApiClient } from '../api/client.ts';
+import { ApiError, type ApiClient } from '../api/client.ts';
+import { basketInvalidMessage, isBasketGone, toFailure, type FailureWords } from './failure.ts';
 import { isMinServiceDateTime, serviceTimeToInstant } from '../api/time.ts';
 import type { AddTicketsResult, AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
 import { Store } from './store.ts';
@@ -170,10 +171,21 @@ export function describeFailureReason(reason: string, bookable: number | null = 
   }
 }
 
-/** The service no longer knows the basket (or refuses to touch it): 403 or 404. */
-function isGone(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 403 || error.status === 404);
-}
+
+/** What the visitor is told when a basket change fails, beside the common sentences (state/failure.ts). */
+const somethingWrong = () => msg('Something went wrong. Please try again.');
+const noAnswer = () => msg('The box office did not answer. Your choice is kept: please try again.');
+const BASKET_WORDS: FailureWords = {
+  otherwise: somethingWrong,
+  cancelled: () => msg('The request was cancelled.'),
+  unavailable: noAnswer,
+  timeout: (f) => (f.status === null ? somethingWrong() : noAnswer()),
+  gone: basketInvalidMessage,
+  'not-found': basketInvalidMessage,
+  server: (f) => f.serviceMessage ?? somethingWrong(),
+  // Our own call was refused before it was sent: its reason (a programming error, not the visitor's).
+  invalid: (f) => (f.error instanceof Error ? f.error.message : somethingWrong()),
+};
 
 export class BasketStore extends Store<BasketState> {
   readonly api: ApiClient;
@@ -233,13 +245,13 @@ export class BasketStore extends Store<BasketState> {
         this.accept(result.GetBasketContentResult, 'remove');
         return { ok: true } as const;
       } catch (error) {
-        if (isGone(error)) {
+        if (isBasketGone(error)) {
           // The item is gone, not necessarily the basket: its hold may have run out upstream
           // before our refresh. Read the basket to know, and keep what is still held.
           try {
             this.accept(await this.api.getBasket({ basketId }), 'refresh');
           } catch (again) {
-            if (isGone(again)) this.releaseAll();
+            if (isBasketGone(again)) this.releaseAll();
             else return { ok: false, error: this.fail('remove', again) } as const;
           }
           return { ok: true } as const;
@@ -263,7 +275,7 @@ export class BasketStore extends Store<BasketState> {
         this.forget();
         return { ok: true } as const;
       } catch (error) {
-        if (isGone(error)) {
+        if (isBasketGone(error)) {
           this.changeVersion++;
           this.forget();
           return { ok: true } as const;
@@ -291,7 +303,7 @@ export class BasketStore extends Store<BasketState> {
         return { ok: true } as const;
       } catch (error) {
         if (version !== this.changeVersion || basketId !== this.value.basketId) return { ok: true } as const;
-        if (isGone(error)) {
+        if (isBasketGone(error)) {
           this.releaseAll();
           return { ok: true } as const;
         }
@@ -480,7 +492,7 @@ export class BasketStore extends Store<BasketState> {
       return { ok: false, error: failure };
     } catch (error) {
       // The stored basket is gone upstream (expired long ago, or paid): start a new one, once.
-      if (!retried && isGone(error)) {
+      if (!retried && isBasketGone(error)) {
         this.dropBasketKey();
         this.patch({ basketId: null, content: null });
         return this.doAdd(body, true);
@@ -633,48 +645,29 @@ export class BasketStore extends Store<BasketState> {
     });
   }
 
-  /** Turn an error into a failure, record it, and keep the last good basket. */
+  /** Turn an error into a failure (state/failure.ts, in the basket's words), record it, and keep the last good basket. */
   private fail(action: BasketAction, error: unknown): BasketFailure {
-    let failure: BasketFailure;
-    if (isAbortError(error)) {
-      failure = this.failure(action, 'other', () => msg('The request was cancelled.'), { retryable: true });
-    } else if (error instanceof NetworkError) {
-      failure = this.failure(action, 'network', () => msg('We could not reach the box office. Check your connection and try again.'), {
-        retryable: true,
-      });
-    } else if (error instanceof ApiError) {
-      const add = error.addResult;
-      if (error.status === 409) {
-        const reason = add ? reasonName(add) : 'TicketNotAvailable';
-        const exceeded = reason === 'BookableTicketsExceeded';
-        failure = this.failure(action, exceeded ? 'bookable-exceeded' : 'unavailable', () => describeFailureReason(reason, add?.BookableTicketsCount ?? null), {
-          status: 409,
-          reason,
-          bookableTicketsCount: add?.BookableTicketsCount ?? null,
-        });
-      } else if (error.status === 502 || error.status === 504 || error.status === 503) {
-        failure = this.failure(action, 'supplier', () => msg('The box office did not answer. Your choice is kept: please try again.'), {
-          status: error.status,
-          retryable: true,
-        });
-      } else if (error.status === 403 || error.status === 404) {
-        failure = this.failure(action, 'invalid-basket', () => msg('Your basket is no longer valid.'), { status: error.status });
-      } else if (error.status === 429) {
-        failure = this.failure(action, 'other', () => msg('Too many attempts. Please wait a moment and try again.'), {
-          status: 429,
-          retryable: true,
-        });
-      } else {
-        failure = this.failure(action, 'other', error.serviceMessage ?? (() => msg('Something went wrong. Please try again.')), {
-          status: error.status,
-          retryable: error.status >= 500,
-        });
-      }
-    } else if (error instanceof InvalidRequestError) {
-      failure = this.failure(action, 'other', error.message);
-    } else {
-      failure = this.failure(action, 'other', () => msg('Something went wrong. Please try again.'), { retryable: true });
-    }
+    const outcome = toFailure(error, BASKET_WORDS);
+    const add = error instanceof ApiError ? error.addResult : null;
+    const reason = outcome.kind === 'conflict' ? (add ? reasonName(add) : 'TicketNotAvailable') : null;
+    const kind: BasketFailureKind =
+      outcome.kind === 'network'
+        ? 'network'
+        : outcome.kind === 'unavailable' || (outcome.kind === 'timeout' && outcome.status !== null)
+          ? 'supplier'
+          : outcome.kind === 'gone' || outcome.kind === 'not-found'
+            ? 'invalid-basket'
+            : reason === 'BookableTicketsExceeded'
+              ? 'bookable-exceeded'
+              : reason
+                ? 'unavailable'
+                : 'other';
+    const failure = this.failure(action, kind, reason ? () => describeFailureReason(reason, add?.BookableTicketsCount ?? null) : () => outcome.message, {
+      status: outcome.status,
+      reason,
+      bookableTicketsCount: reason ? (add?.BookableTicketsCount ?? null) : null,
+      retryable: outcome.retryable,
+    });
     this.patch({ error: failure });
     return failure;
   }

@@ -11,15 +11,11 @@
  * the customer reaches the payment page instead of hearing that the basket is
  * gone. A refusal (400, 403, 409...) is an answer, never sent again.
  */
-import { ApiError, NetworkError } from '../api/client.ts';
+import { isLostAnswer } from './failure.ts';
+export { isLostAnswer };
 
 /** Waits before each new attempt, ms: three more attempts over about five seconds. */
 export const ORDER_RETRY_DELAYS_MS: readonly number[] = [500, 1500, 3000];
-
-/** Whether an error means the order's answer may have been lost (rather than the order refused). */
-export function isLostAnswer(error: unknown): boolean {
-  return error instanceof NetworkError || (error instanceof ApiError && (error.status === 502 || error.status === 503 || error.status === 504));
-}
 
 /** `send()`, and again after each delay while its answer is lost; the last error when every attempt lost it. */
 export async function sendUntilAnswered<T>(send: () => Promise<T>, delays: readonly number[] = ORDER_RETRY_DELAYS_MS): Promise<T> {

@@ -17,7 +17,8 @@
  *
  * No rendering; the DOM only through `location` and `pageshow`.
  */
-import { ApiError, isNotAvailableYet } from '../api/client.ts';
+import { isNotAvailableYet } from '../api/client.ts';
+import { isBasketGone } from './failure.ts';
 import type { BasketContent } from '../api/types.ts';
 import { safeUrl } from '../safe-url.ts';
 import type { BasketStore } from './basket-store.ts';
@@ -175,7 +176,7 @@ export class PendingPayment extends Store<PendingState> {
       this.patch({ status: 'awaiting' });
       this.schedule(deadline);
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+      if (isBasketGone(error)) {
         this.released();
         return;
       }

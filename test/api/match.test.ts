@@ -20,7 +20,7 @@ function validate(op: OperationRow, rawPath: Record<string, string>, search = ''
 
 describe('matchRoute', () => {
   test('every row matches its own path, filled with sample values', () => {
-    const sample: Record<string, string> = { basketId: BASKET, basketItemId: '5', eventId: '12', venueId: '3', performanceId: '77' };
+    const sample: Record<string, string> = { basketId: BASKET, basketItemId: '5', eventId: '12', eventIds: '12,13', venueId: '3', performanceId: '77', ticketId: '9' };
     for (const op of operationList) {
       const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? 'x');
       const m = matched(matchRoute(op.method, path));

@@ -1,113 +1,103 @@
 /**
- * The operations table checked against the interface text itself
- * (`../shared/spec/service-interface.md`, beside the repository clone): every
- * row is written there, and everything written there is a row.
+ * The operations table checked against our own record of the service's
+ * operations, `docs/service-operations.md` (in this repository): every row
+ * there is a row of the table with the same method, path, query parameters,
+ * body and 204 answers, and every row of the table is written there.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { operationList, operations, type QueryParamSpec } from '../../src/api/operations.ts';
+import { operationList, operations, type OperationRow, type QueryParamSpec } from '../../src/api/operations.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const interfaceText = readFileSync(resolve(repoRoot, '..', 'shared', 'spec', 'service-interface.md'), 'utf8');
+const recordText = readFileSync(resolve(repoRoot, 'docs', 'service-operations.md'), 'utf8');
 
-/** `METHOD /path` of every operation the interface writes, query strings split off. */
-function interfaceOperations(): { method: string; path: string; query: string[] }[] {
-  const found = [...interfaceText.matchAll(/\b(GET|POST|DELETE) (\/(?:rest\/v2|v3)\/[^\s|`)]+)/g)];
-  return found.map((m) => {
-    const written = (m[2] as string).replace(/[.,;:]+$/, '');
-    const [path = '', search = ''] = written.split('?');
-    const query = search ? search.split('&').map((pair) => pair.split('=')[0] as string) : [];
-    return { method: m[1] as string, path, query };
+interface Recorded {
+  name: string;
+  area: string;
+  method: string;
+  path: string;
+  query: Record<string, QueryParamSpec>;
+  body: boolean;
+  noContent: boolean;
+}
+
+/** The rows of the table between the markers of docs/service-operations.md. */
+function recordedOperations(): Recorded[] {
+  const start = recordText.indexOf('<!-- operations:start -->');
+  const end = recordText.indexOf('<!-- operations:end -->');
+  assert.ok(start >= 0 && end > start, 'docs/service-operations.md lacks its operations markers');
+  const lines = recordText.slice(start, end).split('\n').filter((line) => line.startsWith('| `'));
+  return lines.map((line) => {
+    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const [name = '', area = '', method = '', path = '', query = '', body = '', noContent = ''] = cells;
+    const unquote = (text: string) => text.replace(/^`|`$/g, '');
+    const params: Record<string, QueryParamSpec> = {};
+    for (const part of query.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const m = /^(\w+)(\??):\s*(int|bool|datetime|guid)$/.exec(part);
+      assert.ok(m, `docs/service-operations.md, ${name}: cannot read the query parameter "${part}"`);
+      params[m[1] as string] = { type: m[3] as QueryParamSpec['type'], required: m[2] !== '?' };
+    }
+    return { name: unquote(name), area, method: unquote(method), path: unquote(path), query: params, body: body === 'yes', noContent: noContent === 'yes' };
   });
 }
 
+const recorded = recordedOperations();
 const key = (method: string, path: string) => `${method} ${path.toLowerCase()}`;
 
 describe('operations table', () => {
-  test('holds exactly the 33 operations of the interface', () => {
-    assert.equal(operationList.length, 33);
-    assert.equal(Object.keys(operations).length, 33);
+  test('holds exactly the operations of docs/service-operations.md, once each', () => {
+    assert.ok(recorded.length >= 33, `only ${recorded.length} operations read from docs/service-operations.md`);
+    assert.deepEqual(operationList.map((op) => op.name).sort(), recorded.map((r) => r.name).sort());
     const names = operationList.map((op) => op.name);
-    assert.equal(new Set(names).size, 33, 'operation names are unique');
+    assert.equal(new Set(names).size, names.length, 'operation names are unique');
     assert.deepEqual(names, Object.keys(operations), 'each row carries its own name');
     const routes = operationList.map((op) => key(op.method, op.path));
-    assert.equal(new Set(routes).size, 33, 'no two rows share a method and path');
+    assert.equal(new Set(routes).size, routes.length, 'no two rows share a method and path');
   });
 
-  test('counts per area: 13 Baskets, 5 Events, 3 Venues, 6 Performances, 6 System', () => {
-    const counts: Record<string, number> = {};
-    for (const op of operationList) counts[op.area] = (counts[op.area] ?? 0) + 1;
-    assert.deepEqual(counts, { Baskets: 13, Events: 5, Venues: 3, Performances: 6, System: 6 });
-  });
-
-  test("each row's METHOD path is written verbatim in the interface", () => {
-    for (const op of operationList) {
-      const escaped = `${op.method} ${op.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      // The path must end where the interface's path ends (a query string may follow).
-      const written = new RegExp(`${escaped}(?=[\\s.,|)?]|$)`);
-      assert.match(interfaceText, written, `${op.name}: "${op.method} ${op.path}" is not in the interface`);
+  test("each row's area, method and path are the record's, to the letter", () => {
+    const byName = new Map<string, OperationRow>(operationList.map((op) => [op.name, op]));
+    for (const r of recorded) {
+      const op = byName.get(r.name);
+      assert.ok(op, `${r.name} of docs/service-operations.md has no row`);
+      assert.deepEqual({ area: op.area, method: op.method, path: op.path }, { area: r.area, method: r.method, path: r.path }, r.name);
     }
   });
 
-  test('every operation the interface writes is a row of the table', () => {
-    const written = interfaceOperations();
-    assert.ok(written.length >= 33, `only ${written.length} operations found in the interface text`);
-    const rows = new Map(operationList.map((op) => [key(op.method, op.path), op]));
-    for (const { method, path, query } of written) {
-      const op = rows.get(key(method, path));
-      assert.ok(op, `"${method} ${path}" from the interface has no row`);
-      for (const name of query) assert.ok(name in op.query, `${op.name}: query parameter '${name}' of the interface is not declared`);
-    }
-    const covered = new Set(written.map(({ method, path }) => key(method, path)));
-    assert.equal(covered.size, 33, 'the interface names 33 distinct operations');
+  test('query parameters, and which are required, as recorded', () => {
+    const byName = new Map<string, OperationRow>(operationList.map((op) => [op.name, op]));
+    for (const r of recorded) assert.deepEqual(byName.get(r.name)?.query, r.query, `${r.name}: query parameters`);
   });
 
-  test('/rest/v2/Events?type= is getEvents with an optional integer type', () => {
-    const byType = interfaceOperations().find((w) => w.query.includes('type'));
-    assert.deepEqual(byType && { method: byType.method, path: byType.path }, { method: 'GET', path: '/rest/v2/Events' });
+  test('bodies and 204 answers as recorded', () => {
+    const byName = new Map<string, OperationRow>(operationList.map((op) => [op.name, op]));
+    for (const r of recorded) {
+      const op = byName.get(r.name);
+      assert.equal(op?.body, r.body, `${r.name}: body`);
+      assert.equal(op?.noContent, r.noContent, `${r.name}: 204`);
+    }
+  });
+
+  test('getEvents takes an optional integer type (the interface writes it as /rest/v2/Events?type=)', () => {
     assert.deepEqual(operations.getEvents.query, { type: { type: 'int', required: false } });
   });
 
-  test('path parameters are typed: ids are integers, basketId is a GUID', () => {
+  test('path parameters are typed: ids are integers, eventIds a list of them, basketId is a GUID', () => {
     for (const op of operationList) {
       const inTemplate = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
       assert.deepEqual(Object.keys(op.pathParams), inTemplate, `${op.name}: path parameters in template order`);
       for (const name of inTemplate) {
-        assert.equal(op.pathParams[name], name === 'basketId' ? 'guid' : 'int', `${op.name}: {${name}}`);
+        assert.equal(op.pathParams[name], name === 'basketId' ? 'guid' : name === 'eventIds' ? 'intlist' : 'int', `${op.name}: {${name}}`);
       }
     }
     assert.deepEqual(operations.deleteBasketItem.pathParams, { basketId: 'guid', basketItemId: 'int' });
     assert.deepEqual(operations.addTicketsV3.pathParams, { basketId: 'guid', performanceId: 'int' });
   });
 
-  test('query parameters and which are required, as the interface lists them', () => {
-    const req = (type: QueryParamSpec['type']) => ({ type, required: true });
-    const opt = (type: QueryParamSpec['type']) => ({ type, required: false });
-    const expected: Record<string, Record<string, QueryParamSpec>> = {
-      getEvents: { type: opt('int') },
-      getEventPerformances: { dateFrom: opt('datetime'), dateTo: opt('datetime'), minimumTicketsCount: opt('int') },
-      getPreliminaryBookingInfo: {
-        dateFrom: req('datetime'),
-        dateTo: req('datetime'),
-        nbOfTickets: req('int'),
-        consecutiveSeatsOnly: req('bool'),
-      },
-      getEventReviews: { order: opt('int'), count: opt('int'), from: opt('int') },
-      getAvailableTickets: { requiredTicketsCount: req('int') },
-      getPerformancesByDate: { dateFrom: req('datetime'), dateTo: req('datetime') },
-    };
-    for (const op of operationList) assert.deepEqual(op.query, expected[op.name] ?? {}, `${op.name}: query parameters`);
-  });
-
-  test('bodies, 204 answers and the restricted operation', () => {
-    const withBody = operationList.filter((op) => op.body).map((op) => op.name).sort();
-    assert.deepEqual(withBody, ['addTickets', 'addTicketsV3', 'submitOrder', 'submitOrderOnAccount', 'validateSeatsSelection']);
-    for (const op of operationList) assert.equal(op.body, op.method === 'POST' && op.name !== 'createBasket', `${op.name}: body`);
-    const noContent = operationList.filter((op) => op.noContent).map((op) => op.name).sort();
-    assert.deepEqual(noContent, ['getETickets', 'getSubmittedBasketSummary']);
+  test('the restricted operation, and only GETs are idempotent', () => {
     const restricted = operationList.filter((op) => op.restricted).map((op) => op.name);
     assert.deepEqual(restricted, ['submitOrderOnAccount']);
     for (const op of operationList) assert.equal(op.idempotent, op.method === 'GET', `${op.name}: idempotent`);

@@ -299,19 +299,19 @@ describe('booking flow over npm start', () => {
       await focusBecomes('the show opened', (f) => f.host === 'event-list' && f.id === 'detail-title');
 
       // 2. A date: the calendar's day (one tab stop), Enter, then its first performance, Enter.
-      const day = (f: Focus) => f.host === 'performance-calendar' && f.part.split(' ').includes('day') && f.part.includes('has-performances');
+      const day = (f: Focus) => f.host === 'performance-calendar' && f.part.split(' ').includes('day-button') && f.part.includes('has-performances');
       // The grid of days is one tab stop; arrows walk the days (into the next months) to a bookable one.
-      let reached = await tabTo('the calendar\'s days', (f) => f.host === 'performance-calendar' && f.part.split(' ').includes('day'));
+      let reached = await tabTo('the calendar\'s days', (f) => f.host === 'performance-calendar' && f.part.split(' ').includes('day-button'));
       for (let step = 0; step < 90 && !day(reached); step += 1) reached = await press('ArrowRight');
       assert.ok(day(reached), 'a day with performances in the next three months');
       await press('Enter');
-      await focusBecomes('the day opened', (f) => f.host === 'performance-calendar' && f.part.includes('performance'));
+      await focusBecomes('the day opened', (f) => f.host === 'performance-calendar' && f.part.includes('performance-button'));
       await press('Enter');
       // The customer waits for the seats to show (as they would see them load).
-      await page.locator('seat-picker').locator('[part~="seat"]').first().waitFor();
+      await page.locator('seat-picker').locator('[part~="seat-button"]').first().waitFor();
 
       // 3. Seats: Tab to the map (one tab stop), then two neighbours the service accepts.
-      const seat = (f: Focus) => f.host === 'seat-picker' && f.part.includes('seat') && f.tag === 'button';
+      const seat = (f: Focus) => f.host === 'seat-picker' && f.part.includes('seat-button') && f.tag === 'button';
       let current = await tabTo('the seat map', seat);
       const checked = () =>
         page.waitForResponse((r) => r.url().includes('/SeatsSelectionValidation') && (JSON.parse(r.request().postData() ?? '{}') as { TicketIds?: unknown[] }).TicketIds?.length === 2);
@@ -336,7 +336,7 @@ describe('booking flow over npm start', () => {
       assert.ok(chosen, 'two seats side by side that the service accepts');
 
       // 4. Add: Tab to "Add 2 seats", enabled once checked; Enter; focus goes to the added item in the basket.
-      await tabTo('Add', (f) => f.host === 'seat-picker' && f.part.includes('add') && /Add 2 seats/.test(f.text) && !f.disabled, 20);
+      await tabTo('Add', (f) => f.host === 'seat-picker' && f.part.includes('add-button') && /Add 2 seats/.test(f.text) && !f.disabled, 20);
       await press('Enter');
       const item = await focusBecomes('the added item', (f) => f.host === 'checkout-form' && f.part.includes('item') && f.tag === 'li');
       assert.match(item.text, /The Lantern Keeper/);

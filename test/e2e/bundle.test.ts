@@ -267,7 +267,7 @@ describe('the script-tag bundle in a bare page', () => {
     );
     const picker = p.locator('seat-picker');
     assert.ok(await chooseSeatPair(p, picker), 'found two seats the service accepts');
-    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.locator('[part~="add-button"]').first().press('Enter');
     const alert = checkout.locator('[role="alert"]');
     await alert.getByText('We could not reach the box office').waitFor();
     assert.equal(await reported, 'checkout-form');
@@ -284,7 +284,7 @@ describe('the script-tag bundle in a bare page', () => {
     await p.goto(`${server.origin}/two`);
     const picker = p.locator('seat-picker');
     assert.ok(await chooseSeatPair(p, picker), 'found two seats the service accepts');
-    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.locator('[part~="add-button"]').first().press('Enter');
     await p.locator('#timer-1').locator('[part~="time"]').first().waitFor();
     await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
     // The second widget's timer: its own (empty) basket, on its own endpoint.
@@ -321,7 +321,7 @@ describe('the script-tag bundle in a bare page', () => {
           );
         }),
     );
-    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.locator('[part~="add-button"]').first().press('Enter');
     const detail = await change;
     assert.deepEqual({ action: detail.action, items: detail.items, seats: detail.seats }, { action: 'add', items: 1, seats: 2 });
     assert.ok(detail.basketId);
@@ -344,7 +344,7 @@ describe('the script-tag bundle in a bare page', () => {
       await new Promise((r) => requestAnimationFrame(r));
       parent.append(el);
     });
-    await p.waitForFunction(() => document.querySelector('seat-picker')?.shadowRoot?.querySelectorAll('[part~="seat"][part~="in-basket"]').length === 2);
+    await p.waitForFunction(() => document.querySelector('seat-picker')?.shadowRoot?.querySelectorAll('[part~="seat-button"][part~="in-basket"]').length === 2);
 
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
@@ -387,9 +387,9 @@ describe('the script-tag bundle in a bare page', () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/seats-de`);
     const picker = p.locator('seat-picker');
-    await picker.locator('[part~="title"]').getByText('Wählen Sie Ihre Plätze').waitFor();
-    await picker.locator('[part~="seat"]').first().waitFor();
-    const label = await picker.locator('[part~="seat"]').first().getAttribute('aria-label');
+    await picker.locator('[part~="heading"]').getByText('Wählen Sie Ihre Plätze').waitFor();
+    await picker.locator('[part~="seat-button"]').first().waitFor();
+    const label = await picker.locator('[part~="seat-button"]').first().getAttribute('aria-label');
     assert.match(label ?? '', /, Reihe \S+, Platz \S+, /, 'the seats are named in German');
     assert.match(label ?? '', /£\s\d+,\d\d/, 'money in Austrian German');
     assert.equal(await picker.getAttribute('lang'), 'de-AT');

@@ -75,7 +75,7 @@ describe('the demo site (built)', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${server.origin}/cms.html`);
       await choosePerformance(page.locator('performance-calendar'));
-      await page.locator('seat-picker').locator('[part~="seat"]').first().waitFor();
+      await page.locator('seat-picker').locator('[part~="seat-button"]').first().waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page is ${overflow} px wider than the ${width} px window`);
       assert.deepEqual(errors, []);
@@ -90,7 +90,7 @@ describe('the demo site (built)', () => {
     await choosePerformance(page.locator('performance-calendar'));
     const picker = page.locator('seat-picker');
     assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
-    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.locator('[part~="add-button"]').first().press('Enter');
 
     // The checkout in the sidebar shares the basket the article's picker filled.
     const checkout = page.locator('checkout-form');
@@ -136,7 +136,7 @@ describe('the demo site (built)', () => {
     const picker = page.locator('seat-picker');
     await picker.getByRole('heading', { name: 'Wählen Sie Ihre Plätze' }).waitFor();
     assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
-    await picker.locator('[part~="add"]').first().press('Enter');
+    await picker.locator('[part~="add-button"]').first().press('Enter');
     await picker.getByText('2 Karten in den Warenkorb gelegt.').first().waitFor();
 
     const checkout = page.locator('checkout-form');
@@ -211,7 +211,7 @@ describe('the demo site (built)', () => {
       const selectors = (rule[1] ?? '').split(',').map((s) => s.trim());
       for (const selector of selectors) {
         if (selector === ':root') {
-          for (const decl of (rule[2] ?? '').split(';').map((d) => d.trim()).filter(Boolean)) assert.match(decl, /^--booking-[a-z-]+\s*:/, `not a --booking-* property: ${decl}`);
+          for (const decl of (rule[2] ?? '').split(';').map((d) => d.trim()).filter(Boolean)) assert.match(decl, /^--booking-[a-z0-9-]+\s*:/, `not a --booking-* property: ${decl}`);
         } else {
           // A custom element's tag, then ::part() with part names and state tokens, nothing else.
           assert.match(selector, /^[a-z][a-z0-9]*-[a-z0-9-]+::part\([a-z -]+\)$/, `not a ::part() selector: ${selector}`);
@@ -229,7 +229,7 @@ describe('the demo site (built)', () => {
     const accent = await picker.evaluate((el) => getComputedStyle(el).getPropertyValue('--booking-accent').trim());
     assert.equal(accent, '#35e0c2');
     // And a part rule applies to the part inside the shadow root.
-    const card = page.locator('event-list').locator('[part~="card-name"]').first();
+    const card = page.locator('event-list').locator('[part~="card-heading"]').first();
     await card.waitFor();
     assert.equal(await card.evaluate((el) => getComputedStyle(el).textTransform), 'uppercase');
     assert.deepEqual(errors, []);

@@ -1,5 +1,5 @@
 /**
- * The custom-elements manifest and the README reference generated from it
+ * The custom-elements manifest and the element reference (docs/elements.md) generated from it
  * cannot go stale: both are regenerated here and compared with the committed
  * files. The manifest must describe every registered element fully.
  */
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { createManifest, manifestText, registrationFiles, root, type CustomElementsManifest } from '../../scripts/build.mjs';
-import { elementsOf, readmeWithReference } from '../../scripts/docs.mjs';
+import { elementsOf, loadTokens, REFERENCE_PAGE, TOKENS_PAGE, withReference, withTokens } from '../../scripts/docs.mjs';
 
 const committedText = readFileSync(join(root, 'custom-elements.json'), 'utf8');
 /** Event names declared in src/events.ts (the only public events). */
@@ -52,18 +52,21 @@ describe('custom-elements.json', () => {
     for (const name of ['endpoint', 'currency', 'locale', 'time-zone', 'success-url', 'failure-url']) assert.ok(names.includes(name), `booking-provider lacks ${name}`);
   });
 
-  it('has the README name every public event and every shared custom property', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const events = readme.slice(readme.indexOf('## Events'), readme.indexOf('## Theming'));
+  it('has the docs name every public event and every shared custom property', async () => {
+    const page = readFileSync(join(root, REFERENCE_PAGE), 'utf8');
+    const events = page.slice(page.indexOf('## Events'), page.indexOf('## Elements'));
     const documented = [...events.matchAll(/^\| `(booking-[a-z-]+)` \|/gm)].map((m) => m[1]);
-    assert.deepEqual(documented, publicEvents, 'the README events table and src/events.ts differ');
-    const theming = readme.slice(readme.indexOf('## Theming'), readme.indexOf('## Elements'));
-    const shared = new Set(readFileSync(join(root, 'src/elements/shared.styles.ts'), 'utf8').match(/--booking-[a-z-]+/g) ?? []);
-    for (const name of shared) assert.ok(theming.includes(`\`${name}\``), `the README's Theming section does not name ${name}`);
+    assert.deepEqual(documented, publicEvents, `the events table of ${REFERENCE_PAGE} and src/events.ts differ`);
+    const theming = readFileSync(join(root, TOKENS_PAGE), 'utf8');
+    const tokens = await loadTokens();
+    const shared = [...Object.keys(tokens.PALETTE), 'font', 'radius', 'gap', 'focus'].map((name) => `--booking-${name}`);
+    for (const name of shared) assert.ok(theming.includes(`\`${name}\``), `${TOKENS_PAGE} does not name ${name}`);
   });
 
-  it("keeps the README's element reference generated from it (run `npm run build`)", () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    assert.equal(readme, readmeWithReference(readme, JSON.parse(committedText) as CustomElementsManifest));
+  it('keeps the element reference (docs/elements.md) and the colour table (docs/theming.md) generated (run `npm run build`)', async () => {
+    const page = readFileSync(join(root, REFERENCE_PAGE), 'utf8');
+    assert.equal(page, withReference(page, JSON.parse(committedText) as CustomElementsManifest));
+    const theming = readFileSync(join(root, TOKENS_PAGE), 'utf8');
+    assert.equal(theming, withTokens(theming, await loadTokens()));
   });
 });

@@ -179,6 +179,11 @@ describe('the npm package', () => {
     walk(join(pkgDir, 'dist', 'lib', 'server', 'proxy', 'index.js'));
     assert.ok(seen.size > 5, `followed ${seen.size} modules`);
     assert.deepEqual(nodeOnly, []);
+    // What edge runtimes resolve stagedoor/proxy to: one file with lru-cache's browser build inlined, whose
+    // default build imports node:diagnostics_channel (workerd refuses that without nodejs_compat).
+    const edge = readFileSync(join(pkgDir, 'dist', 'lib', 'server', 'proxy', 'edge.js'), 'utf8');
+    assert.doesNotMatch(edge, /['"]node:[a-z_]+['"]/);
+    assert.deepEqual([...new Set([...edge.matchAll(/from\s*['"]([^'"]+)['"]/g)].map((m) => m[1]))].sort(), ['hono', 'hono/cors']);
   });
 
   for (const resolution of ['bundler', 'node16'] as const) {

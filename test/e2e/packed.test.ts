@@ -46,8 +46,12 @@ describe('the package installed from its tarball with --omit=dev', () => {
   before(async () => {
     // A checkout that was never built (no dist/), packed as `npm publish` would: `npm pack`
     // runs the package's prepack script, which must build what the package's bin needs.
-    const skip = new Set(['node_modules', 'dist', '.git', 'docs', 'test', 'bench', 'examples']);
-    cpSync(root, stage, { recursive: true, filter: (from) => from === root || !skip.has(from.slice(root.length + 1).split(/[\\/]/)[0] ?? '') });
+    const skip = new Set(['node_modules', 'dist', '.git', 'docs/screenshots', 'test', 'bench', 'examples']);
+    const skipped = (from: string) => {
+      const [top = '', next] = from.slice(root.length + 1).split(/[\\/]/);
+      return skip.has(top) || skip.has(`${top}/${next}`);
+    };
+    cpSync(root, stage, { recursive: true, filter: (from) => from === root || !skipped(from) });
     symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
     assert.ok(!existsSync(join(stage, 'dist')), 'the copy starts unbuilt');
     npm(['pack', '--pack-destination', work], stage);
@@ -106,6 +110,14 @@ describe('the package installed from its tarball with --omit=dev', () => {
     const events = await fetch(`${origin}/api/rest/v2/Events`);
     assert.equal(events.status, 200);
     assert.ok(((await events.json()) as { Events: unknown[] }).Events.length > 0);
+    // The docs pages beside it, rendered from the package's README.md and docs/.
+    const [, docs] = await serve.line(/^Stagedoor docs: (http:\/\/127\.0\.0\.1:\d+\/docs\/)$/, 10_000);
+    const home = await fetch(docs ?? '');
+    assert.equal(home.status, 200);
+    assert.match(await home.text(), /<a href="production\.md">The proxy and production<\/a>/);
+    const theming = await fetch(`${docs}theming.md`);
+    assert.equal(theming.status, 200);
+    assert.match(await theming.text(), /<h1 id="theming">Theming<\/h1>/);
   });
 
   test('stagedoor/proxy imports under Node as the pooled proxy with metrics; stagedoor/proxy/redis loads', () => {
@@ -123,6 +135,8 @@ describe('the package installed from its tarball with --omit=dev', () => {
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     for (const target of Object.values(pkg.bin)) assert.ok(existsSync(join(installed, target)), target);
     assert.ok(existsSync(join(installed, 'dist', 'demo', 'index.html')), 'the demo pages for stagedoor serve');
+    assert.ok(existsSync(join(installed, 'docs', 'elements.md')), 'the docs pages for stagedoor serve');
+    assert.ok(!existsSync(join(installed, 'docs', 'screenshots')), 'the screenshots stay in the repository');
     assert.ok(!existsSync(join(installed, 'test')) && !existsSync(join(installed, 'bench')));
   });
 });

@@ -87,7 +87,7 @@ describe('the React example', { timeout: 240_000 }, () => {
       assert.equal(await picker.evaluate((el) => (el as HTMLElement & { performanceId: number | null }).performanceId), Number(booked.performanceId), 'the route parameter is the picker\'s property');
 
       assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
-      await picker.locator('[part~="add"]').first().press('Enter');
+      await picker.locator('[part~="add-button"]').first().press('Enter');
       // What the app's own typed handlers made of the events: the element's, and the provider's (bubbled).
       await page.getByRole('status').getByText('2 tickets added.').waitFor();
       await page.getByRole('banner').getByRole('link', { name: 'Basket (2)' }).waitFor();
@@ -100,7 +100,7 @@ describe('the React example', { timeout: 240_000 }, () => {
       assert.equal(await page.locator('seat-picker').count(), 0);
       await page.goForward();
       await page.waitForURL(/\/performances\/\d+$/);
-      await page.waitForFunction(() => document.querySelector('seat-picker')?.shadowRoot?.querySelectorAll('[part~="seat"][part~="in-basket"]').length === 2);
+      await page.waitForFunction(() => document.querySelector('seat-picker')?.shadowRoot?.querySelectorAll('[part~="seat-button"][part~="in-basket"]').length === 2);
 
       await page.getByRole('banner').getByRole('link', { name: 'Basket (2)' }).click();
       await page.waitForURL(/\/checkout$/);
@@ -130,7 +130,7 @@ describe('the React example', { timeout: 240_000 }, () => {
     await visiting('deep-link', async (page, errors) => {
       await page.goto(`${origin}/events/${booked.eventId}/performances/${booked.performanceId}`);
       const picker = page.locator('seat-picker');
-      await picker.locator('[part~="seat"]').first().waitFor();
+      await picker.locator('[part~="seat-button"]').first().waitFor();
       assert.equal(await picker.evaluate((el) => (el as HTMLElement & { performanceId: number | null }).performanceId), Number(booked.performanceId));
       await page.getByRole('link', { name: '← Other dates' }).click();
       await page.waitForURL(new RegExp(`/events/${booked.eventId}$`));

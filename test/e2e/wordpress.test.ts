@@ -275,7 +275,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       await timer.getByText('Your basket is empty').waitFor();
 
       assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
-      await picker.locator('[part~="add"]').first().press('Enter');
+      await picker.locator('[part~="add-button"]').first().press('Enter');
       // The timer in the footer and the checkout in the content share the basket the picker filled.
       await timer.locator('[part~="time"]').first().waitFor();
       const item = checkout.getByRole('listitem', { name: SHOW });

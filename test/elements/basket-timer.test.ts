@@ -290,7 +290,7 @@ describe('basket-timer', () => {
       await w.tick(10 * MINUTE + SECOND);
       expect(w.el.state).to.equal('expired');
       const fired = w.events.length;
-      const button = part(w.el, 'start-again');
+      const button = part(w.el, 'start-again-button');
       expect(button?.textContent?.trim()).to.equal('Start again');
       button?.click();
       await w.el.updateComplete;
@@ -336,7 +336,7 @@ describe('basket-timer', () => {
       expect(live(w.el)).to.match(/^The hold ran out for Show 1, .*; those tickets were released\.$/);
       expect(w.events.filter((e) => e.type === 'booking-expiry')).to.have.length(1);
       await expectAccessible(w);
-      part(w.el, 'dismiss')?.click();
+      part(w.el, 'dismiss-button')?.click();
       await w.el.updateComplete;
       expect(part(w.el, 'released')).to.equal(null);
       await untilLeft(w, 4 * MINUTE + 58 * SECOND);

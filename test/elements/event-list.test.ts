@@ -141,7 +141,8 @@ describe('<event-list>', () => {
     await loaded(el);
     const alert = q(el, '[role="alert"]');
     expect(text(alert)).to.contain('The shows could not be loaded.');
-    expect((await reported).detail).to.deep.equal({ source: 'event-list', message: 'The shows could not be loaded.', status: null });
+    // The event says what the visitor was told (state/failure.ts: no answer adds "Check your connection.").
+    expect((await reported).detail).to.deep.equal({ source: 'event-list', message: 'The shows could not be loaded. Check your connection.', status: null });
     await expect(el).to.be.accessible();
     fail = false;
     (alert?.querySelector('button') as HTMLButtonElement).click();
@@ -360,7 +361,7 @@ describe('<event-list>', () => {
     await expect(el).to.be.accessible();
 
     const fired = oneEvent(el, 'booking-selection');
-    (q(el, '[part="back"]') as HTMLButtonElement).click();
+    (q(el, '[part="back-button"]') as HTMLButtonElement).click();
     expect((await fired).detail).to.deep.equal({ kind: 'event', eventId: null, performanceId: null });
     expect(booking.selection.value.eventId).to.equal(null);
     await loaded(el);
@@ -375,7 +376,7 @@ describe('<event-list>', () => {
     await detailLoaded(el);
     expect(api.callsTo('getEvents')).to.deep.equal([]);
     expect(api.callsTo('getEvent')).to.deep.equal([{ eventId: 3 }]);
-    expect(q(el, '[part="back"]')).to.equal(null);
+    expect(q(el, '[part="back-button"]')).to.equal(null);
     await expect(el).to.be.accessible();
   });
 
@@ -400,7 +401,7 @@ describe('<event-list>', () => {
     parent.append(el);
     await detailLoaded(el);
     expect(text(q(el, 'h2'))).to.equal('Wicked');
-    (q(el, '[part="back"]') as HTMLButtonElement).click();
+    (q(el, '[part="back-button"]') as HTMLButtonElement).click();
     await loaded(el);
     expect(cardNames(el)).to.deep.equal(['Wicked', 'Hamlet', 'Stand-up Night', 'Family Fun']);
   });

@@ -254,7 +254,7 @@ describe('the visitor\'s language', () => {
       await listLoaded(list);
       await waitUntil(() => sr(calendar).querySelectorAll('[part~="has-performances"]').length > 0);
       expect(text(sr(list).querySelector('[part="price"]')).replace(/\s/g, ' ')).to.equal('Ab 100,00 £');
-      expect(text(sr(calendar).querySelector('[part="month"]'))).to.equal('Dezember 2026');
+      expect(text(sr(calendar).querySelector('[part="month-heading"]'))).to.equal('Dezember 2026');
 
       // The provider is no longer given a booking: it builds one from its attributes.
       provider.booking = undefined;
@@ -268,7 +268,7 @@ describe('the visitor\'s language', () => {
       expect(text(sr(list).querySelector('[part="status"]'))).to.equal('2 spectacles');
       expect(list.getAttribute('lang')).to.equal('fr');
       // The calendar's widget was configured German; the page is French now, and so is it, dates included.
-      expect(text(sr(calendar).querySelector('[part="month"]'))).to.equal('décembre 2026');
+      expect(text(sr(calendar).querySelector('[part="month-heading"]'))).to.equal('décembre 2026');
       expect(text(sr(calendar).querySelector('[part="status"]'))).to.equal('décembre 2026 : 1 représentation');
       expect(sr(calendar).querySelector('th')?.getAttribute('abbr')).to.equal('lundi');
       expect(calendar.getAttribute('lang')).to.equal('fr');
@@ -276,7 +276,7 @@ describe('the visitor\'s language', () => {
       provider.setAttribute('locale', 'en-GB');
       await waitUntil(() => activeTextLocale() === 'en');
       await waitUntil(() => text(sr(list).querySelector('[part="price"]')) === 'From £100.00', 'the list stayed French');
-      await waitUntil(() => text(sr(calendar).querySelector('[part="month"]')) === 'December 2026', 'the calendar stayed French');
+      await waitUntil(() => text(sr(calendar).querySelector('[part="month-heading"]')) === 'December 2026', 'the calendar stayed French');
       calendar.remove();
       timer.remove();
     });

@@ -31,25 +31,32 @@ const PERFORMANCES: PerformanceInfo[] = [
 
 type Args = { eventId: number; dateFrom?: string; dateTo?: string; minimumTicketsCount?: number };
 
-/** Answers like the service: the performances within dateFrom..dateTo (whole days) with enough tickets. */
-function performancesIn(all: PerformanceInfo[], args: Args): EventPerformancesResult {
+/**
+ * How the service may read a date-only dateTo (the sandbox's `dateToReading`): its whole day, or its first
+ * instant (00:00), so that `dateFrom=D&dateTo=D+1` is the one day D. Real clients ask both ways.
+ */
+type DateToReading = 'whole-day' | 'midnight';
+
+/** Answers like the service: the performances within dateFrom..dateTo with enough tickets. */
+function performancesIn(all: PerformanceInfo[], args: Args, reading: DateToReading = 'whole-day'): EventPerformancesResult {
   const day = (p: PerformanceInfo) => p.PerformanceDate.slice(0, 10);
+  const beforeEnd = (p: PerformanceInfo, dateTo: string) => (reading === 'whole-day' ? day(p) <= dateTo : p.PerformanceDate < `${dateTo}T00:00:01`);
   return {
     EventId: args.eventId,
     Performances: all.filter(
       (p) =>
         (!args.dateFrom || day(p) >= args.dateFrom) &&
-        (!args.dateTo || day(p) <= args.dateTo) &&
+        (!args.dateTo || beforeEnd(p, args.dateTo)) &&
         p.TotalAvailableTickesCount >= (args.minimumTicketsCount ?? 0),
     ),
   };
 }
 
-function handlers(all = PERFORMANCES, extra: Handlers = {}): Handlers {
+function handlers(all = PERFORMANCES, extra: Handlers = {}, reading: DateToReading = 'whole-day'): Handlers {
   return {
-    getEventPerformances: (args) => performancesIn(all, args),
+    getEventPerformances: (args) => performancesIn(all, args, reading),
     getPreliminaryBookingInfo: (args) => ({
-      Performances: performancesIn(all, { ...args, minimumTicketsCount: args.nbOfTickets })
+      Performances: performancesIn(all, { ...args, minimumTicketsCount: args.nbOfTickets }, reading)
         .Performances.filter((p) => p.DirectlyBookablePerformance && p.TotalAvailableTickesCount > 0)
         .map((p) => preliminaryFixture(p, 30, 80)),
     }),
@@ -67,7 +74,7 @@ const sr = (el: PerformanceCalendar) => el.shadowRoot as ShadowRoot;
 const q = <T extends Element = HTMLElement>(el: PerformanceCalendar, s: string) => sr(el).querySelector<T>(s);
 const qa = <T extends Element = HTMLElement>(el: PerformanceCalendar, s: string) => [...sr(el).querySelectorAll<T>(s)];
 const text = (n: Element | null | undefined) => (n?.textContent ?? '').replace(/\s+/g, ' ').trim();
-const day = (el: PerformanceCalendar, d: number) => q<HTMLButtonElement>(el, `[part~="day"][data-day="${d}"]`) as HTMLButtonElement;
+const day = (el: PerformanceCalendar, d: number) => q<HTMLButtonElement>(el, `[part~="day-button"][data-day="${d}"]`) as HTMLButtonElement;
 const label = (el: PerformanceCalendar, d: number) => text(day(el, d).querySelector('.visually-hidden'));
 const focusedDay = (el: PerformanceCalendar) => (sr(el).activeElement as HTMLElement | null)?.dataset.day;
 const lastPerformancesCall = (api: FakeApi) => api.callsTo('getEventPerformances').at(-1);
@@ -96,31 +103,46 @@ describe('<performance-calendar>', () => {
     const { api, booking } = setup();
     const el = await render(booking);
     // No ticket count chosen yet: every performance, and no price ranges to ask for.
-    expect(api.callsTo('getEventPerformances')).to.deep.equal([{ eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31' }]);
+    expect(api.callsTo('getEventPerformances')).to.deep.equal([{ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01' }]);
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([]);
-    expect(text(q(el, '[part="month"]'))).to.equal('December 2026');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('December 2026');
 
     (q(el, '[part~="next"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-01-01', dateTo: '2027-01-31' });
-    expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-01-01', dateTo: '2027-02-01' });
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('January 2027');
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['9']);
 
     (q(el, '[part~="next"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-02-01', dateTo: '2027-02-28' });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2027-02-01', dateTo: '2027-03-01' });
 
     (q(el, '[part~="previous"]') as HTMLButtonElement).click();
     (q(el, '[part~="previous"]') as HTMLButtonElement).click();
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31' });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01' });
   });
+
+  for (const reading of ['whole-day', 'midnight'] as const) {
+    it(`shows the month's own days whichever way the service reads a date-only dateTo (${reading})`, async () => {
+      // The last evening of December, and a matinee on 1 January that belongs to January only.
+      const edges = [...PERFORMANCES, performanceFixture(108, '2027-01-01T14:30:00')];
+      const { booking } = setup(handlers(edges, {}, reading));
+      const el = await render(booking);
+      const days = qa(el, '[part~="has-performances"]').map((b) => b.dataset.day);
+      expect(days).to.include('31', 'the 31st, asked as the day it is');
+      expect(days).not.to.include('1', 'no day of December shows 1 January\'s matinee');
+      (q(el, '[part~="next"]') as HTMLButtonElement).click();
+      await loaded(el);
+      expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['1', '9']);
+    });
+  }
 
   it("starts at this month in the service's time zone and cannot go back before it", async () => {
     // 31 December 23:30 UTC is already 1 January in Tokyo.
     const { api, booking } = setup(handlers(), { timeZone: 'Asia/Tokyo' }, Date.UTC(2026, 11, 31, 23, 30));
     const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
-    expect(api.callsTo('getEventPerformances')[0]).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-01-31' });
+    expect(api.callsTo('getEventPerformances')[0]).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-02-01' });
     expect((q(el, '[part~="previous"]') as HTMLButtonElement).disabled).to.equal(true);
     expect(day(el, 1).getAttribute('part')).to.contain('today');
   });
@@ -129,7 +151,7 @@ describe('<performance-calendar>', () => {
     const november = [performanceFixture(501, '2026-11-20T19:30:00'), performanceFixture(502, '2026-11-21T19:30:00')];
     const { booking } = setup(handlers(november));
     const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
-    expect(text(q(el, '[part="month"]'))).to.equal('November 2026');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('November 2026');
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['21']);
     expect(day(el, 20).getAttribute('aria-disabled')).to.equal('true');
   });
@@ -160,7 +182,7 @@ describe('<performance-calendar>', () => {
     await el.updateComplete;
     const panel = q(el, '[part="day-panel"]');
     expect(text(panel?.querySelector('h3'))).to.equal('Thursday, 10 December 2026');
-    const perf = panel?.querySelector('[part~="performance"]') as HTMLButtonElement;
+    const perf = panel?.querySelector('[part~="performance-button"]') as HTMLButtonElement;
     expect(perf.getAttribute('part')).to.contain('few-left');
     expect(text(perf.querySelector('[part="time"]'))).to.equal('19:30');
     expect(text(perf.querySelector('[part="availability"]'))).to.equal('Few left');
@@ -171,7 +193,7 @@ describe('<performance-calendar>', () => {
 
     day(el, 8).click();
     await el.updateComplete;
-    const soldOut = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance"]') as HTMLButtonElement;
+    const soldOut = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance-button"]') as HTMLButtonElement;
     expect(soldOut.disabled).to.equal(true);
     expect(text(soldOut.querySelector('[part="availability"]'))).to.equal('Sold out');
     expect(soldOut.querySelector('[part="price"]')).to.equal(null);
@@ -186,7 +208,7 @@ describe('<performance-calendar>', () => {
     const { api, booking } = setup(handlers(PERFORMANCES, { getPreliminaryBookingInfo: () => ({ Performances: [] }) }));
     const el = await render(booking, html`<performance-calendar event-id="1" month="2026-12" ticket-count="2"></performance-calendar>`);
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([
-      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31', nbOfTickets: 2, consecutiveSeatsOnly: true },
+      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01', nbOfTickets: 2, consecutiveSeatsOnly: true },
     ]);
     day(el, 10).click();
     await el.updateComplete;
@@ -208,7 +230,7 @@ describe('<performance-calendar>', () => {
     expect(label(el, 5)).to.equal('Saturday 5 December, 1 performance, 19:30');
     day(el, 5).click();
     await el.updateComplete;
-    const choices = qa(el, '[part="day-panel"] [part~="performance"]');
+    const choices = qa(el, '[part="day-panel"] [part~="performance-button"]');
     expect(choices.length).to.equal(1);
     expect(choices[0]?.dataset.performanceId).to.equal('102');
     expect(text(choices[0]?.querySelector('[part="time"]'))).to.equal('Part 1 14:30 + Part 2 19:30');
@@ -225,9 +247,9 @@ describe('<performance-calendar>', () => {
     select.dispatchEvent(new Event('change'));
     await waitUntil(() => (lastPerformancesCall(api) as Args | undefined)?.minimumTicketsCount === 4);
     await loaded(el);
-    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31', minimumTicketsCount: 4 });
+    expect(lastPerformancesCall(api)).to.deep.equal({ eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01', minimumTicketsCount: 4 });
     expect(api.callsTo('getPreliminaryBookingInfo')).to.deep.equal([
-      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2026-12-31', nbOfTickets: 4, consecutiveSeatsOnly: true },
+      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01', nbOfTickets: 4, consecutiveSeatsOnly: true },
     ]);
     // Only 3 tickets left on the 10th, none on the 8th.
     expect(qa(el, '[part~="has-performances"]').map((b) => b.dataset.day)).to.deep.equal(['5', '12', '31']);
@@ -248,7 +270,7 @@ describe('<performance-calendar>', () => {
     const { api, booking } = setup();
     const el = await render(booking);
     // One tab stop, on the first day with a performance.
-    expect(qa(el, '[part~="day"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
+    expect(qa(el, '[part~="day-button"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
     day(el, 5).focus();
     await sendKeys({ press: 'ArrowRight' });
     expect(focusedDay(el)).to.equal('6');
@@ -261,22 +283,22 @@ describe('<performance-calendar>', () => {
     await sendKeys({ press: 'ArrowLeft' });
     await sendKeys({ press: 'ArrowUp' });
     expect(focusedDay(el)).to.equal('5');
-    expect(qa(el, '[part~="day"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
+    expect(qa(el, '[part~="day-button"][tabindex="0"]').map((b) => b.dataset.day)).to.deep.equal(['5']);
 
     await sendKeys({ press: 'PageDown' });
     await el.updateComplete;
-    expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('January 2027');
     expect(focusedDay(el)).to.equal('5');
-    expect(lastPerformancesCall(api)).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-01-31' });
+    expect(lastPerformancesCall(api)).to.deep.include({ dateFrom: '2027-01-01', dateTo: '2027-02-01' });
     await sendKeys({ press: 'PageUp' });
     await loaded(el);
-    expect(text(q(el, '[part="month"]'))).to.equal('December 2026');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('December 2026');
     expect(focusedDay(el)).to.equal('5');
 
     // Past the end of the month into the next one.
     for (let i = 0; i < 4; i++) await sendKeys({ press: 'ArrowDown' });
     expect(focusedDay(el)).to.equal('2');
-    expect(text(q(el, '[part="month"]'))).to.equal('January 2027');
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('January 2027');
     await sendKeys({ press: 'PageUp' });
     await loaded(el);
 
@@ -285,7 +307,7 @@ describe('<performance-calendar>', () => {
     expect(focusedDay(el)).to.equal('12');
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
-    const first = q(el, '[part="day-panel"] [part~="performance"]');
+    const first = q(el, '[part="day-panel"] [part~="performance-button"]');
     expect(sr(el).activeElement).to.equal(first);
     await sendKeys({ press: 'Escape' });
     await el.updateComplete;
@@ -294,7 +316,7 @@ describe('<performance-calendar>', () => {
 
     await sendKeys({ press: ' ' });
     await el.updateComplete;
-    expect(sr(el).activeElement).to.equal(q(el, '[part="day-panel"] [part~="performance"]'));
+    expect(sr(el).activeElement).to.equal(q(el, '[part="day-panel"] [part~="performance-button"]'));
   });
 
   it('choosing a performance sets the selection and the ticket count and fires booking-selection', async () => {
@@ -355,7 +377,7 @@ describe('<performance-calendar>', () => {
     expect((await reported).detail).to.deep.equal({ source: 'performance-calendar', message: 'The performances could not be loaded.', status: null });
     await expect(el).to.be.accessible();
     mode = 'ok';
-    (q(el, '[part="retry"]') as HTMLButtonElement).click();
+    (q(el, '[part="retry-button"]') as HTMLButtonElement).click();
     await waitUntil(() => qa(el, '[part~="has-performances"]').length === 0 && !q(el, '[role="alert"]'));
     expect(api.callsTo('getEventPerformances').length).to.equal(3);
   });
@@ -405,7 +427,7 @@ describe('<performance-calendar>', () => {
         // The performance in the day's panel: disabled, which must not mean faded.
         soldOutDay.click();
         await el.updateComplete;
-        const button = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance"][part~="sold-out"]') as HTMLButtonElement;
+        const button = q<HTMLButtonElement>(el, '[part="day-panel"] [part~="performance-button"][part~="sold-out"]') as HTMLButtonElement;
         expect(button.disabled).to.equal(true);
         const time = button.querySelector('[part="time"]') as HTMLElement;
         const availability = button.querySelector('[part="availability"]') as HTMLElement;
@@ -415,7 +437,7 @@ describe('<performance-calendar>', () => {
         expect(getComputedStyle(time).textDecorationLine).to.contain('line-through');
         const soldOutColour = getComputedStyle(time).color;
         // Told apart from a bookable one by more than colour: the strike, the words, no price.
-        const bookable = (day(el, 10).click(), await el.updateComplete, q(el, '[part="day-panel"] [part~="performance"]') as HTMLElement);
+        const bookable = (day(el, 10).click(), await el.updateComplete, q(el, '[part="day-panel"] [part~="performance-button"]') as HTMLElement);
         expect(getComputedStyle(bookable.querySelector('[part="time"]') as Element).textDecorationLine).not.to.contain('line-through');
         expect(parse(getComputedStyle(bookable.querySelector('[part="time"]') as Element).color)).not.to.deep.equal(parse(soldOutColour));
         await expect(el).to.be.accessible();

@@ -79,10 +79,10 @@ async function choose(el: SeatPicker, api: FakeApi, names: string[]): Promise<HT
   for (const name of names) seat(el, name).click();
   await waitUntil(() => api.callsTo('validateSeatsSelection').length > 0 && !textOf(root(el).querySelector('#checking-note')), 'the seat check did not answer', { timeout: 4000 });
   await el.updateComplete;
-  return root(el).querySelector<HTMLButtonElement>('[part~="summary"] [part~="add"]') as HTMLButtonElement;
+  return root(el).querySelector<HTMLButtonElement>('[part~="summary"] [part~="add-button"]') as HTMLButtonElement;
 }
 
-const announced = (el: SeatPicker) => textOf(root(el).querySelector('[part~="announcer"]'));
+const announced = (el: SeatPicker) => textOf(root(el).querySelector('[part~="status"]'));
 
 describe('<seat-picker> while a payment from this tab is open', () => {
   afterEach(() => {
@@ -126,7 +126,7 @@ describe('<seat-picker> while a payment from this tab is open', () => {
     const { booking, api } = await backFromPayment({ getAvailableTickets: () => areas as never });
     const el = await withBooking<SeatPicker>(booking, html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
     await waitUntil(() => root(el).querySelector('[part~="option"]') && root(el).querySelector('#payment-note'), 'the options and the note');
-    const add = root(el).querySelector<HTMLButtonElement>('[part~="option"] [part~="add"]') as HTMLButtonElement;
+    const add = root(el).querySelector<HTMLButtonElement>('[part~="option"] [part~="add-button"]') as HTMLButtonElement;
     expect(add.getAttribute('aria-disabled')).to.equal('true');
     expect(add.getAttribute('aria-describedby')?.split(' ')).to.include('payment-note');
     add.click();

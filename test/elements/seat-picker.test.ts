@@ -159,7 +159,7 @@ describe('<seat-picker> seated map', () => {
     expect(pressed.getAttribute('aria-pressed')).to.equal('true');
     expect(pressed.tabIndex).to.equal(0);
     expect(seatButtons(el).filter((b) => b.tabIndex === 0)).to.have.length(1);
-    expect(root(el).querySelector('[part="announcer"]')?.textContent).to.match(/Dress Circle row C seat 14 chosen, £62\.50\. 1 seat, total £62\.50\./);
+    expect(root(el).querySelector('[part="status"]')?.textContent).to.match(/Dress Circle row C seat 14 chosen, £62\.50\. 1 seat, total £62\.50\./);
     expect(root(el).querySelector('[part="total"]')?.textContent).to.include('£62.50');
     await sendKeys({ press: 'Space' });
     await el.updateComplete;
@@ -339,7 +339,7 @@ describe('<seat-picker> seated map', () => {
     }
     expect(seatButtons(el).filter((b) => b.getAttribute('aria-pressed') === 'true')).to.have.length(2);
     expect(seat(el, 'Stalls, row A, seat 3,').getAttribute('aria-pressed')).to.equal('false');
-    expect(root(el).querySelector('[part="announcer"]')?.textContent).to.match(/up to 2 seats/);
+    expect(root(el).querySelector('[part="status"]')?.textContent).to.match(/up to 2 seats/);
   });
 
   it('validates the selection once it is still, shows ErrorMessagePlan and disables adding on DisableBooking', async () => {
@@ -433,7 +433,7 @@ describe('<seat-picker> seated map', () => {
     add.click();
     await el.updateComplete;
     expect(api.callsTo('addTickets')).to.have.length(0);
-    expect(root(el).querySelector('[part="announcer"]')?.textContent).to.include('Checking that these seats can be booked together');
+    expect(root(el).querySelector('[part="status"]')?.textContent).to.include('Checking that these seats can be booked together');
     await waitUntil(() => answerValidation !== undefined, 'the selection was never validated');
     answerValidation?.();
     await waitUntil(() => usable(button(el, /Add 1 seat/)), 'enabled once the check answered');

@@ -97,6 +97,18 @@ describe('stagedoor (other commands)', () => {
       const response = await fetch(`${base}/rest/v2/System/EventTypes`, { headers: { 'Api-Key': 'any' } });
       assert.equal(response.status, 200);
       assert.ok(((await response.json()) as { EventTypes: unknown[] }).EventTypes.length > 0, 'event types listed');
+      await cli.line(/a date-only dateTo covers its whole day/, 30_000);
+    } finally {
+      await cli.stop();
+    }
+  });
+
+  test('sandbox --date-to-reading midnight starts and says which reading it takes', async () => {
+    const cli = stagedoor(['sandbox', '--port', '0', '--date-to-reading', 'midnight']);
+    try {
+      const [, base] = await cli.line(/^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//, 30_000);
+      await cli.line(/a date-only dateTo is 00:00 of that day/, 30_000);
+      assert.equal((await fetch(`${base}/rest/v2/System/HeartBeat`, { headers: { 'Api-Key': 'any' } })).status, 200);
     } finally {
       await cli.stop();
     }

@@ -117,6 +117,8 @@ export function sample(type: ParamType): string {
       return 'true';
     case 'datetime':
       return '2026-12-01';
+    case 'intlist':
+      return '7,8';
   }
 }
 

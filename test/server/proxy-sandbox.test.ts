@@ -58,6 +58,8 @@ describe('every operation, proxy against sandbox', () => {
       performanceId: performance.PerformanceId,
       basketId: '',
       basketItemId: 0,
+      eventIds: `${event.EventId},${event.EventId + 1}`,
+      ticketId: tickets[0] ?? 0,
     };
     const query: Record<string, ParamValue> = {
       type: event.EventType,

@@ -236,7 +236,7 @@ describe('a different order for the same basket is never answered with another o
     const victim = crypto.randomUUID();
     const answer = await submit(basketId, proxy, orderFor(victim));
     assert.equal(answer.status, 400, answer.text);
-    assert.match((JSON.parse(answer.text) as { Message: string }).Message, /'BasketId' must be the basket in the path/);
+    assert.match((JSON.parse(answer.text) as { Message: string }).Message, /'BasketId' must be the basket of the request path/);
     assert.deepEqual(serviceAnswers(basketId), []);
   });
 });

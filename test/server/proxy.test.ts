@@ -52,12 +52,26 @@ async function upstreamSees(action: () => Promise<unknown>) {
 }
 
 
+const GUID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+/** Per operation with a body: what a client sends (camelCase, strings, an unknown field) → what the upstream gets. */
+const SAMPLE_BODIES: Record<string, [unknown, unknown]> = {
+  addTickets: [{ tickets: ['141745744', 141745745], Sample: 1 }, { Tickets: [141745744, 141745745] }],
+  addTicketsV3: [{ areaId: '811', SEATSCOUNT: 2, price: '25.5' }, { AreaId: 811, SeatsCount: 2, Price: 25.5 }],
+  submitOrder: [
+    { email: 'a@b.example', name: 'Ada', lastName: 'L', deliveryType: '1', country: '44', sendConfirmationEmail: 'true', paymentGateLanguage: 'German', successReturnUrl: 'https://s', failureReturnUrl: 'https://f', Sample: 1 },
+    { Email: 'a@b.example', Name: 'Ada', LastName: 'L', DeliveryType: 1, Country: 44, SendConfirmationEmail: true, PaymentGateLanguage: 2, SuccessReturnUrl: 'https://s', FailureReturnUrl: 'https://f', BasketId: GUID },
+  ],
+  submitOrderOnAccount: [{ BasketId: GUID.toUpperCase(), Email: 'a@b.example', ReturnUrl: 'https://r' }, { BasketId: GUID.toUpperCase(), Email: 'a@b.example', ReturnUrl: 'https://r' }],
+  validateSeatsSelection: [{ ticketIds: ['1', '2'] }, { TicketIds: [1, 2] }],
+};
+
 describe('forwarding', () => {
   test('every operation of the table reaches the upstream, rebuilt, with the key', async () => {
-    assert.equal(operationList.length, 33);
+    assert.equal(operationList.length, 38);
     for (const op of operationList) {
       const path = samplePath(op);
-      const body = op.body ? JSON.stringify({ Sample: op.name }) : undefined;
+      const sent = SAMPLE_BODIES[op.name];
+      const body = op.body ? JSON.stringify(sent?.[0]) : undefined;
       const target = op.restricted ? client(onAccountServer.url, answers) : api;
       let answer = { status: 0, text: '', headers: new Headers() };
       const seen = await upstreamSees(async () => {
@@ -75,7 +89,9 @@ describe('forwarding', () => {
       assert.equal(request.headers.get('api-key'), KEY, op.name);
       if (body) {
         assert.equal(request.headers.get('content-type'), 'application/json', op.name);
-        assert.deepEqual(JSON.parse(request.body), { Sample: op.name });
+        // Rebuilt from its typed fields (the service's binding rules): names as the service spells them,
+        // numbers and booleans as such, an unknown property never forwarded.
+        assert.deepEqual(JSON.parse(request.body), sent?.[1], op.name);
       }
       assert.equal((JSON.parse(answer.text) as { Operation: string }).Operation, op.name);
       assert.equal(answer.headers.get('date'), STUB_DATE, `${op.name}: the upstream's Date passes through`);

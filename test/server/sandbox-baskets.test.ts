@@ -153,7 +153,7 @@ test('Tickets and BestSeats together, or neither, or malformed, is a 400 with a 
     [{ Tickets: [a1], BestSeats: best }, /not both/],
     [{}, /required/],
     [{ Tickets: [] }, /non-empty/],
-    [{ Tickets: ['x'] }, /ticket ids/],
+    [{ Tickets: ['x'] }, /'Tickets\[0\]' must be a whole number/],
     [{ Tickets: [a1, a1] }, /more than once/],
     [{ Tickets: [42] }, /does not exist/],
     [{ BestSeats: { ...best, SeatsCount: 0 } }, /SeatsCount/],

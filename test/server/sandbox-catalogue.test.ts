@@ -198,7 +198,12 @@ test('available tickets: grouped by area and price, only groups with the require
   assert.equal(full.length, 26);
   assert.equal(full.find((t) => t.RestrictedView)?.Description, 'Pillar');
   assert.equal((await h.get(`/rest/v2/Performances/${TINY.perf}/AvailableTickets?requiredTicketsCount=0`)).status, 400);
-  assert.equal((await h.get(`/rest/v2/Performances/${TINY.perf}/AreasPrices`)).status, 400, 'Area prices are for general admission only');
+  // Area prices answer for a seated performance too (the interface lists no error for it): the same house.
+  const prices = await h.get(`/rest/v2/Performances/${TINY.perf}/AreasPrices`);
+  assert.equal(prices.status, 200);
+  const groups = rec(prices.body).AreasPrices as { AreaName: string; Prices: { AvailableSeatsCount: number }[] }[];
+  assert.deepEqual(groups.map((g) => g.AreaName), ['Stalls', 'Circle']);
+  assert.equal(groups.flatMap((g) => g.Prices).reduce((n, p) => n + p.AvailableSeatsCount, 0), full.length);
 });
 
 test('preliminary booking information: price range per performance for N tickets, consecutive or not', async () => {

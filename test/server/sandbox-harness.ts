@@ -43,10 +43,24 @@ export function rec(value: unknown): Record<string, unknown> {
 export function setup(options: SandboxOptions = {}): Harness {
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(START);
   const sandbox = createSandbox({ ...options, clock });
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
-    const init: RequestInit = { method, headers: { 'Api-Key': KEY, 'Content-Type': 'application/json', ...headers } };
+  return harnessOver(clock, sandbox, (request) => sandbox.fetch(request), BASE, { 'Api-Key': KEY });
+}
+
+/**
+ * A harness whose requests (`BASE`-relative paths, JSON bodies) go to `handler` at `base` with `headers`:
+ * the sandbox itself, or something in front of it (the proxy, in the compatibility suite).
+ */
+export function harnessOver(
+  clock: ManualClock,
+  sandbox: Sandbox,
+  handler: (request: Request) => Response | Promise<Response>,
+  base: string,
+  headers: Record<string, string> = {},
+): Harness {
+  const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Reply> => {
+    const init: RequestInit = { method, headers: { ...headers, 'Content-Type': 'application/json', ...extra } };
     if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-    const response = await sandbox.fetch(new Request(BASE + path, init));
+    const response = await handler(new Request(base + path, init));
     const text = await response.text();
     let parsed: unknown = null;
     if (text) {

@@ -20,6 +20,9 @@ test('parses the documented options, defaults to 127.0.0.1:8787, refuses bad num
   assert.throws(() => parseSandboxArgs(['--reservation-minutes', '0']), /--reservation-minutes/);
   assert.throws(() => parseSandboxArgs(['--catalogue', '/nonexistent/catalogue.json']), /Cannot read the catalogue/);
   assert.throws(() => parseSandboxArgs(['--colour', 'red']), /Unknown option/);
+  const midnight = parseSandboxArgs(['--date-to-reading', 'midnight']);
+  assert.ok(midnight !== 'help' && midnight.options.dateToReading === 'midnight');
+  assert.throws(() => parseSandboxArgs(['--date-to-reading', 'inclusive']), /--date-to-reading must be 'whole-day' or 'midnight'/);
 });
 
 test('serves the interface on a loopback socket', async () => {

@@ -33,6 +33,7 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.
  *
+ * @csspart base - The element's outer box.
  * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`; `timer normal payment` while a payment this tab started is open (back from the payment page without paying): "Payment open for m:ss".
  * @csspart icon - The clock icon in the pill (decorative).
  * @csspart label - "Seats held for" / "Time is up".
@@ -48,29 +49,29 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @csspart message - The panel's sentence.
  * @csspart released-list - The list of released items.
  * @csspart released-item - One released item.
- * @csspart start-again - The "Start again" button (when nothing is left).
- * @csspart dismiss - The "Dismiss" button (when other items are still held).
+ * @csspart start-again-button - The "Start again" button (when nothing is left).
+ * @csspart dismiss-button - The "Dismiss" button (when other items are still held).
  * @csspart empty - The `empty-text`, when there is no basket.
  *
- * @cssprop [--booking-timer-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the pill.
- * @cssprop [--booking-timer-color=inherit] - Text colour of the pill.
- * @cssprop [--booking-timer-border-color=var(--booking-border, light-dark(#d0d4da, #7a7884))] - Border colour in the normal state.
- * @cssprop [--booking-timer-border-width=1px] - Border width of the pill and panel.
- * @cssprop [--booking-timer-radius=999px] - Corner radius of the pill.
- * @cssprop [--booking-timer-padding=0.25rem 0.75rem] - Padding of the pill.
- * @cssprop [--booking-timer-gap=0.375rem] - Space between label and time, and inside list rows.
- * @cssprop [--booking-timer-label-color=var(--booking-muted, light-dark(#5f6368, #b1afb9))] - Label, dates, seats and empty text.
- * @cssprop [--booking-timer-label-size=0.875em] - Font size of the label.
- * @cssprop [--booking-timer-time-size=1.125em] - Font size of the m:ss.
- * @cssprop [--booking-timer-time-weight=700] - Font weight of the m:ss.
- * @cssprop [--booking-timer-warning-color=var(--booking-warning, light-dark(#8a5a00, #f3c06b))] - Text and border in the warning state.
- * @cssprop [--booking-timer-final-color=var(--booking-danger, light-dark(#b3261e, #ffb4ab))] - Text and border in the final state.
- * @cssprop [--booking-timer-final-background=color-mix(in srgb, var(--booking-timer-final-color) 10%, var(--booking-surface))] - Background of the pill in the final state.
- * @cssprop [--booking-timer-expired-color=var(--booking-danger, light-dark(#b3261e, #ffb4ab))] - Expired pill, panel border and message.
- * @cssprop [--booking-timer-panel-background=var(--booking-surface, light-dark(#ffffff, #1c1b20))] - Background of the released panel.
- * @cssprop [--booking-timer-panel-padding=0.75rem] - Padding of the released panel.
- * @cssprop [--booking-timer-item-size=0.875em] - Font size of the per-item list.
- * @cssprop [--booking-timer-icon-size=1em] - Size of the clock icon.
+ * @cssprop --booking-timer-background - Background of the pill.
+ * @cssprop --booking-timer-color - Text colour of the pill.
+ * @cssprop --booking-timer-border-color - Border colour in the normal state.
+ * @cssprop --booking-timer-border-width - Border width of the pill and panel.
+ * @cssprop --booking-timer-radius - Corner radius of the pill.
+ * @cssprop --booking-timer-padding - Padding of the pill.
+ * @cssprop --booking-timer-gap - Space between label and time, and inside list rows.
+ * @cssprop --booking-timer-label-color - Label, dates, seats and empty text.
+ * @cssprop --booking-timer-label-size - Font size of the label.
+ * @cssprop --booking-timer-time-size - Font size of the m:ss.
+ * @cssprop --booking-timer-time-weight - Font weight of the m:ss.
+ * @cssprop --booking-timer-warning-color - Text and border in the warning state.
+ * @cssprop --booking-timer-final-color - Text and border in the final state.
+ * @cssprop --booking-timer-final-background - Background of the pill in the final state.
+ * @cssprop --booking-timer-expired-color - Expired pill, panel border and message.
+ * @cssprop --booking-timer-panel-background - Background of the released panel.
+ * @cssprop --booking-timer-panel-padding - Padding of the released panel.
+ * @cssprop --booking-timer-item-size - Font size of the per-item list.
+ * @cssprop --booking-timer-icon-size - Size of the clock icon.
  */
 @localized()
 export class BasketTimer extends BookingElement {
@@ -135,7 +136,7 @@ export class BasketTimer extends BookingElement {
   protected override render(): TemplateResult {
     const empty = this.emptyText ? html`<p part="empty" class="empty" tabindex="-1">${this.emptyText}</p>` : nothing;
     // One live region for the element's life: present (empty) before the first announcement.
-    return html`${this.view ? this.view.renderBody(empty) : empty}
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.view?.announcement ?? ''}</div>`;
+    return html`<div part="base">${this.view ? this.view.renderBody(empty) : empty}
+      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.view?.announcement ?? ''}</div></div>`;
   }
 }

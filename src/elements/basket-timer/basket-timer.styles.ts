@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 /** <basket-timer>'s first view: the host and the empty state (the countdown's styles come with its view). */
 export const basketTimerStyles = css`
@@ -7,8 +8,8 @@ export const basketTimerStyles = css`
     max-width: 100%;
     vertical-align: middle;
     font-variant-numeric: tabular-nums;
-    --_timer-warning: var(--booking-timer-warning-color, var(--_warning));
-    --_timer-final: var(--booking-timer-final-color, var(--_danger));
+    --_timer-warning: ${token('timer-warning-color')};
+    --_timer-final: ${token('timer-final-color')};
   }
   :host([show-items]),
   :host([state='expired']) {
@@ -17,7 +18,7 @@ export const basketTimerStyles = css`
 
   .empty {
     margin: 0;
-    color: var(--booking-timer-label-color, var(--_muted));
+    color: ${token('timer-label-color')};
   }
   .empty:focus {
     outline: none;

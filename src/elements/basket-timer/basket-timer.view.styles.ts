@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 /** <basket-timer>'s styles beyond its empty state: added with its view (basket-timer.view.ts). */
 export const basketTimerViewStyles = css`
@@ -6,21 +7,21 @@ export const basketTimerViewStyles = css`
     display: inline-flex;
     flex-wrap: wrap;
     align-items: baseline;
-    gap: 0 var(--booking-timer-gap, 0.375rem);
+    gap: 0 ${token('timer-gap')};
     max-width: 100%;
-    padding: var(--booking-timer-padding, 0.25rem 0.75rem);
-    border: var(--booking-timer-border-width, 1px) solid var(--booking-timer-border-color, var(--_border));
-    border-radius: var(--booking-timer-radius, 999px);
-    background: var(--booking-timer-background, var(--_surface));
-    color: var(--booking-timer-color, inherit);
+    padding: ${token('timer-padding')};
+    border: ${token('timer-border-width')} solid ${token('timer-border-color')};
+    border-radius: ${token('timer-radius')};
+    background: ${token('timer-background')};
+    color: ${token('timer-color')};
     line-height: 1.4;
   }
   .icon {
-    width: var(--booking-timer-icon-size, 1em);
-    height: var(--booking-timer-icon-size, 1em);
+    width: ${token('timer-icon-size')};
+    height: ${token('timer-icon-size')};
     flex: none;
     align-self: center;
-    color: var(--booking-timer-label-color, var(--_muted));
+    color: ${token('timer-label-color')};
   }
   .timer.warning .icon,
   .timer.final .icon,
@@ -28,12 +29,12 @@ export const basketTimerViewStyles = css`
     color: inherit;
   }
   .label {
-    color: var(--booking-timer-label-color, var(--_muted));
-    font-size: var(--booking-timer-label-size, 0.875em);
+    color: ${token('timer-label-color')};
+    font-size: ${token('timer-label-size')};
   }
   .time {
-    font-size: var(--booking-timer-time-size, 1.125em);
-    font-weight: var(--booking-timer-time-weight, 700);
+    font-size: ${token('timer-time-size')};
+    font-weight: ${token('timer-time-weight')};
     min-width: 4ch;
   }
   .timer.warning {
@@ -45,31 +46,31 @@ export const basketTimerViewStyles = css`
     border-color: var(--_timer-final);
     box-shadow: inset 0 0 0 1px var(--_timer-final);
     color: var(--_timer-final);
-    background: var(--booking-timer-final-background, color-mix(in srgb, var(--_timer-final) 10%, var(--_surface)));
+    background: ${token('timer-final-background')};
   }
   .timer.warning .label,
   .timer.final .label {
     color: inherit;
   }
   .timer.expired {
-    border-color: var(--booking-timer-expired-color, var(--_danger));
-    color: var(--booking-timer-expired-color, var(--_danger));
+    border-color: ${token('timer-expired-color')};
+    color: ${token('timer-expired-color')};
   }
   .timer.expired .label {
     color: inherit;
     font-weight: 700;
   }
   .status {
-    font-size: var(--booking-timer-label-size, 0.875em);
+    font-size: ${token('timer-label-size')};
   }
 
   .panel {
     display: block;
     border-radius: var(--_radius);
-    padding: var(--booking-timer-panel-padding, 0.75rem);
+    padding: ${token('timer-panel-padding')};
     margin-top: 0.5rem;
-    border: var(--booking-timer-border-width, 1px) solid var(--booking-timer-expired-color, var(--_danger));
-    background: var(--booking-timer-panel-background, var(--_surface));
+    border: ${token('timer-border-width')} solid ${token('timer-expired-color')};
+    background: ${token('timer-panel-background')};
     color: var(--_text);
   }
   .panel.whole {
@@ -78,7 +79,7 @@ export const basketTimerViewStyles = css`
   .panel .message {
     margin: 0 0 0.5rem;
     font-weight: 600;
-    color: var(--booking-timer-expired-color, var(--_danger));
+    color: ${token('timer-expired-color')};
   }
   .released,
   .items {
@@ -90,21 +91,21 @@ export const basketTimerViewStyles = css`
   }
   .items {
     margin: 0.5rem 0 0;
-    font-size: var(--booking-timer-item-size, 0.875em);
+    font-size: ${token('timer-item-size')};
   }
   .item,
   .released-item {
     display: flex;
     flex-wrap: wrap;
     align-items: baseline;
-    gap: 0 var(--booking-timer-gap, 0.375rem);
+    gap: 0 ${token('timer-gap')};
   }
   .item-name {
     font-weight: 600;
   }
   .item-date,
   .item-seats {
-    color: var(--booking-timer-label-color, var(--_muted));
+    color: ${token('timer-label-color')};
   }
   .item-time {
     margin-inline-start: auto;

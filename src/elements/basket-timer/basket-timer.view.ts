@@ -258,8 +258,8 @@ export class BasketTimerView {
         )}
       </ul>
       ${whole
-        ? html`<button part="start-again" type="button" @click=${() => this.handleStartAgainClick()}>${msg('Start again')}</button>`
-        : html`<button part="dismiss" type="button" data-variant="secondary" @click=${() => this.handleStartAgainClick()}>
+        ? html`<button part="start-again-button" type="button" @click=${() => this.handleStartAgainClick()}>${msg('Start again')}</button>`
+        : html`<button part="dismiss-button" type="button" data-variant="secondary" @click=${() => this.handleStartAgainClick()}>
             ${msg('Dismiss')}
           </button>`}
     </div>`;

@@ -1,5 +1,5 @@
 import { localized } from '../../i18n/msg.ts';
-import { nothing, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { BasketStore } from '../../state/basket-store.ts';
 import { confirmationPresence, returnMarker, type ReturnOutcome } from '../../state/return-page.ts';
@@ -28,9 +28,10 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @fires booking-payment-failed - Back from a failed payment: `{ basketId }`.
  * @fires booking-error - The summary could not be read: `{ source, message, status }`.
  *
+ * @csspart base - The element's outer box.
  * @csspart summary - The confirmation section.
  * @csspart heading - Headings.
- * @csspart message - A message (state tokens `success`, `failure`, `waiting`, `error`).
+ * @csspart message - A message (state tokens `success`, `failure`, `waiting`).
  * @csspart reference - The booking reference line.
  * @csspart items - The list of booked items.
  * @csspart item - One booked item.
@@ -40,14 +41,16 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @csspart eticket-link - One e-ticket link (state token: the type in lower case, e.g. `pdf`).
  * @csspart delivery - The delivery information list.
  * @csspart total - The total paid.
- * @csspart retry-button - Checks again after "not available yet" or an error.
  * @csspart basket-button - After a failed payment whose basket is back: goes to the basket in the checkout.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop [--booking-confirmation-max-width=48rem] - Maximum width of the element.
- * @cssprop [--booking-success=light-dark(#1e6b35, #8fd6a0)] - The confirmed message's accent.
- * @cssprop [--booking-danger=light-dark(#b3261e, #ffb4ab)] - The failed-payment message's accent.
- * @cssprop [--booking-warning=light-dark(#8a5a00, #f3c06b)] - The "not available yet" message's accent.
- * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - E-ticket links.
+ * @cssprop --booking-confirmation-max-width - Maximum width of the element.
+ * @cssprop --booking-success - The confirmed message's accent.
+ * @cssprop --booking-danger - The failed-payment message's accent.
+ * @cssprop --booking-warning - The "not available yet" message's accent.
+ * @cssprop --booking-accent - E-ticket links.
  */
 @localized()
 export class BookingConfirmation extends BookingElement {
@@ -117,6 +120,6 @@ export class BookingConfirmation extends BookingElement {
   }
 
   protected override render() {
-    return this.view ? this.view.render() : nothing;
+    return html`<div part="base">${this.view ? this.view.render() : nothing}</div>`;
   }
 }

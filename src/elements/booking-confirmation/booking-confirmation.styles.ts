@@ -1,8 +1,9 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 export const bookingConfirmationStyles = css`
   :host {
-    max-width: var(--booking-confirmation-max-width, 48rem);
+    max-width: ${token('confirmation-max-width')};
   }
   :host(:not([embedded])) {
     margin-block: var(--_gap);

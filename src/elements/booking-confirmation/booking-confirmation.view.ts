@@ -9,7 +9,9 @@
 import { msg, str } from '../../i18n/msg.ts';
 import { Task, TaskStatus } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
-import { ApiError, NetworkError, isAbortError, isNotAvailableYet } from '../../api/client.ts';
+import { isAbortError, isNotAvailableYet } from '../../api/client.ts';
+import { toFailure, type Failure } from '../../state/failure.ts';
+import { renderFailure } from '../failure-view.ts';
 import type { NotAvailableYet } from '../../api/operations.ts';
 import type { BasketItem, BasketTicket, DeliveryType, ETicketLink, SubmittedBasketSummary } from '../../api/types.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
@@ -119,7 +121,8 @@ export class BookingConfirmationView {
         summary = await this.withBackoff('summary', signal, () => api.getSubmittedBasketSummary({ basketId }, { signal }));
       } catch (error) {
         if (!isAbortError(error)) {
-          void this.port.emit('booking-error', { source: 'booking-confirmation', message: this.errorMessage(error), status: error instanceof ApiError ? error.status : null });
+          const failure = summaryFailure(error);
+          void this.port.emit('booking-error', { source: 'booking-confirmation', message: failure.message, status: failure.status });
         }
         throw error;
       }
@@ -314,17 +317,8 @@ export class BookingConfirmationView {
     });
   }
 
-  private errorMessage(error: unknown): string {
-    return error instanceof NetworkError
-      ? msg('We could not reach the box office to show your booking. Your booking is not affected.')
-      : msg('Your booking could not be shown just now. Your booking is not affected.');
-  }
-
   private renderError(error: unknown, retry: () => unknown): TemplateResult {
-    return html`<div part="message error" role="alert">
-      <p>${this.errorMessage(error)}</p>
-      <button part="retry-button" @click=${retry}>${msg('Try again')}</button>
-    </div>`;
+    return renderFailure(summaryFailure(error).message, retry);
   }
 
   private renderFailure(): TemplateResult {
@@ -408,10 +402,7 @@ export class BookingConfirmationView {
       </div>`;
     }
     if (this.eticketsTask.status === TaskStatus.ERROR) {
-      return html`<div part="message error" role="alert">
-        <p>${msg('Your e-tickets could not be loaded just now.')}</p>
-        <button part="retry-button" @click=${() => this.eticketsTask.run()}>${msg('Try again')}</button>
-      </div>`;
+      return renderFailure(msg('Your e-tickets could not be loaded just now.'), () => this.eticketsTask.run());
     }
     return nothing;
   }
@@ -462,4 +453,12 @@ export class BookingConfirmationView {
         : nothing}
     </li>`;
   }
+}
+
+/** What the visitor is told when their booking could not be shown (state/failure.ts): never that the booking itself failed. */
+function summaryFailure(error: unknown): Failure {
+  return toFailure(error, {
+    otherwise: () => msg('Your booking could not be shown just now. Your booking is not affected.'),
+    network: () => msg('We could not reach the box office to show your booking. Your booking is not affected.'),
+  });
 }

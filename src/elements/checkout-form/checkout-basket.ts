@@ -58,7 +58,7 @@ function renderItem(item: BasketItem, busy: boolean, view: BasketView): Template
   // Focusable (not in the tab order): where focus goes when the item is added, or the one before it removed.
   return html`<li part="item" aria-labelledby=${titleId} tabindex="-1" data-item-id=${item.BasketItemId} data-focus-key=${`item-${item.BasketItemId}`}>
     <div class="item-head">
-      <h3 id=${titleId} part="item-title">${item.EventName}</h3>
+      <h3 id=${titleId} part="item-heading">${item.EventName}</h3>
       <button part="remove-button" data-variant="secondary" aria-disabled=${busy ? 'true' : 'false'}
         aria-label=${msg(str`Remove ${item.EventName}, ${when}`)}
         @click=${() => busy || view.onRemove(item)}>${msg('Remove')}</button>

@@ -3,7 +3,8 @@
  * deliveries) and the sums it shows and sends.
  */
 import { msg } from '../../i18n/msg.ts';
-import { ApiError, NetworkError, isAbortError, type ApiClient } from '../../api/client.ts';
+import { isAbortError, type ApiClient } from '../../api/client.ts';
+import { basketInvalidMessage, toFailure, type Failure } from '../../state/failure.ts';
 import type { BasketContent, CheckoutOptions, Country, DeliveryType, USState } from '../../api/types.ts';
 
 export interface SystemLists {
@@ -55,13 +56,10 @@ export function cheapestDelivery(deliveries: readonly DeliveryType[]): DeliveryT
   return deliveries.reduce<DeliveryType | undefined>((best, d) => (best === undefined || d.DeliveryTypePrice < best.DeliveryTypePrice ? d : best), undefined);
 }
 
-/** What the visitor is told when the checkout could not load. */
-export function loadErrorMessage(error: unknown): string {
-  return error instanceof ApiError && error.status === 403
-    ? msg('Your basket is no longer valid.')
-    : error instanceof NetworkError
-      ? msg('We could not reach the box office. Check your connection and try again.')
-      : msg('The checkout could not be loaded.');
+/** What the visitor is told when the checkout could not load (state/failure.ts). */
+export function loadFailure(error: unknown): Failure {
+  const notLoaded = () => msg('The checkout could not be loaded.');
+  return toFailure(error, { otherwise: notLoaded, gone: basketInvalidMessage, refused: notLoaded });
 }
 
 export const ticketCount = (content: BasketContent | null) => (content?.Items ?? []).reduce((n, item) => n + item.Tickets.length, 0);

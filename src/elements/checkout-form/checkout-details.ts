@@ -31,7 +31,7 @@ export function renderErrorSummary(problems: readonly Problem[], focusControl: (
   if (!problems.length) return nothing;
   const count = problems.length;
   return html`<div part="error-summary" role="alert" aria-labelledby="error-summary-heading">
-    <h3 id="error-summary-heading">${plural(count, { one: () => msg('There is a problem'), other: () => msg(str`There are ${count} problems`) })}</h3>
+    <h3 id="error-summary-heading" part="heading">${plural(count, { one: () => msg('There is a problem'), other: () => msg(str`There are ${count} problems`) })}</h3>
     <ul>
       ${problems.map(
         (p) => html`<li><a href="#${p.id}" @click=${(e: Event) => focusControl(e, p.id)}>${p.label}: ${p.message}</a></li>`,

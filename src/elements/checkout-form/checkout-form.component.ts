@@ -2,6 +2,8 @@ import { localized, msg } from '../../i18n/msg.ts';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { BasketStore } from '../../state/basket-store.ts';
+import { networkMessage } from '../../state/failure.ts';
+import { renderFailure } from '../failure-view.ts';
 import { takeBasketItemFocus } from '../../state/focus-handoff.ts';
 import { returnMarker, type ReturnOutcome } from '../../state/return-page.ts';
 import { BookingElement } from '../booking-element.ts';
@@ -27,12 +29,13 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @fires booking-basket-change - An item was removed or the basket emptied: `{ action, basketId, basket }`.
  * @fires booking-error - The order could not be sent, or the checkout could not load: `{ source, message, status }`.
  *
+ * @csspart base - The element's outer box.
  * @csspart hold - How long the seats are still held (m:ss), with a state token: `hold normal`, `hold warning` (2 minutes), `hold final` (30 seconds), `hold expired`; at the top of the page while the form scrolls on a narrow screen.
  * @csspart basket - The basket section.
  * @csspart heading - Section headings.
  * @csspart items - The list of basket items.
  * @csspart item - One basket item.
- * @csspart item-title - The event name of an item.
+ * @csspart item-heading - The event name of an item.
  * @csspart item-meta - Date, time, venue, area and seats of an item.
  * @csspart tickets - The table of an item's tickets.
  * @csspart restriction - A restricted-view note.
@@ -61,22 +64,24 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @csspart submit-button - The button that sends the order.
  * @csspart message - A message about the order (state tokens `error`, `warning`, `info`).
  * @csspart status - Loading and progress text.
- * @csspart retry-button - Retries a failed load.
  * @csspart on-account-reference - The booking reference of an order booked on account.
  * @csspart confirmation - The embedded `<booking-confirmation>`.
  * @csspart pending - Back from the payment page without paying: the unfinished payment (or that it timed out).
  * @csspart continue-button - Continues to the same payment page.
  * @csspart time-left - How long the unfinished payment stays open.
  * @csspart start-again-button - After an unfinished payment timed out: starts again.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop [--booking-checkout-max-width=48rem] - Maximum width of the element.
- * @cssprop [--booking-sticky-top=0] - On a narrow screen, how far from the top the hold's time stays (a sticky header's height).
- * @cssprop [--booking-scroll-margin=0.75rem] - Room kept around a basket item or heading that the focus is brought to (add a sticky header's height on the page's `html { scroll-padding-top }`).
- * @cssprop [--booking-field-border=var(--booking-border)] - Border colour of inputs.
- * @cssprop [--booking-field-background=var(--booking-surface)] - Background of inputs.
- * @cssprop [--booking-accent=light-dark(#7a1f3d, #f2a0bd)] - Buttons, selected delivery, notices.
- * @cssprop [--booking-danger=light-dark(#b3261e, #ffb4ab)] - Errors.
- * @cssprop [--booking-warning=light-dark(#8a5a00, #f3c06b)] - Restricted-view notes.
+ * @cssprop --booking-checkout-max-width - Maximum width of the element.
+ * @cssprop --booking-sticky-top - On a narrow screen, how far from the top the hold's time stays (a sticky header's height).
+ * @cssprop --booking-scroll-margin - Room kept around a basket item or heading that the focus is brought to (add a sticky header's height on the page's `html { scroll-padding-top }`).
+ * @cssprop --booking-field-border - Border colour of inputs.
+ * @cssprop --booking-field-background - Background of inputs.
+ * @cssprop --booking-accent - Buttons, selected delivery, notices.
+ * @cssprop --booking-danger - Errors.
+ * @cssprop --booking-warning - Restricted-view notes.
  */
 @localized()
 export class CheckoutForm extends BookingElement {
@@ -117,7 +122,7 @@ export class CheckoutForm extends BookingElement {
       (error: unknown) => {
         this.viewFailed = true;
         this.requestUpdate();
-        void this.emit('booking-error', { source: 'checkout-form', message: msg('We could not reach the box office. Check your connection and try again.'), status: null });
+        void this.emit('booking-error', { source: 'checkout-form', message: networkMessage(), status: null });
         throw error;
       },
     ),
@@ -182,11 +187,11 @@ export class CheckoutForm extends BookingElement {
   protected override render() {
     const view = this.view;
     // One live region for the element's life: present (empty) before the first announcement.
-    return html`
+    return html`<div part="base">
       ${view?.renderConfirmation() ?? nothing}
       <p class="visually-hidden" role="status" aria-live="polite">${view?.announcement ?? ''}</p>
       ${view ? view.renderBody() : this.renderBasketStatus()}
-    `;
+    </div>`;
   }
 
   /**
@@ -197,18 +202,12 @@ export class CheckoutForm extends BookingElement {
     const basket = this.bookingController.basket;
     if (basket.content) {
       if (this.viewFailed) {
-        return html`<div role="alert" part="message error">
-          <p>${msg('We could not reach the box office. Check your connection and try again.')}</p>
-          <button part="retry-button" @click=${this.handleRetryView}>${msg('Try again')}</button>
-        </div>`;
+        return renderFailure(networkMessage(), this.handleRetryView);
       }
       return html`<p part="status" role="status">${msg('Loading your basket…')}</p>`;
     }
     if (basket.basketId && basket.error?.action === 'refresh') {
-      return html`<div role="alert" part="message error">
-        <p>${basket.error.message}</p>
-        <button part="retry-button" @click=${this.handleRetryBasket}>${msg('Try again')}</button>
-      </div>`;
+      return renderFailure(basket.error.message, this.handleRetryBasket);
     }
     // A basket id with no content: being read (restored, resumed), or just created by an add still in flight.
     if (basket.basketId && (basket.busy || this.requestedBasket !== basket.basketId)) {

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 /**
  * <checkout-form>'s first view: the host, the basket section (empty, or being read) and its
@@ -6,9 +7,9 @@ import { css } from 'lit';
  */
 export const checkoutFormStyles = css`
   :host {
-    --_field-border: var(--booking-field-border, var(--_border));
-    --_field-bg: var(--booking-field-background, var(--_surface));
-    max-width: var(--booking-checkout-max-width, 48rem);
+    --_field-border: ${token('field-border')};
+    --_field-bg: ${token('field-background')};
+    max-width: ${token('checkout-max-width')};
   }
   [part~='basket'],
   [part~='form'] {
@@ -20,7 +21,7 @@ export const checkoutFormStyles = css`
   }
   /* Where focus is brought (an added or next item, a heading, the status): scrolled to with room for its focus ring. */
   [tabindex='-1'] {
-    scroll-margin-block: var(--booking-scroll-margin, 0.75rem);
+    scroll-margin-block: ${token('scroll-margin')};
   }
   [part~='message'] {
     border-radius: var(--_radius);

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 /** <checkout-form>'s styles for its items and form: added with its view (checkout-form.view.ts). */
 export const checkoutFormViewStyles = css`
@@ -41,7 +42,7 @@ export const checkoutFormViewStyles = css`
   @media (max-width: 45rem) {
     .hold {
       position: sticky;
-      top: var(--booking-sticky-top, 0);
+      top: ${token('sticky-top')};
       z-index: 1;
     }
   }

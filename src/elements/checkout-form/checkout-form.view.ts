@@ -22,8 +22,9 @@ import { resetClaim, returnUrls } from '../../state/payment-return.ts';
 import { paymentDetails, savedEntries } from '../../state/pending-payment.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
 import { orderStyles } from '../order.styles.ts';
+import { renderFailure } from '../failure-view.ts';
 import { renderBasket } from './checkout-basket.ts';
-import { cheapestDelivery, loadCheckout, loadErrorMessage, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
+import { cheapestDelivery, loadCheckout, loadFailure, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
 import { PendingPanel, pendingStyles } from './checkout-pending.ts';
 import { renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
 import {
@@ -173,7 +174,7 @@ export class CheckoutFormView {
         try {
           return await loadCheckout(api, basketId, signal);
         } catch (error) {
-          if (error instanceof ApiError && error.status === 403) void port.booking().basket.refresh();
+          if (loadFailure(error).kind === 'gone') void port.booking().basket.refresh();
           throw error;
         }
       },
@@ -350,14 +351,12 @@ export class CheckoutFormView {
 
   private reportLoadError(error: unknown): void {
     if (isAbortError(error)) return;
-    void this.port.emit('booking-error', { source: 'checkout-form', message: loadErrorMessage(error), status: error instanceof ApiError ? error.status : null });
+    const failure = loadFailure(error);
+    void this.port.emit('booking-error', { source: 'checkout-form', message: failure.message, status: failure.status });
   }
 
   private renderLoadError(error: unknown, retry: () => unknown): TemplateResult {
-    return html`<div role="alert" part="message error">
-      <p>${loadErrorMessage(error)}</p>
-      <button part="retry-button" @click=${retry}>${msg('Try again')}</button>
-    </div>`;
+    return renderFailure(loadFailure(error).message, retry);
   }
 
   private renderForm(content: BasketContent, checkout: CheckoutData, lists: SystemLists): TemplateResult {

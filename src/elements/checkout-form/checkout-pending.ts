@@ -9,6 +9,7 @@ import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
 import { continueButtonStyles } from '../continue-button.styles.ts';
+import { renderFailure } from '../failure-view.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingConfig } from '../../state/config.ts';
@@ -38,10 +39,7 @@ export function renderPending(view: PendingView): TemplateResult | typeof nothin
     case 'checking':
       return html`<p part="status" role="status">${msg('Checking your payment…')}</p>`;
     case 'unchecked':
-      return html`<div role="alert" part="message error">
-        <p>${msg('We could not check your payment just now. Your seats may still be held.')}</p>
-        <button part="retry-button" @click=${view.onRetry}>${msg('Try again')}</button>
-      </div>`;
+      return renderFailure(msg('We could not check your payment just now. Your seats may still be held.'), view.onRetry);
     case 'released':
       return html`<section part="message warning pending" aria-labelledby="pending-heading">
         <h2 id="pending-heading" part="heading" tabindex="-1">${msg('Your payment was not finished')}</h2>

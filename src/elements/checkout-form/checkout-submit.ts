@@ -4,7 +4,8 @@
  * is told when sending fails.
  */
 import { msg } from '../../i18n/msg.ts';
-import { ApiError, NetworkError, type ApiClient } from '../../api/client.ts';
+import { ApiError, type ApiClient } from '../../api/client.ts';
+import { toFailure, type FailureWords } from '../../state/failure.ts';
 import type { SubmitOrderBody } from '../../api/types.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingConfig } from '../../state/config.ts';
@@ -104,15 +105,15 @@ export function fieldRefusal(field: CheckoutFieldName): string {
 
 /** What the visitor is told when the order could not be sent (not about one field); `refresh`: the basket must be read again. */
 export function sendFailure(error: unknown): { text: string; status: number | null; refresh: boolean } {
-  if (error instanceof ApiError && error.status === 400) {
-    return { text: error.serviceMessage ?? msg('The box office did not accept the order. Please check your details.'), status: 400, refresh: false };
-  }
-  if (error instanceof ApiError && error.status === 403) {
-    return { text: msg('Your basket is no longer valid: its tickets may have been released. It has been refreshed.'), status: 403, refresh: true };
-  }
-  if (error instanceof NetworkError) {
-    return { text: msg('We could not reach the box office. Your details are kept: please try again.'), status: null, refresh: false };
-  }
-  const status = error instanceof ApiError ? error.status : null;
-  return { text: msg('The order could not be sent. Your details are kept: please try again.'), status, refresh: false };
+  const failure = toFailure(error, SEND_WORDS);
+  return { text: failure.message, status: failure.status, refresh: failure.kind === 'gone' };
 }
+
+/** The order's own sentences beside the common ones (state/failure.ts). */
+const notSent = () => msg('The order could not be sent. Your details are kept: please try again.');
+const SEND_WORDS: FailureWords = {
+  otherwise: notSent,
+  refused: (f) => f.serviceMessage ?? (f.status === 400 ? msg('The box office did not accept the order. Please check your details.') : notSent()),
+  gone: () => msg('Your basket is no longer valid: its tickets may have been released. It has been refreshed.'),
+  network: () => msg('We could not reach the box office. Your details are kept: please try again.'),
+};

@@ -2,17 +2,33 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '../../i18n/msg.ts';
-import { ApiError, isAbortError } from '../../api/client.ts';
+import { isAbortError } from '../../api/client.ts';
 import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
 import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
 import { readEvent } from '../../state/event-details.ts';
+import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
 import { eventListStyles } from './event-list.styles.ts';
 
 /** How many skeleton cards stand in for the list while it loads. */
 const SKELETON_CARDS = 6;
+
+type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
+
+/** What could not be loaded, in the visitor's words; no answer at all adds "Check your connection." */
+function loadWords(what: () => string, more: Omit<FailureWords, 'otherwise'> = {}): FailureWords {
+  return { otherwise: what, network: () => `${what()} ${msg('Check your connection.')}`, ...more };
+}
+const LOAD_WORDS: Record<LoadKind, FailureWords> = {
+  types: loadWords(() => msg('The types of show could not be loaded.')),
+  list: loadWords(() => msg('The shows could not be loaded.')),
+  detail: loadWords(() => msg('The show could not be loaded.'), { 'not-found': () => msg('Sorry, this show is no longer available.') }),
+  venue: loadWords(() => msg('The venue could not be loaded.')),
+  reviews: loadWords(() => msg('The reviews could not be loaded.')),
+};
 
 /**
  * @summary What is on: the live events as cards, a type filter, and one event's detail.
@@ -28,6 +44,8 @@ const SKELETON_CARDS = 6;
  * @fires booking-error - `{ source: 'event-list', message, status }` when something failed to load and the
  *   visitor was told (status 404: the show is no longer available; null: no answer).
  *
+ * @csspart base - The element's outer box.
+ * @csspart heading - The detail's headings: the show's name, the cast, the reviews, the venue.
  * @csspart status - The visually hidden live region announcing what is shown.
  * @csspart filter - The type filter's wrapper.
  * @csspart filter-label - The type filter's label.
@@ -36,7 +54,7 @@ const SKELETON_CARDS = 6;
  * @csspart card - One event card; `card skeleton` while loading.
  * @csspart card-media - A card's image frame (keeps its size while the image loads).
  * @csspart card-image - A card's image.
- * @csspart card-name - A card's heading.
+ * @csspart card-heading - A card's heading.
  * @csspart card-button - The button on a card's name that opens the detail.
  * @csspart tag-line - An event's tag line.
  * @csspart running-time - An event's running time.
@@ -44,10 +62,8 @@ const SKELETON_CARDS = 6;
  * @csspart offer - The offer price with its label.
  * @csspart age-rating - The age rating.
  * @csspart empty - The empty state.
- * @csspart error - An error message (role="alert").
- * @csspart retry - The retry button of an error.
  * @csspart detail - The event's detail; `detail loading` while it loads, `detail unavailable` after a 404.
- * @csspart back - The "back to all shows" button.
+ * @csspart back-button - The "back to all shows" button.
  * @csspart detail-image - The detail's main image.
  * @csspart description - The sanitized description.
  * @csspart short-offer - The short offer text.
@@ -68,14 +84,17 @@ const SKELETON_CARDS = 6;
  * @csspart venue - The venue section.
  * @csspart venue-info - The venue's sanitized information.
  * @csspart plan-link - The seating plan link.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column. Default `15rem`.
- * @cssprop --booking-card-image-ratio - Aspect ratio of card images. Default `16 / 9`.
- * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons. Default `15rem`.
- * @cssprop --booking-skeleton - Colour of loading skeletons. Default: the text colour at 10 % over the surface.
- * @cssprop --booking-accent - Buttons, links and names. Default `light-dark(#7a1f3d, #f2a0bd)`.
- * @cssprop --booking-warning - The important notice's edge and review stars. Default `light-dark(#8a5a00, #f3c06b)`.
- * @cssprop --booking-success - Offer prices. Default `light-dark(#1e6b35, #8fd6a0)`.
+ * @cssprop --booking-card-min-width - Narrowest card before the grid drops a column.
+ * @cssprop --booking-card-image-ratio - Aspect ratio of card images.
+ * @cssprop --booking-card-body-height - Minimum height of a card's text, the same for skeletons.
+ * @cssprop --booking-skeleton - Colour of loading skeletons.
+ * @cssprop --booking-accent - Buttons, links and names.
+ * @cssprop --booking-warning - The important notice's edge and review stars.
+ * @cssprop --booking-success - Offer prices.
  */
 @localized()
 export class EventList extends BookingElement {
@@ -203,10 +222,10 @@ export class EventList extends BookingElement {
 
   protected override render(): TemplateResult {
     const detail = this.detailEventId;
-    return html`
+    return html`<div part="base">
       <p part="status" class="visually-hidden" role="status">${this.statusText()}</p>
       ${detail === null ? this.renderBrowse() : this.renderDetail()}
-    `;
+    </div>`;
   }
 
   // ------------------------------------------------------------------ list
@@ -233,7 +252,7 @@ export class EventList extends BookingElement {
         initial: () => this.renderSkeletons(),
         pending: () => this.renderSkeletons(),
         complete: (events) => this.renderCards(events),
-        error: (error) => this.renderError(this.failureText('list', error), error, () => void this.listTask.run()),
+        error: (error) => this.renderError('list', error, () => void this.listTask.run()),
       })}
     `;
   }
@@ -257,8 +276,7 @@ export class EventList extends BookingElement {
           )}
         </select>
         ${this.typesTask.status === TaskStatus.ERROR
-          ? html`<span role="alert" part="error">${this.failureText('types', null)}
-              <button data-variant="secondary" part="retry" @click=${() => void this.typesTask.run()}>${msg('Try again')}</button></span>`
+          ? renderFailure(this.failure('types', this.typesTask.error).message, () => void this.typesTask.run())
           : nothing}
       </div>
     `;
@@ -307,7 +325,7 @@ export class EventList extends BookingElement {
       <li part="card" class="card">
         <div part="card-media" class="media">${this.renderImage(event, name)}</div>
         <div class="body">
-          <h3 part="card-name" class="name">
+          <h3 part="card-heading" class="name">
             <button
               part="card-button"
               class="card-button"
@@ -372,21 +390,21 @@ export class EventList extends BookingElement {
       pending: () => this.renderDetailSkeleton(),
       complete: (event) => this.renderEvent(event),
       error: (error) =>
-        error instanceof ApiError && error.status === 404
+        this.failure('detail', error).kind === 'not-found'
           ? html`<section part="detail unavailable" class="detail">
               ${this.renderBack()}
-              <p role="alert" part="error">${this.failureText('detail', error)}</p>
+              ${renderFailure(this.failure('detail', error).message)}
             </section>`
           : html`<section part="detail" class="detail">
               ${this.renderBack()}
-              ${this.renderError(this.failureText('detail', error), error, () => void this.detailTask.run())}
+              ${this.renderError('detail', error, () => void this.detailTask.run())}
             </section>`,
     });
   }
 
   private renderBack(): TemplateResult | typeof nothing {
     if (this.eventId !== null) return nothing;
-    return html`<button part="back" class="back" data-variant="secondary" @click=${this.handleBack}>
+    return html`<button part="back-button" class="back" data-variant="secondary" @click=${this.handleBack}>
       ${msg('Back to all shows')}
     </button>`;
   }
@@ -394,7 +412,7 @@ export class EventList extends BookingElement {
   private renderDetailSkeleton(): TemplateResult {
     return html`<section part="detail loading" class="detail" aria-busy="true">
       ${this.renderBack()}
-      <h2 class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
+      <h2 part="heading" class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
       <div class="detail-media bone" aria-hidden="true"></div>
       <span class="bone title" aria-hidden="true"></span>
       <span class="bone line" aria-hidden="true"></span>
@@ -412,7 +430,7 @@ export class EventList extends BookingElement {
     return html`
       <article part="detail" class="detail" aria-labelledby="detail-title">
         ${this.renderBack()}
-        <h2 id="detail-title" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
+        <h2 id="detail-title" part="heading" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
         ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
         ${image
           ? html`<img part="detail-image" class="detail-media" src=${image} srcset=${srcset || nothing}
@@ -445,7 +463,7 @@ export class EventList extends BookingElement {
     if (!cast.length) return nothing;
     return html`
       <section class="section" aria-labelledby="cast-title">
-        <h3 id="cast-title">${msg('Cast')}</h3>
+        <h3 id="cast-title" part="heading">${msg('Cast')}</h3>
         <ul part="cast" class="cast">
           ${cast.map((member) => {
             const image = safeUrl(member.Image?.Url);
@@ -479,12 +497,12 @@ export class EventList extends BookingElement {
   private renderReviews(): TemplateResult {
     return html`
       <section part="reviews" class="section" aria-labelledby="reviews-title" aria-busy=${this.reviewsTask.status === TaskStatus.PENDING ? 'true' : 'false'}>
-        <h3 id="reviews-title">${msg('Reviews')}</h3>
+        <h3 id="reviews-title" part="heading">${msg('Reviews')}</h3>
         ${this.reviewsTask.render({
           pending: () =>
             this.reviewsTask.value ? this.renderReviewPage(this.reviewsTask.value) : html`<p class="meta">${msg('Loading reviews…')}</p>`,
           complete: (result) => this.renderReviewPage(result),
-          error: (error) => this.renderError(this.failureText('reviews', error), error, () => void this.reviewsTask.run()),
+          error: (error) => this.renderError('reviews', error, () => void this.reviewsTask.run()),
         })}
       </section>
     `;
@@ -544,7 +562,7 @@ export class EventList extends BookingElement {
     return html`${this.venueTask.render({
       pending: () => html`<p class="meta">${msg('Loading the venue…')}</p>`,
       complete: (venue) => this.renderVenueInfo(venue),
-      error: (error) => this.renderError(this.failureText('venue', error), error, () => void this.venueTask.run()),
+      error: (error) => this.renderError('venue', error, () => void this.venueTask.run()),
     })}`;
   }
 
@@ -553,7 +571,7 @@ export class EventList extends BookingElement {
     const address = [venue.Address, venue.City, venue.Postcode].filter((p): p is string => Boolean(p)).join(', ');
     return html`
       <section part="venue" class="section" aria-labelledby="venue-title">
-        <h3 id="venue-title">${venue.Name}</h3>
+        <h3 id="venue-title" part="heading">${venue.Name}</h3>
         ${address ? html`<p class="address">${address}</p>` : nothing}
         ${venue.NearestTube || venue.Train
           ? html`<dl class="facts">
@@ -570,38 +588,21 @@ export class EventList extends BookingElement {
     `;
   }
 
-  private renderError(message: string, error: unknown, retry: () => void): TemplateResult {
-    const detail = error instanceof Error && error.name === 'NetworkError' ? msg('Check your connection.') : '';
-    return html`<div part="error" class="error" role="alert">
-      <p>${message} ${detail}</p>
-      <button part="retry" @click=${retry}>${msg('Try again')}</button>
-    </div>`;
+  private renderError(what: LoadKind, error: unknown, retry: () => void): TemplateResult {
+    return renderFailure(this.failure(what, error).message, retry);
   }
 
   // ------------------------------------------------------------------ handlers
 
-  /** What the visitor is told when a load fails (also the `booking-error` message). */
-  private failureText(kind: 'types' | 'list' | 'detail' | 'venue' | 'reviews', error: unknown): string {
-    switch (kind) {
-      case 'types':
-        return msg('The types of show could not be loaded.');
-      case 'list':
-        return msg('The shows could not be loaded.');
-      case 'detail':
-        return error instanceof ApiError && error.status === 404
-          ? msg('Sorry, this show is no longer available.')
-          : msg('The show could not be loaded.');
-      case 'venue':
-        return msg('The venue could not be loaded.');
-      case 'reviews':
-        return msg('The reviews could not be loaded.');
-    }
+  /** What the visitor is told when a load fails (state/failure.ts; also the `booking-error` message). */
+  private failure(what: LoadKind, error: unknown): Failure {
+    return toFailure(error, LOAD_WORDS[what]);
   }
 
-  private reportError(kind: Parameters<EventList['failureText']>[0], error: unknown): void {
+  private reportError(what: LoadKind, error: unknown): void {
     if (isAbortError(error)) return;
-    const status = error instanceof ApiError ? error.status : null;
-    void this.emit('booking-error', { source: 'event-list', message: this.failureText(kind, error), status });
+    const failure = this.failure(what, error);
+    void this.emit('booking-error', { source: 'event-list', message: failure.message, status: failure.status });
   }
 
   private handleTypeChange(e: Event): void {

@@ -1,10 +1,11 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 export const eventListStyles = css`
   :host {
-    --_card-min: var(--booking-card-min-width, 15rem);
-    --_ratio: var(--booking-card-image-ratio, 16 / 9);
-    --_bone: var(--booking-skeleton, color-mix(in srgb, var(--_text) 10%, var(--_surface)));
+    --_card-min: ${token('card-min-width')};
+    --_ratio: ${token('card-image-ratio')};
+    --_bone: ${token('skeleton')};
     container-type: inline-size;
   }
   p {
@@ -60,7 +61,7 @@ export const eventListStyles = css`
     padding: 0.75rem;
     /* Room for the clamped lines below (name 2, tag line 2, running time 2, price, offer, age):
        skeletons and loaded cards are the same size, so nothing jumps when the list arrives. */
-    min-height: var(--booking-card-body-height, 15rem);
+    min-height: ${token('card-body-height')};
     line-height: 1.4;
   }
   .tag-line,

@@ -2,7 +2,8 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '../../i18n/msg.ts';
-import { ApiError, isAbortError } from '../../api/client.ts';
+import { isAbortError } from '../../api/client.ts';
+import { toFailure, type Failure } from '../../state/failure.ts';
 import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
 import { formatDateTime, formatList, formatMoney } from '../../format.ts';
@@ -10,7 +11,9 @@ import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { plural } from '../../i18n/plural.ts';
 import { lookAhead } from '../../state/lookahead.ts';
+import { monthPerformances, monthPrices, type Month } from '../../state/month-performances.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
 /**
@@ -18,7 +21,8 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  *
  * Shows the performances of the selected event (the shared selection, set by
  * `<event-list>`) or of `event-id`, a month at a time (Get Event Performances
- * for exactly that month). A ticket-count control keeps only performances with
+ * from the month's first day to the next month's first, kept to the month, so
+ * either reading of a date-only dateTo is right). A ticket-count control keeps only performances with
  * that many tickets left and shows each one's price range for that many
  * (PreliminaryBookingInfo). Times are the venue's wall clock. Performances
  * that are not directly bookable show as part of their bookable pair.
@@ -31,34 +35,36 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance.
  * @fires booking-error - `{ source: 'performance-calendar', message, status }` when the performances could not be loaded.
  *
+ * @csspart base - The element's outer box.
  * @csspart status - The visually hidden live region.
  * @csspart header - The month title and the month buttons.
- * @csspart month - The month title.
- * @csspart nav - A month button; `nav previous` and `nav next`.
+ * @csspart month-heading - The month's name, the heading of the grid.
+ * @csspart nav-button - A month button; `nav-button previous` and `nav-button next`.
  * @csspart count - The ticket-count control's wrapper.
  * @csspart count-select - The ticket-count select.
  * @csspart grid - The month grid (a table with role="grid").
  * @csspart weekday - A column header.
- * @csspart day - A day button, with tokens `today`, `has-performances`, `disabled`, `sold-out`, `few-left`, `selected`, `open`.
+ * @csspart day-button - A day button, with tokens `today`, `has-performances`, `disabled`, `sold-out`, `few-left`, `selected`, `open`.
  * @csspart day-number - A day's number.
  * @csspart day-times - The times shown in a day.
  * @csspart day-panel - The open day's performances (grid view).
- * @csspart day-title - The open day's heading.
+ * @csspart day-heading - A day's heading: the open day (grid view) and each day of the list view.
  * @csspart list - The list view (narrow containers).
  * @csspart list-day - One day in the list view.
- * @csspart performance - A performance button, with tokens `sold-out`, `few-left`, `selected`.
+ * @csspart performance-button - A performance button, with tokens `sold-out`, `few-left`, `selected`.
  * @csspart time - A performance's time, or the times of a pair.
  * @csspart availability - "Available", "Few left" or "Sold out".
  * @csspart price - The "from" price, or the price range for the chosen count.
  * @csspart badge - An offer badge: `badge discount` or `badge no-fee`.
  * @csspart empty - No event chosen, or no performances this month.
- * @csspart error - The error message (role="alert").
- * @csspart retry - The error's retry button.
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop --booking-day-size - Minimum height of a day cell. Default `4.5rem`.
- * @cssprop --booking-accent - Days with performances, the open day, buttons. Default `light-dark(#7a1f3d, #f2a0bd)`.
- * @cssprop --booking-success - Discount and no-fee badges. Default `light-dark(#1e6b35, #8fd6a0)`.
- * @cssprop --booking-warning - "Few left". Default `light-dark(#8a5a00, #f3c06b)`.
+ * @cssprop --booking-day-size - Minimum height of a day cell.
+ * @cssprop --booking-accent - Days with performances, the open day, buttons.
+ * @cssprop --booking-success - Discount and no-fee badges.
+ * @cssprop --booking-warning - "Few left".
  */
 @localized()
 export class PerformanceCalendar extends BookingElement {
@@ -115,28 +121,18 @@ export class PerformanceCalendar extends BookingElement {
     return serviceToday(this.booking.api.clock.now(), this.booking.config.timeZone);
   }
 
-  /** The visible month's first and last day as query values. */
-  private range(month: Month): { dateFrom: string; dateTo: string } {
-    return {
-      dateFrom: serviceDate(month.year, month.month, 1),
-      dateTo: serviceDate(month.year, month.month, daysInMonth(month.year, month.month)),
-    };
-  }
-
+  // The month's performances and prices come from state (month-performances.ts): asked so that either
+  // reading of a date-only dateTo covers the month, and filtered to the month (never the service's edge).
   private readonly performancesTask = new Task(this, {
     onError: (error) => {
       if (isAbortError(error)) return;
-      const status = error instanceof ApiError ? error.status : null;
-      void this.emit('booking-error', { source: 'performance-calendar', message: this.failureText(), status });
+      const failure = this.failure(error);
+      void this.emit('booking-error', { source: 'performance-calendar', message: failure.message, status: failure.status });
     },
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null) return initialState;
-      const { dateFrom, dateTo } = this.range({ year, month });
-      const result = await this.booking.api.getEventPerformances(
-        count === null ? { eventId, dateFrom, dateTo } : { eventId, dateFrom, dateTo, minimumTicketsCount: count },
-        { signal },
-      );
-      return { key: `${eventId}|${year}|${month}|${count}`, performances: result.Performances ?? [] };
+      const performances = await monthPerformances(this.booking.api, eventId, { year, month }, count, signal);
+      return { key: `${eventId}|${year}|${month}|${count}`, performances };
     },
     args: () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
   });
@@ -144,12 +140,8 @@ export class PerformanceCalendar extends BookingElement {
   private readonly pricesTask = new Task(this, {
     task: async ([eventId, year, month, count], { signal }) => {
       if (eventId === null || year === null || month === null || count === null) return initialState;
-      const { dateFrom, dateTo } = this.range({ year, month });
-      const result = await this.booking.api.getPreliminaryBookingInfo(
-        { eventId, dateFrom, dateTo, nbOfTickets: count, consecutiveSeatsOnly: true },
-        { signal },
-      );
-      return { key: `${eventId}|${year}|${month}|${count}`, prices: result.Performances ?? [] };
+      const prices = await monthPrices(this.booking.api, eventId, { year, month }, count, signal);
+      return { key: `${eventId}|${year}|${month}|${count}`, prices };
     },
     args: () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
   });
@@ -181,10 +173,10 @@ export class PerformanceCalendar extends BookingElement {
     super.updated(changed);
     if (this.focusAfterUpdate === 'grid') {
       this.focusAfterUpdate = null;
-      this.renderRoot.querySelector<HTMLElement>(`[part~="day"][data-day="${this.activeDay}"]`)?.focus();
+      this.renderRoot.querySelector<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"]`)?.focus();
     } else if (this.focusAfterUpdate === 'panel') {
       this.focusAfterUpdate = null;
-      this.renderRoot.querySelector<HTMLElement>('[part~="day-panel"] [part~="performance"]:not([disabled])')?.focus();
+      this.renderRoot.querySelector<HTMLElement>('[part~="day-panel"] [part~="performance-button"]:not([disabled])')?.focus();
     }
   }
 
@@ -211,21 +203,18 @@ export class PerformanceCalendar extends BookingElement {
     const eventId = this.currentEventId;
     const month = this.visible;
     if (eventId === null || !month) {
-      return html`<p part="empty" class="empty">${msg('Choose a show to see its dates.')}</p>`;
+      return html`<div part="base"><p part="empty" class="empty">${msg('Choose a show to see its dates.')}</p></div>`;
     }
     const days = this.choicesByDay();
     const status = this.performancesTask.status;
-    return html`
+    return html`<div part="base">
       <p part="status" class="visually-hidden" role="status">${this.statusText(days)}</p>
       <div class="toolbar">
         ${this.renderHeader(month)}
         ${this.renderCount()}
       </div>
       ${status === TaskStatus.ERROR
-        ? html`<div part="error" class="error" role="alert">
-            <p>${this.failureText()}</p>
-            <button part="retry" @click=${() => void this.performancesTask.run()}>${msg('Try again')}</button>
-          </div>`
+        ? renderFailure(this.failure(this.performancesTask.error).message, () => void this.performancesTask.run())
         : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
@@ -237,7 +226,7 @@ export class PerformanceCalendar extends BookingElement {
         ${this.renderDayPanel(month, days)}
       </div>
       <div class="list-view">${this.renderList(month, days)}</div>
-    `;
+    </div>`;
   }
 
   private emptyText(month: Month): string {
@@ -250,8 +239,10 @@ export class PerformanceCalendar extends BookingElement {
     });
   }
 
-  private failureText(): string {
-    return msg('The performances could not be loaded.');
+  /** What the visitor is told when the month's performances could not be read (state/failure.ts). */
+  private failure(error: unknown): Failure {
+    const notLoaded = () => msg('The performances could not be loaded.');
+    return toFailure(error, { otherwise: notLoaded, network: notLoaded });
   }
 
   private statusText(days: Map<number, PerformanceChoice[]> | null): string {
@@ -280,10 +271,10 @@ export class PerformanceCalendar extends BookingElement {
     const atFirst = compareMonths(month, today) <= 0;
     return html`
       <div part="header" class="header">
-        <button part="nav previous" class="nav" data-variant="secondary" ?disabled=${atFirst}
+        <button part="nav-button previous" class="nav" data-variant="secondary" ?disabled=${atFirst}
           aria-label=${msg('Previous month')} @click=${() => this.showMonth(-1)}>‹</button>
-        <h2 part="month" id="month-title" class="month">${this.monthTitle(month)}</h2>
-        <button part="nav next" class="nav" data-variant="secondary"
+        <h2 part="month-heading" id="month-title" class="month">${this.monthTitle(month)}</h2>
+        <button part="nav-button next" class="nav" data-variant="secondary"
           aria-label=${msg('Next month')} @click=${() => this.showMonth(1)}>›</button>
       </div>
     `;
@@ -345,7 +336,7 @@ export class PerformanceCalendar extends BookingElement {
                 const isSelected = choices.some((c) => c.performance.PerformanceId === selected);
                 const open = this.openDay === day;
                 const tokens = [
-                  'day',
+                  'day-button',
                   isThisMonth && day === today.day ? 'today' : '',
                   has ? 'has-performances' : 'disabled',
                   soldOut ? 'sold-out' : '',
@@ -404,7 +395,7 @@ export class PerformanceCalendar extends BookingElement {
     const choices = days.get(day) ?? [];
     return html`
       <section part="day-panel" class="day-panel" aria-labelledby="day-title" @keydown=${this.handlePanelKeydown}>
-        <h3 part="day-title" id="day-title">${this.dayLabel({ ...month, day }, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}</h3>
+        <h3 part="day-heading" id="day-title">${this.dayLabel({ ...month, day }, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}</h3>
         ${choices.length
           ? html`<ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>`
           : html`<p>${msg('No performances on this day.')}</p>`}
@@ -419,7 +410,7 @@ export class PerformanceCalendar extends BookingElement {
       <ol part="list" class="list" aria-label=${msg(str`Performances in ${this.monthTitle(month)}`)}>
         ${sorted.map(
           ([day, choices]) => html`<li part="list-day" class="list-day">
-            <h3>${this.dayLabel({ ...month, day })}</h3>
+            <h3 part="day-heading">${this.dayLabel({ ...month, day })}</h3>
             <ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>
           </li>`,
         )}
@@ -430,7 +421,7 @@ export class PerformanceCalendar extends BookingElement {
   private renderChoice(choice: PerformanceChoice): TemplateResult {
     const p = choice.performance;
     const selected = this.bookingController.selection.performanceId === p.PerformanceId;
-    const tokens = ['performance', choice.soldOut ? 'sold-out' : '', choice.fewLeft ? 'few-left' : '', selected ? 'selected' : '']
+    const tokens = ['performance-button', choice.soldOut ? 'sold-out' : '', choice.fewLeft ? 'few-left' : '', selected ? 'selected' : '']
       .filter(Boolean)
       .join(' ');
     const config = this.booking.config;
@@ -522,7 +513,7 @@ export class PerformanceCalendar extends BookingElement {
 
   private handleGridKeydown(e: KeyboardEvent): void {
     const month = this.visible;
-    if (!month || !(e.target instanceof HTMLElement) || !e.target.matches('[part~="day"]')) return;
+    if (!month || !(e.target instanceof HTMLElement) || !e.target.matches('[part~="day-button"]')) return;
     const current: CalendarDate = { ...month, day: this.activeDay };
     const weekday = (isoWeekday(current) - this.firstWeekday() + 7) % 7;
     let target: CalendarDate | null = null;
@@ -614,10 +605,7 @@ export interface CalendarDate {
   day: number;
 }
 
-export interface Month {
-  year: number;
-  month: number;
-}
+export type { Month };
 
 /** Day of week, 1 = Monday … 7 = Sunday (ISO). */
 export function isoWeekday(date: CalendarDate): number {

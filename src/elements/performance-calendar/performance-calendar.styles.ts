@@ -1,9 +1,10 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 export const performanceCalendarStyles = css`
   :host {
     container: calendar / inline-size;
-    --_day-size: var(--booking-day-size, 4.5rem);
+    --_day-size: ${token('day-size')};
   }
   p {
     margin: 0;

@@ -2,6 +2,7 @@
  * One add to the shared basket from <seat-picker> (seats, best available or
  * general admission), and what the visitor is told about its outcome.
  */
+import { tryAgain } from '../failure-view.ts';
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body } from '../../api/types.ts';
@@ -17,7 +18,8 @@ export interface Notice {
   message: string;
   /** Shown under the message (the seats that were lost). */
   detail?: string;
-  action?: { label: string; run: () => void };
+  /** A button beside the message: `retry-button` for the same add again, else `action-button`. */
+  action?: { label: string; run: () => void; retry?: boolean };
 }
 
 /** What each way of choosing does next, by outcome. */
@@ -100,7 +102,7 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
       tone: 'error',
       message: failure.message,
       detail: msg('Your choice is kept.'),
-      action: { label: msg('Try again'), run: () => then.retry() },
+      action: { label: tryAgain(), run: () => then.retry(), retry: true },
     });
   } else {
     host.setNotice({ tone: 'error', message: failure.message });
@@ -117,8 +119,8 @@ export function renderNotice(n: Notice | null, dismiss: () => void): TemplateRes
     <p>${n.message}</p>
     ${n.detail ? html`<p>${n.detail}</p>` : nothing}
     <div class="row-of">
-      ${n.action ? html`<button type="button" @click=${n.action.run}>${n.action.label}</button>` : nothing}
-      <button type="button" data-variant="secondary" @click=${dismiss}>${msg('Dismiss')}</button>
+      ${n.action ? html`<button type="button" part=${n.action.retry ? 'retry-button' : 'action-button'} @click=${n.action.run}>${n.action.label}</button>` : nothing}
+      <button type="button" part="dismiss-button" data-variant="secondary" @click=${dismiss}>${msg('Dismiss')}</button>
     </div>
   </div>`;
 }

@@ -3,7 +3,9 @@
  * general admission, best available only, sold out), the performance with its
  * paired parts, and the venue's seating plan.
  */
-import { ApiError, isAbortError, type ApiClient } from '../../api/client.ts';
+import { isAbortError, type ApiClient } from '../../api/client.ts';
+import { msg } from '../../i18n/msg.ts';
+import { toFailure, type Failure } from '../../state/failure.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { knownEvent, readEvent } from '../../state/event-details.ts';
@@ -26,9 +28,16 @@ export interface PerformanceFacts {
   paired: { id: number; date: string | null }[];
 }
 
+/** What the visitor is told when the seats could not be read (state/failure.ts). */
+export function seatsFailure(error: unknown): Failure {
+  const notLoaded = () => msg('The seats could not be loaded.');
+  return toFailure(error, { otherwise: notLoaded, network: notLoaded });
+}
+
 /** A refusal ("not for this show"), as opposed to a failure worth retrying. */
 function isRefusal(error: unknown): boolean {
-  return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
+  const { kind } = seatsFailure(error);
+  return kind === 'refused' || kind === 'not-found' || kind === 'gone' || kind === 'conflict';
 }
 
 /**

@@ -6,6 +6,8 @@ import { msg, str } from '../../i18n/msg.ts';
 import { Task } from '@lit/task';
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { ApiClient } from '../../api/client.ts';
+import { toFailure } from '../../state/failure.ts';
+import { renderFailure } from '../failure-view.ts';
 import type { AddTicketsV2Body, AvailableTicketsResult, TicketAreaInfo } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
 import { bestBlock } from '../../state/seat-map.ts';
@@ -61,10 +63,7 @@ export class BestAvailable extends ChoiceByCount {
             ${options.map((o, i) => this.renderOption(o.area, o.tickets, i, count, view))}
           </ul>`;
         },
-        error: () => html`<div part="error" role="alert">
-          <p>${msg('The best seats could not be found.')}</p>
-          <button type="button" @click=${() => void this.task.run()}>${msg('Try again')}</button>
-        </div>`,
+        error: (error) => renderFailure(toFailure(error, { otherwise: () => msg('The best seats could not be found.') }).message, () => void this.task.run()),
       })}
     </div>`;
   }
@@ -83,7 +82,7 @@ export class BestAvailable extends ChoiceByCount {
       >
       <button
         type="button"
-        part="add"
+        part="add-button"
         aria-describedby=${view.paymentOpen ? `${id} ${PAYMENT_NOTE_ID}` : id}
         aria-disabled=${view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
         @click=${() => view.adding || view.notBookable || void this.add(tickets.map((t) => t.TicketId))}

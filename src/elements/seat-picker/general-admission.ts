@@ -56,7 +56,7 @@ export class GeneralAdmission extends ChoiceByCount {
       ${view.paired} ${view.payment}
       <button
         type="button"
-        part="add"
+        part="add-button"
         aria-disabled=${!chosen || view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
         aria-describedby=${view.paymentOpen ? [PAYMENT_NOTE_ID, view.pairedNoteId].filter((id) => typeof id === 'string').join(' ') : view.pairedNoteId}
         @click=${() => chosen && !view.adding && !view.notBookable && void this.add(chosen.area.AreaId, chosen.price.Price, count)}

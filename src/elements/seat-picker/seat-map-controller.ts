@@ -561,7 +561,7 @@ export class SeatMapController implements ReactiveController {
     else b.removeAttribute('aria-disabled');
     if (invalid) b.setAttribute('aria-invalid', 'true');
     else b.removeAttribute('aria-invalid');
-    b.setAttribute('part', `seat${selected ? ' selected' : ''}${held ? ' in-basket' : ''}${seat.restricted ? ' restricted' : ''}${invalid ? ' invalid' : ''}`);
+    b.setAttribute('part', `seat-button${selected ? ' selected' : ''}${held ? ' in-basket' : ''}${seat.restricted ? ' restricted' : ''}${invalid ? ' invalid' : ''}`);
   }
 
   private updateButton(index: number): void {

@@ -10,6 +10,7 @@
  */
 import { seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { lightBand, seatColour } from './seat-colours.ts';
+import { FOCUS_RING, lightSide } from '../tokens.ts';
 
 export interface SeatMapPalette {
   bands: string[];
@@ -165,15 +166,15 @@ export class SeatMapPainter {
     };
     this.palette = {
       bands: [0, 1, 2, 3, 4, 5].map((i) => colour(i, lightBand(i))),
-      mark: colour(6, '#ffffff'),
-      selected: colour(7, '#7a1f3d'),
-      selectedMark: colour(8, '#ffffff'),
-      held: colour(9, '#6b6f76'),
-      restricted: colour(10, '#ffffff'),
-      text: colour(11, '#1d1d1f'),
-      background: colour(12, '#ffffff'),
-      invalid: colour(13, '#b3261e'),
-      focus: '#1a73e8',
+      mark: colour(6, lightSide('seat-mark')),
+      selected: colour(7, lightSide('accent')),
+      selectedMark: colour(8, lightSide('accent-contrast')),
+      held: colour(9, lightSide('seat-held')),
+      restricted: colour(10, lightSide('seat-mark')),
+      text: colour(11, lightSide('text')),
+      background: colour(12, lightSide('surface')),
+      invalid: colour(13, lightSide('danger')),
+      focus: FOCUS_RING[0],
       outline: null,
       font: style.fontFamily || 'sans-serif',
     };
@@ -283,7 +284,7 @@ export class SeatMapPainter {
         const seat = g.seat;
         const selected = view.selected.has(seat.index);
         const held = view.held.has(seat.index);
-        ctx.fillStyle = selected ? pal.selected : held ? pal.held : (pal.bands[seat.band % pal.bands.length] ?? '#0b63a8');
+        ctx.fillStyle = selected ? pal.selected : held ? pal.held : (pal.bands[seat.band % pal.bands.length] ?? lightBand(0));
         ctx.save();
         ctx.translate(inset, inset);
         ctx.fill(g.path);
@@ -351,7 +352,7 @@ export class SeatMapPainter {
     const radius = Math.min(size * 0.25, 6);
     ctx.beginPath();
     ctx.roundRect(x, y, size, size, [radius, radius, radius * 0.4, radius * 0.4]);
-    ctx.fillStyle = look.selected ? pal.selected : look.held ? pal.held : (pal.bands[look.band % pal.bands.length] ?? '#0b63a8');
+    ctx.fillStyle = look.selected ? pal.selected : look.held ? pal.held : (pal.bands[look.band % pal.bands.length] ?? lightBand(0));
     ctx.fill();
     if (pal.outline) {
       ctx.strokeStyle = pal.outline;

@@ -11,8 +11,10 @@ import { plural } from '../../i18n/plural.ts';
 import { describeFailureReason } from '../../state/basket-store.ts';
 import { basketSeats, buildSeatMap, leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { BookingElement } from '../booking-element.ts';
+import { renderFailure } from '../failure-view.ts';
+import { networkMessage } from '../../state/failure.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
-import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, type Availability } from './availability.ts';
+import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, seatsFailure, type Availability } from './availability.ts';
 import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
@@ -78,21 +80,25 @@ export const VALIDATION_DELAY = 250;
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
  *
  * @csspart base - The whole picker.
- * @csspart title - The heading.
+ * @csspart heading - The picker's heading, and the summary's ("Your choice").
  * @csspart list - The "choose from a list" disclosure.
  * @csspart mode-switch - Map / best available choice (seated shows).
  * @csspart legend - The legend: price bands (colour, pattern and letter), selected, in basket, restricted view.
  * @csspart zoom - The zoom buttons.
+ * @csspart zoom-button - One zoom button: `zoom-button out`, `zoom-button in`, `zoom-button fit`.
  * @csspart map - The frame around the map.
  * @csspart map-viewport - The scrolling, pannable map area.
- * @csspart seat - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`, `invalid`: the seat the service named when it refused the selection); transparent, over the painted seat.
+ * @csspart seat-button - Each focusable seat (state tokens: `selected`, `in-basket`, `restricted`, `invalid`: the seat the service named when it refused the selection); transparent, over the painted seat.
  * @csspart list-seat - A seat's checkbox and words in the list (state token `invalid`, with the service's message).
  * @csspart seat-details - The line describing the seat under focus.
  * @csspart plan - The venue's seating plan image (PlanLink).
  * @csspart summary - Selected seats, total, validation message and the add button.
  * @csspart total - The running total.
  * @csspart validation - The service's message about the selection (ErrorMessagePlan).
- * @csspart add - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
+ * @csspart clear-button - Clears the choice of seats.
+ * @csspart action-button - In a notice: what to do next (continue with fewer tickets).
+ * @csspart dismiss-button - In a notice: closes it.
+ * @csspart add-button - The "add to basket" buttons. The seat map's is enabled only once the service has checked the selection (SeatsSelectionValidation); until then, and when it refuses, it is `aria-disabled` (still focusable).
  * @csspart notice - Messages (tokens: `paired`, `result`, `payment`: beside Add while a payment from this tab is open, Add waits for it).
  * @csspart continue-button - In the `payment` notice: continues to the same payment page.
  * @csspart best - The best-available section.
@@ -100,20 +106,22 @@ export const VALIDATION_DELAY = 250;
  * @csspart option - One choice of area and price (best available, general admission).
  * @csspart loading - The loading message.
  * @csspart empty - Shown when no performance is chosen, or nothing is left.
- * @csspart error - The load error, with a retry button.
- * @csspart announcer - The polite live region that announces selection changes and totals (visually hidden).
+ * @csspart status - The polite live region that announces selection changes and totals (visually hidden).
+ * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
+ * @csspart error-message - The failure's sentence.
+ * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
  *
- * @cssprop [--booking-seat-band-1=light-dark(#0b63a8, #7cb8f2)] - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
- * @cssprop [--booking-seat-band-2=light-dark(#a34400, #f5a35c)] - Band B.
- * @cssprop [--booking-seat-band-3=light-dark(#007a5a, #4fcf9f)] - Band C.
- * @cssprop [--booking-seat-band-4=light-dark(#a8437f, #5ed3e6)] - Band D.
- * @cssprop [--booking-seat-band-5=light-dark(#5b4a9e, #b9a8ff)] - Band E.
- * @cssprop [--booking-seat-band-6=light-dark(#7a6500, #d8c35a)] - Band F (from the seventh band on, colours repeat and each seat shows its band's letter).
- * @cssprop [--booking-seat-mark=light-dark(#ffffff, #111318)] - Colour of the band marks drawn on seats.
- * @cssprop [--booking-seat-selected=var(--booking-accent)] - Fill of selected seats.
- * @cssprop [--booking-seat-held=light-dark(#6b6f76, #9a9ca6)] - Fill of seats already in the basket.
- * @cssprop [--booking-seat-restricted=light-dark(#1d1d1f, #111318)] - The corner mark of restricted-view seats.
- * @cssprop [--booking-seat-map-height=min(70vh, 32rem)] - Height of the map viewport.
+ * @cssprop --booking-seat-band-1 - Colour of the cheapest price band (band A); bands also differ by mark and letter, never by colour alone.
+ * @cssprop --booking-seat-band-2 - Band B.
+ * @cssprop --booking-seat-band-3 - Band C.
+ * @cssprop --booking-seat-band-4 - Band D.
+ * @cssprop --booking-seat-band-5 - Band E.
+ * @cssprop --booking-seat-band-6 - Band F (from the seventh band on, colours repeat and each seat shows its band's letter).
+ * @cssprop --booking-seat-mark - Colour of the band marks drawn on seats.
+ * @cssprop --booking-seat-selected - Fill of selected seats.
+ * @cssprop --booking-seat-held - Fill of seats already in the basket.
+ * @cssprop --booking-seat-restricted - The corner mark of restricted-view seats.
+ * @cssprop --booking-seat-map-height - Height of the map viewport.
  */
 @localized()
 export class SeatPicker extends BookingElement {
@@ -491,7 +499,7 @@ export class SeatPicker extends BookingElement {
   protected override render(): TemplateResult {
     return html`
       <section class="stack" part="base" aria-labelledby="title">
-        <h2 id="title" part="title" tabindex="-1">${msg('Choose your seats')}</h2>
+        <h2 id="title" part="heading" tabindex="-1">${msg('Choose your seats')}</h2>
         ${this.availabilityTask.render({
           initial: () => this.renderNoPerformance(),
           pending: () => {
@@ -499,12 +507,9 @@ export class SeatPicker extends BookingElement {
             return kept ? this.renderAvailability(kept) : html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
           },
           complete: (value) => (value ? this.renderAvailability(value) : this.renderNoPerformance()),
-          error: () => html`<div part="error" role="alert">
-            <p>${msg('The seats could not be loaded.')}</p>
-            <button type="button" @click=${() => void this.availabilityTask.run()}>${msg('Try again')}</button>
-          </div>`,
+          error: (error) => renderFailure(seatsFailure(error).message, () => void this.availabilityTask.run()),
         })}
-        <div class="visually-hidden" role="status" aria-live="polite" part="announcer">${this.announcement}</div>
+        <div class="visually-hidden" role="status" aria-live="polite" part="status">${this.announcement}</div>
       </section>
     `;
   }
@@ -614,10 +619,10 @@ export class SeatPicker extends BookingElement {
 
   private renderZoom(): TemplateResult {
     return html`<div class="zoom" part="zoom" role="group" aria-label=${msg('Zoom')}>
-      <button type="button" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.view.zoomTo(this.zoom / 1.25)}>−</button>
+      <button type="button" part="zoom-button out" data-variant="secondary" aria-label=${msg('Zoom out')} @click=${() => this.view.zoomTo(this.zoom / 1.25)}>−</button>
       <span aria-live="polite">${Math.round(this.zoom * 100)}%</span>
-      <button type="button" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.view.zoomTo(this.zoom * 1.25)}>+</button>
-      <button type="button" data-variant="secondary" aria-pressed=${this.view.fitted ? 'true' : 'false'} @click=${() => this.view.fit()}>${msg('Fit')}</button>
+      <button type="button" part="zoom-button in" data-variant="secondary" aria-label=${msg('Zoom in')} @click=${() => this.view.zoomTo(this.zoom * 1.25)}>+</button>
+      <button type="button" part="zoom-button fit" data-variant="secondary" aria-pressed=${this.view.fitted ? 'true' : 'false'} @click=${() => this.view.fit()}>${msg('Fit')}</button>
     </div>`;
   }
 
@@ -818,7 +823,7 @@ export class SeatPicker extends BookingElement {
       }
       later = this.later();
       if (!later) {
-        this.announce(msg('We could not reach the box office. Check your connection and try again.'));
+        this.announce(networkMessage());
         return;
       }
     }

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { token } from '../shared.styles.ts';
 
 /**
  * <seat-picker>'s first view: the map and the rows above it (list path, mode switch, zoom). What
@@ -7,7 +8,7 @@ import { css } from 'lit';
  */
 export const seatPickerStyles = css`
   :host {
-    --_map-height: var(--booking-seat-map-height, min(70vh, 32rem));
+    --_map-height: ${token('seat-map-height')};
     min-width: 0;
     /* The region above the map is sized from the picker's own width, not the viewport's. */
     container-type: inline-size;

@@ -78,7 +78,7 @@ export function renderSummary(this: SummaryView): TemplateResult {
     this.pairedNoteId === nothing ? '' : 'paired-note',
   ].filter(Boolean).join(' ');
   return html`<div part="summary" aria-labelledby="summary-title">
-    <h3 id="summary-title">${msg('Your choice')}</h3>
+    <h3 id="summary-title" part="heading">${msg('Your choice')}</h3>
     ${seats.length
       ? html`<ul class="chosen">
           ${seats.map((s) => html`<li>${shortName(s)} · ${this.money(s.price)}${s.restricted ? html` · ${restriction(s)}` : nothing}</li>`)}
@@ -88,11 +88,11 @@ export function renderSummary(this: SummaryView): TemplateResult {
     ${check.state === 'refused' ? html`<p part="validation notice" data-tone="error" role="alert" tabindex="-1">${check.message}</p>` : nothing}
     ${this.paired} ${this.payment}
     <div class="row-of">
-      <button type="button" part="add" aria-disabled=${inert ? 'true' : 'false'} aria-describedby=${describedBy || nothing} @click=${this.onAdd}>
+      <button type="button" part="add-button" aria-disabled=${inert ? 'true' : 'false'} aria-describedby=${describedBy || nothing} @click=${this.onAdd}>
         ${this.adding ? msg('Adding…') : seats.length === 0 ? msg('Add to basket') : addSeatsLabel(seats.length)}
       </button>
       <span id="checking-note" class="visually-hidden">${check.state === 'checking' ? msg('Checking that these seats can be booked together…') : ''}</span>
-      ${seats.length ? html`<button type="button" data-variant="secondary" @click=${this.onClear}>${msg('Clear choice')}</button>` : nothing}
+      ${seats.length ? html`<button type="button" part="clear-button" data-variant="secondary" @click=${this.onClear}>${msg('Clear choice')}</button>` : nothing}
     </div>
   </div>`;
 }

@@ -14,7 +14,9 @@
  *
  * Everything is derived from the operations table (src/api/operations.ts)
  * through src/api/match.ts: only table operations are forwarded, rebuilt from
- * validated parameters (unknown query parameters are dropped, never forwarded).
+ * validated parameters (unknown query parameters are dropped, never forwarded),
+ * and bodies rebuilt from their typed fields under the service's JSON binding
+ * rules (src/api/binding.ts).
  * Refusals are JSON in the service's own error shape, `{ "Message": ... }`:
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
  * that is not a JSON object, 413 body too large, 403 SubmitOrderOnAccount while
@@ -46,6 +48,7 @@
  * /healthz, /readyz and /metrics are answered outside the prefix (health.ts).
  */
 import { Hono } from 'hono';
+import { bindBody } from '../../api/binding.ts';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
 import { UpstreamClock } from './clock.ts';
@@ -328,14 +331,11 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       } catch {
         return plain(message(400, 'The request body must be JSON.'));
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        return plain(message(400, 'The request body must be a JSON object.'));
-      }
-      const named = (parsed as { BasketId?: unknown }).BasketId;
-      const basketId = params.path.basketId;
-      if (basketId !== undefined && named !== undefined && (typeof named !== 'string' || named.toLowerCase() !== String(basketId).toLowerCase())) {
-        return plain(message(400, `The body's 'BasketId' must be the basket in the path (${String(basketId)}).`));
-      }
+      // What the service's binder (Json.NET) would accept, rebuilt from its typed fields only
+      // (src/api/binding.ts): the client's own bytes and unknown properties are never forwarded.
+      const bound = bindBody(op.name, parsed, params.path);
+      if (!bound.ok) return plain(message(400, bound.message));
+      parsed = bound.value;
       body = JSON.stringify(parsed);
     }
 

@@ -11,11 +11,18 @@ import {
   FailureReason,
   type AddTicketsResult,
   type AreaPriceGroup,
+  type AvailablePerformanceInfo,
+  type AvailableTicketInfo,
+  type AvailableTicketsBlockInfo,
   type CheckoutNotice,
+  type EventsPerformancesResult,
+  type GeneratedPrintAtHomeTicket,
+  type PrintAtHomeTicketsResult,
   type ReviewsResult,
   type TicketAreaInfo,
 } from '../../api/types.ts';
 import { parseOrder } from './orders.ts';
+import { bookedTicket, ticketPdf } from './pages.ts';
 import { fail, isObject, isReply, ok, type Reply } from './reply.ts';
 import type { AddOutcome, Basket, PerfRt } from './store.ts';
 import {
@@ -29,14 +36,19 @@ import {
   fullTicketInfo,
   performanceInfo,
   seatNames,
+  serviceTime,
   ticketCount,
   upcoming,
   venueInfo,
   type ViewContext,
 } from './views.ts';
 
+/** How a date-only `dateTo` is read (see dateParam). */
+export type DateToReading = 'whole-day' | 'midnight';
+
 export interface HandlerContext extends ViewContext {
   onAccountEnabled: boolean;
+  dateToReading: DateToReading;
   newBasketId(): string;
   newBookingReference(): string;
 }
@@ -71,12 +83,17 @@ const performanceNotFound = (id: unknown) => fail(404, `Performance ${String(id)
 
 const isPositiveInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
-/** A date query value as an instant; a date-only `dateTo` includes its whole day. */
-function dateParam(ctx: ViewContext, value: ParamValue | undefined, endOfDay: boolean): number | undefined {
+/**
+ * A date query value as an instant. A date-only `dateTo` is read as the sandbox's `dateToReading` says
+ * (createSandbox option): `'whole-day'` (default) includes that whole day, `'midnight'` ends at its first
+ * instant (00:00), so `dateFrom=D&dateTo=D+1` is the one day D (and a show at exactly 00:00 of D+1).
+ */
+function dateParam(ctx: HandlerContext, value: ParamValue | undefined, endOfDay: boolean): number | undefined {
   if (typeof value !== 'string') return undefined;
   const instant = serviceTimeToInstant(value, ctx.timeZone);
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value.trim());
-  return endOfDay && dateOnly ? serviceTimeToInstant(nextDay(value.trim()), ctx.timeZone) - 1 : instant;
+  const wholeDay = endOfDay && dateOnly && ctx.dateToReading === 'whole-day';
+  return wholeDay ? serviceTimeToInstant(nextDay(value.trim()), ctx.timeZone) - 1 : instant;
 }
 
 function nextDay(date: string): string {
@@ -115,8 +132,10 @@ function supplierFailure(ctx: HandlerContext, basket: Basket): Reply {
   };
 }
 
+/** `areaId` 0: not given (Json.NET's default for a missing AreaId); a performance with one area means that one. */
 type AddRequest = { kind: 'tickets'; ids: number[] } | { kind: 'best'; performanceId: number; areaId: number; count: number; price: number };
 
+/** The request bodies arrive bound (src/api/binding.ts): typed, PascalCase, missing fields absent. What is left is their meaning. */
 function parseTicketIds(value: unknown, field: string): number[] | Reply {
   if (!Array.isArray(value) || value.length === 0) return fail(400, `${field} must be a non-empty array of ticket ids.`);
   if (!value.every(isPositiveInt)) return fail(400, `${field} must contain ticket ids (positive integers) only.`);
@@ -125,9 +144,9 @@ function parseTicketIds(value: unknown, field: string): number[] | Reply {
 }
 
 function parseBest(value: Record<string, unknown>, performanceId: unknown): AddRequest | Reply {
-  const { AreaId, SeatsCount, Price } = value;
+  const { AreaId = 0, SeatsCount, Price } = value;
   if (!isPositiveInt(performanceId)) return fail(400, 'BestSeats.PerformanceId must be a performance id.');
-  if (!isPositiveInt(AreaId)) return fail(400, 'AreaId must be an area id (a positive integer).');
+  if (AreaId !== 0 && !isPositiveInt(AreaId)) return fail(400, 'AreaId must be an area id (a positive integer).');
   if (!isPositiveInt(SeatsCount)) return fail(400, 'SeatsCount must be a positive integer.');
   if (typeof Price !== 'number' || !Number.isFinite(Price) || Price < 0) return fail(400, 'Price must be a number (a price from Get Area prices).');
   return { kind: 'best', performanceId, areaId: AreaId, count: SeatsCount, price: Price };
@@ -135,8 +154,8 @@ function parseBest(value: Record<string, unknown>, performanceId: unknown): AddR
 
 function parseAddV2(body: unknown): AddRequest | Reply {
   if (!isObject(body)) return fail(400, 'The request body must be a JSON object with Tickets or BestSeats.');
-  const hasTickets = body.Tickets !== undefined && body.Tickets !== null;
-  const hasBest = body.BestSeats !== undefined && body.BestSeats !== null;
+  const hasTickets = body.Tickets !== undefined;
+  const hasBest = body.BestSeats !== undefined;
   if (hasTickets && hasBest) return fail(400, 'Give either Tickets or BestSeats, not both.');
   if (!hasTickets && !hasBest) return fail(400, 'Either Tickets or BestSeats is required.');
   if (hasTickets) {
@@ -149,8 +168,8 @@ function parseAddV2(body: unknown): AddRequest | Reply {
 
 function parseAddV3(body: unknown, performanceId: number): AddRequest | Reply {
   if (!isObject(body)) return fail(400, 'The request body must be a JSON object with TicketIds, or AreaId, SeatsCount and Price.');
-  const hasIds = body.TicketIds !== undefined && body.TicketIds !== null;
-  const hasBest = ['AreaId', 'SeatsCount', 'Price'].some((k) => body[k] !== undefined && body[k] !== null);
+  const hasIds = body.TicketIds !== undefined;
+  const hasBest = ['AreaId', 'SeatsCount', 'Price'].some((k) => body[k] !== undefined);
   if (hasIds && hasBest) return fail(400, 'Give either TicketIds, or AreaId, SeatsCount and Price, not both.');
   if (!hasIds && !hasBest) return fail(400, 'Either TicketIds, or AreaId, SeatsCount and Price, is required.');
   if (hasIds) {
@@ -170,7 +189,16 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
   if (parsed.kind === 'best') {
     const perf = store.performances.get(parsed.performanceId);
     if (!perf) return fail(400, `Performance ${parsed.performanceId} does not exist.`);
-    const area = perf.venue.areas.get(parsed.areaId);
+    // No AreaId (Json.NET leaves it 0): unambiguous only when the performance has one area on sale
+    // (the one group Get Area prices lists), as a general-admission show often has.
+    const areas = [...perf.venue.areas.values()].filter((a) => a.rows.some((r) => {
+      for (let s = r.start; s < r.end; s++) if (store.sellingPrice(perf, s) !== null) return true;
+      return false;
+    }));
+    if (parsed.areaId === 0 && areas.length !== 1) {
+      return fail(400, `AreaId is required: performance ${perf.id} has ${areas.length} areas.`, 'Take AreaId from Get Area prices.');
+    }
+    const area = parsed.areaId === 0 ? areas[0] : perf.venue.areas.get(parsed.areaId);
     if (!area) return fail(400, `Area ${parsed.areaId} is not an area of performance ${perf.id}.`);
     const hasPrice = area.rows.some((r) => {
       for (let s = r.start; s < r.end; s++) if (Math.abs((store.sellingPrice(perf, s) ?? -1) - parsed.price) < 0.005) return true;
@@ -219,7 +247,7 @@ const REVIEW_SORTS: Record<number, (a: { Stars: number; CreatedAt: string }, b: 
 };
 
 /** The instant two calendar months after a date query value (wall clock in the zone). */
-function twoMonthsAfter(ctx: ViewContext, value: ParamValue | undefined): number {
+function twoMonthsAfter(ctx: HandlerContext, value: ParamValue | undefined): number {
   const f = parseServiceDateTime(value);
   if (!f) return Number.POSITIVE_INFINITY;
   const month = f.month + 2;
@@ -349,6 +377,34 @@ export const handlers: Record<OperationName, Handler> = {
     return ok({ Success: true, GetBasketContentResult: basketContent(req.ctx, basket) });
   },
 
+  getPrintAtHomeTickets: (req) => {
+    const basket = basketOf(req);
+    if (!basket) return basketNotFound(req);
+    if (basket.state !== 'booked') return NO_CONTENT;
+    // Requested: every ticket of the basket; generated: those of events with print-at-home tickets.
+    const requested = basket.items.flatMap((item) => item.seats.map((seat) => ({ item, seat })));
+    const generated: GeneratedPrintAtHomeTicket[] = [];
+    for (const { item, seat } of requested) {
+      if (!item.perf.event.def.PrintAtHomeTicketsEnabled) continue;
+      const id = req.ctx.store.ticketId(item.perf, seat);
+      const ticket = bookedTicket(req.ctx, req.ctx.store, basket, id);
+      if (!ticket) continue;
+      const names = seatNames(item.perf, seat);
+      generated.push({
+        Ticket: { TicketId: id, TicketName1: names.name1, TicketName2: names.name2 },
+        FileSize: ticketPdf(ticket).byteLength,
+        DownloadUrl: `${req.ctx.origin}/sandbox/etickets/${basket.id}/${id}.pdf`,
+      });
+    }
+    const result: PrintAtHomeTicketsResult = {
+      AllTicketsGenerated: generated.length === requested.length,
+      RequestedTicketsCount: requested.length,
+      GeneratedTicketsCount: generated.length,
+      GeneratedTickets: generated,
+    };
+    return ok(result);
+  },
+
   deleteAllFromBasket: (req) => {
     const basket = basketOf(req);
     if (!basket) return invalidBasket(req, 'the basket does not exist.');
@@ -369,6 +425,26 @@ export const handlers: Record<OperationName, Handler> = {
     const event = ctx.store.events.get(int(path.eventId) ?? -1);
     if (!event) return fail(404, `Event ${String(path.eventId)} is not available.`, 'The show is no longer available.');
     return ok({ Event: eventInfo(ctx, event, 'detail') });
+  },
+
+  getEventsPerformances: ({ ctx, path, query }) => {
+    const from = dateParam(ctx, query.dateFrom, false) ?? Number.NEGATIVE_INFINITY;
+    const to = dateParam(ctx, query.dateTo, true) ?? Number.POSITIVE_INFINITY;
+    if (from > to) return fail(400, 'dateFrom must not be after dateTo.');
+    const ids = [...new Set(str(path.eventIds).split(',').map(Number))];
+    // Events not on sale are left out (the answer lists the events it knows), as Get Events lists only LIVE ones.
+    const events: EventsPerformancesResult['Events'] = [];
+    for (const id of ids) {
+      const event = ctx.store.events.get(id);
+      if (!event) continue;
+      events.push({
+        EventId: event.def.EventId,
+        Performances: upcoming(ctx, event)
+          .filter((p) => p.instant >= from && p.instant <= to)
+          .map((p) => ({ PerformanceId: p.id, PerformanceDate: serviceTime(ctx, p.instant), IsUnreserved: event.def.GeneralAdmission })),
+      });
+    }
+    return ok({ Events: events });
   },
 
   getEventPerformances: ({ ctx, path, query }) => {
@@ -424,6 +500,19 @@ export const handlers: Record<OperationName, Handler> = {
         }];
       });
     return ok({ Performances: performances });
+  },
+
+  getEventAvailableTickets: ({ ctx, path, query }) => {
+    const event = ctx.store.events.get(int(path.eventId) ?? -1);
+    if (!event) return fail(404, `Event ${String(path.eventId)} is not available.`);
+    const from = dateParam(ctx, query.dateFrom, false) ?? ctx.store.now();
+    // Without dateTo, the coming week: every ticket of every performance would be megabytes.
+    const to = dateParam(ctx, query.dateTo, true) ?? from + EVENT_TICKETS_DEFAULT_DAYS * 86_400_000;
+    if (from > to) return fail(400, 'dateFrom must not be after dateTo.');
+    const infos: AvailablePerformanceInfo[] = upcoming(ctx, event)
+      .filter((p) => p.instant >= from && p.instant <= to)
+      .map((perf) => availablePerformance(ctx, perf));
+    return ok({ AvailableEvent: { EventName: event.def.Name, EventId: event.def.EventId, AvailablePerformanceInfos: infos } });
   },
 
   getEventReviews: ({ ctx, path, query }) => {
@@ -492,7 +581,15 @@ export const handlers: Record<OperationName, Handler> = {
         };
         groups.set(key, group);
       }
-      group.Tickets.push({ TicketId: full.TicketId, TicketName1: full.TicketName1, TicketName2: full.TicketName2, IsRestrictedView: full.RestrictedView });
+      // RestrictionDescription as the DTO library's TicketInfo has it (the interface's table leaves it out):
+      // a restricted-view ticket says what restricts it, here as in FullAvailability's Description.
+      group.Tickets.push({
+        TicketId: full.TicketId,
+        TicketName1: full.TicketName1,
+        TicketName2: full.TicketName2,
+        IsRestrictedView: full.RestrictedView,
+        RestrictionDescription: full.Description,
+      });
     }
     return ok({
       PerformanceId: perf.id,
@@ -527,9 +624,9 @@ export const handlers: Record<OperationName, Handler> = {
   getAreasPrices: (req) => {
     const perf = performanceOf(req);
     if (!perf) return performanceNotFound(req.path.performanceId);
-    if (!perf.event.def.GeneralAdmission) {
-      return fail(400, `Performance ${perf.id} has a seating plan: Get Area prices is for general admission shows only.`, 'Use AvailableTickets or FullAvailability.');
-    }
+    // Answered for a seated performance too: the interface says the operation is *for* general admission
+    // shows, but lists no error for it (its Errors table names none), and a seated house has areas and
+    // prices just the same; clients that show prices per area ask it for every show.
     const { store } = req.ctx;
     const groups: AreaPriceGroup[] = [];
     for (const area of perf.venue.areas.values()) {
@@ -547,6 +644,20 @@ export const handlers: Record<OperationName, Handler> = {
       if (prices.size) groups.push({ AreaId: area.id, AreaName: area.name, Prices: [...prices.values()].sort((a, b) => b.Price - a.Price) });
     }
     return ok({ PerformanceId: perf.id, AreasPrices: groups });
+  },
+
+  getSeatingPlan: (req) => {
+    const perf = performanceOf(req);
+    if (!perf) return performanceNotFound(req.path.performanceId);
+    return ok({ SeatingPlanUrl: absolute(`/sandbox/seating-plan/${perf.id}.svg`, req.ctx.origin) });
+  },
+
+  getTicketAvailability: ({ ctx, path }) => {
+    const ticketId = int(path.ticketId) ?? 0;
+    const decoded = ctx.store.decodeTicket(ticketId);
+    // An unknown ticket is simply not available (a client checking a stale id learns just that).
+    const available = decoded !== null && decoded.perf.instant > ctx.store.now() && ctx.store.isFree(decoded.perf, decoded.seat);
+    return ok({ TicketId: ticketId, IsAvailable: available });
   },
 
   validateSeatsSelection: (req) => {
@@ -582,6 +693,59 @@ export const handlers: Record<OperationName, Handler> = {
   getTicketPlanPrice: ({ ctx }) => ok({ Price: ctx.store.catalogue.System.TicketPlanPrice }),
   getHeartBeat: () => ok(true),
 };
+
+/** Days of performances in an event's AvailableTickets when the request names no dateTo. */
+const EVENT_TICKETS_DEFAULT_DAYS = 7;
+
+/**
+ * One performance of an event's AvailableTickets: every free ticket with its venue, and the same tickets per
+ * area and price. Seats next to each other in a row (both free) share an AdjacencyIndex. A general-admission
+ * performance has no tickets to name (it is booked with BestSeats): its lists are empty.
+ */
+function availablePerformance(ctx: HandlerContext, perf: PerfRt): AvailablePerformanceInfo {
+  const info = performanceInfo(ctx, perf);
+  const tickets: AvailableTicketInfo[] = [];
+  const blocks = new Map<string, AvailableTicketsBlockInfo>();
+  if (!perf.event.def.GeneralAdmission) {
+    const venue = perf.venue.def;
+    let adjacency = 0;
+    let previous = -2;
+    for (const s of ctx.store.freeSeats(perf)) {
+      const full = fullTicketInfo(ctx, perf, s);
+      const def = perf.venue.seats[s];
+      if (!(def && s === previous + 1 && s > def.rowStart)) adjacency++;
+      previous = s;
+      const ticket: AvailableTicketInfo = {
+        VenueId: venue.VenueId,
+        VenueName: venue.Name,
+        VenueAddress: venue.Address,
+        VenueCity: venue.City,
+        TicketName1: full.TicketName1,
+        TicketName2: full.TicketName2,
+        AdjacencyIndex: adjacency,
+        FaceValue: full.FaceValue,
+        SellingPrice: full.SellingPrice,
+        DirectBookingUrl: absolute(`/sandbox/book/${perf.id}?ticket=${full.TicketId}`, ctx.origin),
+        TicketArea: full.AreaName,
+        TicketId: full.TicketId,
+        IsRestrictedView: full.RestrictedView,
+        RestrictionDescription: full.Description,
+      };
+      tickets.push(ticket);
+      const key = `${full.AreaName}|${full.FaceValue}|${full.SellingPrice}`;
+      const block = blocks.get(key) ?? { AreaName: full.AreaName, FacePrice: full.FaceValue, SellingPrice: full.SellingPrice, AvailableTicketsInfos: [] };
+      block.AvailableTicketsInfos.push(ticket);
+      blocks.set(key, block);
+    }
+  }
+  return {
+    PerformanceId: perf.id,
+    PerformanceDate: info.PerformanceDate,
+    MinimumTicketPrice: info.MinimumTicketPrice,
+    AvailableTicketInfos: tickets,
+    AvailableTicketsBlockInfos: [...blocks.values()],
+  };
+}
 
 function generalAdmissionRefusal(perf: PerfRt): Reply {
   return fail(

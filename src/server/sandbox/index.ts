@@ -12,17 +12,19 @@
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import { bindBody } from '../../api/binding.ts';
 import { matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationName } from '../../api/operations.ts';
 import { DEFAULT_TIME_ZONE, clockTiming } from '../../api/time.ts';
 import { checkCatalogue, generateCatalogue, type Catalogue } from './catalogue.ts';
-import { handlers, type HandlerContext } from './handlers.ts';
-import { basketTexts, bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, tinyPdf, escapeHtml } from './pages.ts';
+import { handlers, type DateToReading, type HandlerContext } from './handlers.ts';
+import { basketTexts, bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, seatingPlanSvg, ticketPdf, escapeHtml } from './pages.ts';
 import { fail, type Reply } from './reply.ts';
 import { Store, type Clock } from './store.ts';
 
 export { generateCatalogue, loadCatalogue, checkCatalogue, type Catalogue } from './catalogue.ts';
 export { isValidPhone } from './orders.ts';
+export type { DateToReading } from './handlers.ts';
 export { MAX_TICKETS_PER_PERFORMANCE } from './store.ts';
 
 export interface SandboxOptions {
@@ -44,6 +46,13 @@ export interface SandboxOptions {
   publicUrl?: string;
   /** Zone of every DateTime (default: the catalogue's TimeZone, else Europe/London). */
   timeZone?: string;
+  /**
+   * How a date-only `dateTo` query value is read (we cannot see which reading the live service takes):
+   * `'whole-day'` (default) includes that whole day, so `dateFrom=D&dateTo=D` is the day D and
+   * `dateFrom=D&dateTo=D+1` is two days; `'midnight'` ends at its first instant, so `dateFrom=D&dateTo=D+1`
+   * is the day D. A client must be right under both (the widget filters to the range it means).
+   */
+  dateToReading?: DateToReading;
 }
 
 export interface ResolvedSandboxOptions {
@@ -54,6 +63,7 @@ export interface ResolvedSandboxOptions {
   onAccountEnabled: boolean;
   publicUrl: string | null;
   timeZone: string;
+  dateToReading: DateToReading;
 }
 
 export interface Sandbox {
@@ -108,7 +118,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     onAccountEnabled: options.onAccountEnabled ?? false,
     publicUrl: options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : null,
     timeZone: options.timeZone ?? options.catalogue?.TimeZone ?? DEFAULT_TIME_ZONE,
+    dateToReading: options.dateToReading ?? 'whole-day',
   };
+  if (resolved.dateToReading !== 'whole-day' && resolved.dateToReading !== 'midnight') {
+    throw new RangeError("createSandbox: dateToReading must be 'whole-day' or 'midnight'.");
+  }
   const catalogue = options.catalogue ? checkCatalogue(options.catalogue) : generateCatalogue(resolved.seed, clock.now(), resolved.timeZone);
   const store = new Store(catalogue, { ...resolved, clock });
 
@@ -117,6 +131,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     origin: resolved.publicUrl ?? new URL(request.url).origin,
     timeZone: resolved.timeZone,
     onAccountEnabled: resolved.onAccountEnabled,
+    dateToReading: resolved.dateToReading,
     newBasketId: () => randomUUID(),
     newBookingReference: () => `SD-${Array.from({ length: 8 }, () => REFERENCE_CHARS[randomInt(REFERENCE_CHARS.length)]).join('')}`,
   });
@@ -201,8 +216,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!m || !ticket) return json(c, fail(404, 'No such e-ticket. E-tickets exist once the basket is booked.'));
     const name = `ticket-${ticket.bookingReference}-${ticket.ticketId}`;
     if (m[2] === 'pdf') {
-      const lines = [`${ticket.event}`, `${ticket.venue}`, `${ticket.date}`, `${ticket.area}, seat ${ticket.seat}`, `Booking ${ticket.bookingReference}`, `Barcode ${ticket.barcode}`, 'Stagedoor sandbox: not a real ticket'];
-      return c.body(tinyPdf(lines), 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}.pdf"` });
+      return c.body(ticketPdf(ticket), 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${name}.pdf"` });
     }
     const pass = {
       sandbox: true,
@@ -217,6 +231,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       'Content-Type': m[2] === 'pkpass' ? 'application/vnd.apple.pkpass' : 'application/json; charset=utf-8',
       'Content-Disposition': `attachment; filename="${name}.${m[2]}"`,
     });
+  });
+
+  app.get('/sandbox/seating-plan/:file', (c) => {
+    store.sweep();
+    const m = /^(\d{1,10})\.svg$/.exec(c.req.param('file'));
+    const perf = m ? store.performances.get(Number(m[1])) : undefined;
+    if (!perf) return json(c, fail(404, 'No such seating plan.'));
+    return c.body(seatingPlanSvg(store, perf), 200, { 'Content-Type': 'image/svg+xml; charset=utf-8', 'Cache-Control': 'no-store' });
   });
 
   app.get('/sandbox/book/:performanceId', (c) => {
@@ -250,6 +272,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           return json(c, fail(400, 'The request body is not valid JSON.'));
         }
       }
+      // The service's JSON binding (Json.NET): the handler gets the typed request, or the client a 400 naming the field.
+      const bound = bindBody(match.op.name, body, params.path);
+      if (!bound.ok) return json(c, fail(400, bound.message));
+      body = bound.value;
     }
     // From here to the reply there is no await: expiry, checks and reservation happen atomically.
     store.sweep();

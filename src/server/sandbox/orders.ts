@@ -34,7 +34,11 @@ function prefixed<P extends string, T extends Record<string, string>>(prefix: P,
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [`${prefix}${k}`, v])) as { [K in keyof T & string as `${P}${K}`]: T[K] };
 }
 
-/** Parse and check an order body. `mode` picks the return URL fields (payment: Success/Failure, account: ReturnUrl). */
+/**
+ * Check an order body, already bound to its typed fields (src/api/binding.ts: names in any case, numbers
+ * and booleans from strings, BasketId filled in from the path). A number field left at Json.NET's default
+ * 0 is "not given". `mode` picks the return URL fields (payment: Success/Failure, account: ReturnUrl).
+ */
 export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode: 'payment' | 'account'): OrderInfo | Reply {
   if (!isObject(body)) return fail(400, 'The request body must be a JSON object.');
   const required = (name: string): string | Reply => {
@@ -85,7 +89,7 @@ export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode
   const system = ctx.store.catalogue.System;
   let countryCode = '';
   let countryName = '';
-  if (body.Country !== undefined && body.Country !== null) {
+  if (body.Country !== undefined && body.Country !== null && body.Country !== 0) {
     const country = system.Countries.find((c) => c.CountryId === body.Country);
     if (!country) return fail(400, `The field 'Country' must be a CountryId from Get Countries.`);
     countryCode = country.ISO3166;
@@ -98,7 +102,7 @@ export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode
     stateCode = state.StateCode;
   }
 
-  if (body.DeliveryType === undefined || body.DeliveryType === null) return fail(400, "The field 'DeliveryType' is required.");
+  if (body.DeliveryType === undefined || body.DeliveryType === null || body.DeliveryType === 0) return fail(400, "The field 'DeliveryType' is required.");
   const delivery = basketDeliveries(ctx, basket).find((d) => d.DeliveryTypeId === body.DeliveryType);
   if (!delivery) return fail(400, `The field 'DeliveryType' must be one of the basket's available deliveries.`, `DeliveryType ${JSON.stringify(body.DeliveryType)} is not available.`);
 
@@ -116,7 +120,7 @@ export function parseOrder(ctx: ViewContext, basket: Basket, body: unknown, mode
     urls[key] = v;
   }
   let language: LanguageCode = Language.English;
-  if (mode === 'payment' && body.PaymentGateLanguage !== undefined && body.PaymentGateLanguage !== null) {
+  if (mode === 'payment' && body.PaymentGateLanguage !== undefined && body.PaymentGateLanguage !== null && body.PaymentGateLanguage !== 0) {
     const lang = body.PaymentGateLanguage;
     if (typeof lang !== 'number' || !Number.isInteger(lang) || lang < 1 || lang > 9) {
       return fail(400, "The field 'PaymentGateLanguage' must be a Language value (1 to 9).");

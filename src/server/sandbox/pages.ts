@@ -1,12 +1,13 @@
 /**
  * The sandbox's own pages, served without an Api-Key: the payment gateway
  * (`/sandbox/pay/{basketId}`), placeholder images (`/sandbox/images/...`),
- * e-ticket downloads (`/sandbox/etickets/...`) and the SingleItemBookLink
+ * e-ticket downloads (`/sandbox/etickets/...`), seating plans
+ * (`/sandbox/seating-plan/{performanceId}.svg`) and the SingleItemBookLink
  * target (`/sandbox/book/{performanceId}`). No network, no external assets.
  */
 import { formatServiceDateTime } from '../../api/time.ts';
 import { paymentTexts, type PaymentTexts } from './payment-texts.ts';
-import type { Basket, Store } from './store.ts';
+import type { Basket, PerfRt, Store } from './store.ts';
 import { basketTotal, seatNames, serviceTime, type ViewContext } from './views.ts';
 
 export const escapeHtml = (s: string) =>
@@ -144,4 +145,47 @@ export function bookedTicket(ctx: ViewContext, store: Store, basket: Basket, tic
     }
   }
   return null;
+}
+
+/** The PDF of a booked ticket: served at /sandbox/etickets/…/{id}.pdf, and measured for PrintAtHomeTickets' FileSize. */
+export function ticketPdf(ticket: TicketDetails): Uint8Array<ArrayBuffer> {
+  return tinyPdf([ticket.event, ticket.venue, ticket.date, `${ticket.area}, seat ${ticket.seat}`, `Booking ${ticket.bookingReference}`, `Barcode ${ticket.barcode}`, 'Stagedoor sandbox: not a real ticket']);
+}
+
+// ---------------------------------------------------------------- seating plans
+
+/**
+ * A performance's seating plan (Get Seating plan's SeatingPlanUrl): the same house that FullAvailability and
+ * AvailableTickets describe, drawn from the venue's areas and rows. Every seat on sale is a circle carrying its
+ * TicketId and whether it is free now (`data-ticket-id`, `data-free`), with its area, row and seat as its title.
+ */
+export function seatingPlanSvg(store: Store, perf: PerfRt): string {
+  const SEAT = 12;
+  const parts: string[] = [];
+  let y = 24;
+  let width = 0;
+  for (const area of perf.venue.areas.values()) {
+    parts.push(`<g class="area" data-area-id="${area.id}"><text x="8" y="${y}" font-size="14" font-family="system-ui,sans-serif">${escapeHtml(area.name)}</text>`);
+    y += 8;
+    for (const row of area.rows) {
+      y += SEAT;
+      for (let s = row.start; s < row.end; s++) {
+        if (store.sellingPrice(perf, s) === null) continue;
+        const x = 16 + (s - row.start) * SEAT;
+        width = Math.max(width, x + SEAT);
+        const free = store.isFree(perf, s);
+        const id = store.ticketId(perf, s);
+        const names = seatNames(perf, s);
+        parts.push(
+          `<circle cx="${x}" cy="${y}" r="${SEAT / 2 - 1}" fill="${free ? '#0b6b2f' : '#bbb'}" data-ticket-id="${id}" data-free="${free}">` +
+            `<title>${escapeHtml(`${area.name} ${names.name1} ${names.name2}`)}</title></circle>`,
+        );
+      }
+    }
+    parts.push('</g>');
+    y += 24;
+  }
+  const title = `${perf.event.def.Name}, ${perf.venue.def.Name}: seating plan`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width + 16}" height="${y}" viewBox="0 0 ${width + 16} ${y}" role="img" aria-label="${escapeHtml(title)}">` +
+    `<title>${escapeHtml(title)}</title>${parts.join('')}</svg>`;
 }

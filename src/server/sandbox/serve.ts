@@ -25,6 +25,8 @@ Serves the ticket service interface at http://HOST:PORT/rest/v2/... and /v3/...
   --public-url URL          origin used in the URLs the sandbox emits (default: the request's)
   --api-key KEY             accept only this key (repeatable)
   --on-account              allow Submit Order on Account
+  --date-to-reading R       a date-only dateTo as 'whole-day' (default: D..D is the day D)
+                            or 'midnight' (00:00 of it: D..D+1 is the day D)
   --help                    show this help`;
 
 export interface SandboxServerConfig {
@@ -49,6 +51,7 @@ export function parseSandboxArgs(args: string[]): SandboxServerConfig | 'help' {
       'public-url': { type: 'string' },
       'api-key': { type: 'string', multiple: true },
       'on-account': { type: 'boolean' },
+      'date-to-reading': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -79,6 +82,11 @@ export function parseSandboxArgs(args: string[]): SandboxServerConfig | 'help' {
     options.publicUrl = values['public-url'];
   }
   if (values['api-key']?.length) options.apiKeys = values['api-key'];
+  const reading = values['date-to-reading'];
+  if (reading !== undefined) {
+    if (reading !== 'whole-day' && reading !== 'midnight') throw new Error(`--date-to-reading must be 'whole-day' or 'midnight' (got '${reading}').`);
+    options.dateToReading = reading;
+  }
   return { port, host: values.host ?? '127.0.0.1', options };
 }
 
@@ -125,6 +133,11 @@ export async function runSandboxCommand(args: string[]): Promise<void> {
     `  seed ${options.seed}, reservations ${options.reservationMinutes} min, payment ${options.paymentMinutes} min, ` +
       `${running.sandbox.catalogue.Events.length} events, ${running.sandbox.catalogue.Performances.length} performances` +
       (options.apiKeys ? '' : '; any non-empty Api-Key header is accepted'),
+  );
+  console.log(
+    options.dateToReading === 'whole-day'
+      ? '  a date-only dateTo covers its whole day (dateFrom=D&dateTo=D is the day D); --date-to-reading midnight for the other reading'
+      : '  a date-only dateTo is 00:00 of that day (dateFrom=D&dateTo=D+1 is the day D); --date-to-reading whole-day for the other reading',
   );
   const stop = () => {
     void running.close().finally(() => process.exit(0));

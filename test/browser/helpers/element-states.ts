@@ -315,7 +315,7 @@ const performanceCalendar: Scenario[] = [
       await calendarLoaded(el);
       r.snap(el);
       for (const day of [5, 10, 19, 22]) {
-        ($(el, `[part~="day"][data-day="${day}"]`) as HTMLButtonElement).click();
+        ($(el, `[part~="day-button"][data-day="${day}"]`) as HTMLButtonElement).click();
         await settled(el);
         r.snap(el);
       }
@@ -329,7 +329,7 @@ const performanceCalendar: Scenario[] = [
       for (const count of ['1', '2']) {
         await chooseCount(el, count);
         for (const day of [12, 19]) {
-          ($(el, `[part~="day"][data-day="${day}"]`) as HTMLButtonElement).click();
+          ($(el, `[part~="day-button"][data-day="${day}"]`) as HTMLButtonElement).click();
           await settled(el);
           r.snap(el);
         }
@@ -394,8 +394,8 @@ async function addSeats(el: Element, names: string[], until: () => unknown) {
     seatButton(el, name).click();
     await settled(el);
   }
-  await waitUntil(() => $(el, '[part~="summary"] [part~="add"][aria-disabled="false"]'), 'Add was never enabled', { timeout: 4000 });
-  ($(el, '[part~="summary"] [part~="add"]') as HTMLButtonElement).click();
+  await waitUntil(() => $(el, '[part~="summary"] [part~="add-button"][aria-disabled="false"]'), 'Add was never enabled', { timeout: 4000 });
+  ($(el, '[part~="summary"] [part~="add-button"]') as HTMLButtonElement).click();
   await waitUntil(until, 'the add did not answer', { timeout: 4000 });
   await settled(el);
 }
@@ -465,7 +465,7 @@ const seatPicker: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(r.booking(r.api(seatHandlers({ addTickets: never }))), html`<seat-picker performance-id="1"></seat-picker>`);
       await mapReady(el);
-      await addSeats(el, ['Stalls/A/1'], () => $(el, '[part~="summary"] [part~="add"][aria-disabled="true"]'));
+      await addSeats(el, ['Stalls/A/1'], () => $(el, '[part~="summary"] [part~="add-button"][aria-disabled="true"]'));
       r.snap(el);
     },
   },
@@ -562,7 +562,7 @@ const seatPicker: Scenario[] = [
       await mapReady(el);
       seatButton(el, 'Stalls/A/1').click();
       await waitUntil(() => ($(el, '#checking-note')?.textContent ?? '').trim().length > 0, 'the seat check did not start', { timeout: 4000 });
-      ($(el, '[part~="summary"] [part~="add"]') as HTMLButtonElement).click(); // said aloud: still checking
+      ($(el, '[part~="summary"] [part~="add-button"]') as HTMLButtonElement).click(); // said aloud: still checking
       await settled(el);
       r.snap(el);
     },
@@ -588,7 +588,7 @@ const seatPicker: Scenario[] = [
       select.value = '4';
       select.dispatchEvent(new Event('change'));
       await settled(el);
-      ($$(el, '[part~="option"] [part~="add"]')[0] as HTMLButtonElement).click();
+      ($$(el, '[part~="option"] [part~="add-button"]')[0] as HTMLButtonElement).click();
       await waitUntil(() => $(el, '[part~="notice"]'));
       r.snap(el);
       const finding = await r.mount(r.booking(r.api(seatHandlers({ getAvailableTickets: never }))), html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
@@ -657,8 +657,8 @@ const seatPicker: Scenario[] = [
       await mapReady(el);
       await waitUntil(() => $(el, '#payment-note'), 'the note beside Add');
       r.snap(el);
-      ($(el, '[part~="summary"] [part~="add"]') as HTMLButtonElement).click();
-      await waitUntil(() => $(el, '[part~="announcer"]')?.textContent?.trim(), 'Add said why it waits');
+      ($(el, '[part~="summary"] [part~="add-button"]') as HTMLButtonElement).click();
+      await waitUntil(() => $(el, '[part~="status"]')?.textContent?.trim(), 'Add said why it waits');
       r.snap(el);
       const best = await r.mount(booking, html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
       await waitUntil(() => $(best, '#payment-note') && $(best, '[part~="option"]'), 'the note beside best available');

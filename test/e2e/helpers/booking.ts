@@ -7,8 +7,8 @@ import type { Locator, Page, Response } from 'playwright-core';
 
 /** Open the first bookable performance of a calendar (month grid: open a day first; list: pick directly). */
 export async function choosePerformance(calendar: Locator): Promise<void> {
-  const day = calendar.locator('[part~="day"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
-  const performance = calendar.locator('[part~="performance"]:not([part~="sold-out"])').filter({ visible: true }).first();
+  const day = calendar.locator('[part~="day-button"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
+  const performance = calendar.locator('[part~="performance-button"]:not([part~="sold-out"])').filter({ visible: true }).first();
   await day.or(performance).first().waitFor();
   if (!(await performance.count())) await day.press('Enter');
   await performance.press('Enter');
@@ -27,7 +27,7 @@ const isPairValidation = (r: Response): boolean => {
  * the picker's "Add" is enabled.
  */
 export async function chooseSeatPair(page: Page, picker: Locator): Promise<boolean> {
-  const seats = picker.locator('[part~="seat"]:not([part~="in-basket"])');
+  const seats = picker.locator('[part~="seat-button"]:not([part~="in-basket"])');
   // The map paints first with only the focused seat focusable; the other seats' buttons follow a
   // frame later. Wait for them, or the count below is 1 and no pair is tried.
   await seats.nth(1).waitFor();
@@ -39,7 +39,7 @@ export async function chooseSeatPair(page: Page, picker: Locator): Promise<boole
     const result = (await (await validation).json()) as { SelectionValid: boolean };
     if (result.SelectionValid) {
       // "Add" is enabled once the picker has taken the service's answer.
-      await picker.locator('[part~="add"][aria-disabled="false"]').first().waitFor();
+      await picker.locator('[part~="add-button"][aria-disabled="false"]').first().waitFor();
       return true;
     }
     await seats.nth(k).press('Enter');

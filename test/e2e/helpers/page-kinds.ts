@@ -9,7 +9,7 @@
  * - `timer`: only <basket-timer> in a header; until the page is idle (the
  *   timer upgraded, nothing more in flight).
  * - `event-list`: only <event-list>; until its first event card shows.
- * - `flow`: the booking flow up to the seat map (design.md's flow: event
+ * - `flow`: the booking flow up to the seat map (the customer's way through: event
  *   list, event detail, performances, seats): <event-list>,
  *   <performance-calendar> and <seat-picker> in a <booking-provider>; the
  *   visitor opens an event (its detail shows, with its sanitized
