@@ -373,7 +373,7 @@ describe('the script-tag bundle in a bare page', () => {
       await route.continue();
     });
     await p.goto(`${server.origin}/picker`);
-    await p.locator('seat-picker').locator('[part~="summary"] [part~="add"]').first().waitFor();
+    await p.locator('seat-picker').locator('[part~="summary"] [part~="add-button"]').first().waitFor();
     assert.ok(missing.length > 0, `the later part imports chunks the page had not fetched (${imports.join(', ')})`);
     for (const file of missing) {
       const at = requests.findIndex((url) => name(url) === file);

@@ -54,7 +54,7 @@ async function page(seatPlan: boolean) {
   </booking-provider>`);
   const calendar = provider.querySelector('performance-calendar') as PerformanceCalendar;
   const picker = provider.querySelector('seat-picker') as SeatPicker;
-  const choice = () => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`[part~="performance"][data-performance-id="${SEATED.PerformanceId}"]`) ?? null;
+  const choice = () => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`button[data-performance-id="${SEATED.PerformanceId}"]`) ?? null;
   await waitUntil(choice, 'the calendar shows the performance');
   return { api, picker, choice: choice() as HTMLButtonElement, seats };
 }

@@ -89,7 +89,7 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
   const seatMap = await seen(() => performance.getEntriesByName('booking-seat-map-paint').at(-1)?.startTime ?? false);
   if (!ready) return { 'first card': firstCard, 'seat map': seatMap };
   // Ready for a tap: what answers a chosen seat (the choice with its "Add") has rendered below the map.
-  const tap = await seen(() => Boolean(document.querySelector('seat-picker')?.shadowRoot?.querySelector('[part~="summary"] [part~="add"]')) && performance.now());
+  const tap = await seen(() => Boolean(document.querySelector('seat-picker')?.shadowRoot?.querySelector('[part~="summary"] [part~="add-button"]')) && performance.now());
   return { 'first card': firstCard, 'seat map': seatMap, 'ready for a tap': tap };
 }
 
