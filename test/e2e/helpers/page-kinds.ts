@@ -88,8 +88,11 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
   // The seat map's first paint: the picker marks it (performance.mark('booking-seat-map-paint')).
   const seatMap = await seen(() => performance.getEntriesByName('booking-seat-map-paint').at(-1)?.startTime ?? false);
   if (!ready) return { 'first card': firstCard, 'seat map': seatMap };
-  // Ready for a tap: what answers a chosen seat (the choice with its "Add") has rendered below the map.
-  const tap = await seen(() => Boolean(document.querySelector('seat-picker')?.shadowRoot?.querySelector('[part~="summary"] [part~="add-button"]')) && performance.now());
+  // Ready for a tap: what answers a chosen seat (the choice with its "Add") has rendered below the map
+  // ("add" before issue 21's vocabulary: the benches walk a baseline build too).
+  const tap = await seen(
+    () => Boolean(document.querySelector('seat-picker')?.shadowRoot?.querySelector('[part~="summary"] :is([part~="add-button"], [part~="add"])')) && performance.now(),
+  );
   return { 'first card': firstCard, 'seat map': seatMap, 'ready for a tap': tap };
 }
 
