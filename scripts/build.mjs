@@ -215,7 +215,7 @@ const isSharedModule = (id) =>
   /[\\/]src[\\/]safe-url\.ts$/.test(id) ||
   // Small modules of our own that several elements import: each alone was a chunk of its own (a few
   // hundred bytes, a request each and a worse compression), loaded by the flow page anyway.
-  /[\\/]src[\\/](state[\\/](event-details|lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
+  /[\\/]src[\\/](state[\\/](event-details|lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/]((continue-button|order)\.styles|failure-view))\.ts$/.test(id);
 
 /**
  * The script-tag bundle, in `outDir` (dist/ by default), all of it named

@@ -67,9 +67,13 @@ function until<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise
 function take<T>(api: ApiClient, key: string, run: () => Promise<T>, signal: AbortSignal | undefined, now = Date.now()): Promise<T> {
   const map = ahead.get(api);
   const found = map?.get(key);
-  if (found) {
-    map?.delete(key);
-    if (now - found.at < FRESH_MS) return until(found.promise as Promise<T>, signal);
+  if (found && map) {
+    map.delete(key);
+    if (now - found.at < FRESH_MS) {
+      // A taker that gives up (its task re-run at once with other arguments) leaves it for the next.
+      signal?.addEventListener('abort', () => void (map.has(key) || map.set(key, found)), { once: true });
+      return until(found.promise as Promise<T>, signal);
+    }
   }
   return run();
 }

@@ -13,6 +13,7 @@ import type { PerformanceCalendar } from '../../src/elements/performance-calenda
 import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { readEvent } from '../../src/state/event-details.ts';
+import { fullAvailability } from '../../src/state/lookahead.ts';
 import { fakeApi, testBooking, type FakeApi } from './helpers/fake-api.ts';
 import { eventDetailFixture, performanceFixture } from './helpers/catalogue-fixtures.ts';
 import { performance, ticket } from './helpers/seat-fixtures.ts';
@@ -91,6 +92,22 @@ describe('seats asked for ahead of the click', () => {
     await picker.updateComplete;
     picker.performanceId = SEATED.PerformanceId;
     await waitUntil(() => api.callsTo('getFullAvailability').length === 3, 'each new lookup asks the service');
+  });
+
+  it('a lookup that gave up waiting (its task re-run at once) leaves the request started ahead to the next', async () => {
+    const { api, choice, seats } = await page(true);
+    choice.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    const gaveUp = new AbortController();
+    const first = fullAvailability(api, SEATED.PerformanceId, gaveUp.signal);
+    gaveUp.abort();
+    await first.then(
+      () => expect.fail('an aborted wait does not resolve'),
+      () => undefined,
+    );
+    const next = fullAvailability(api, SEATED.PerformanceId, new AbortController().signal);
+    seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
+    expect((await next).AvailableTickets).to.have.length(TICKETS.length);
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
   });
 
   it('for a general-admission show it asks AreasPrices, never FullAvailability (which would be refused)', async () => {
