@@ -5,7 +5,8 @@
  *
  * Who fires what: an event is fired by the element whose user action caused it
  * (the seat picker fires the basket change of its add); expiry events by
- * <basket-timer>.
+ * <basket-timer>; a change made in another tab, by one element of this tab
+ * (`booking-remote-change`, src/state/basket-sync.ts).
  */
 import type { BasketContent, BasketItem } from './api/types.ts';
 
@@ -26,6 +27,16 @@ export interface BookingEventDetails {
   'booking-payment-failed': { basketId: string | null };
   /** Something failed that the visitor was told about. */
   'booking-error': { source: string; message: string; status: number | null };
+  /**
+   * The basket changed in another tab or window of the site (this tab now shows it): seats
+   * added or removed, emptied, a hold expired, a payment begun, a booking completed, a failed
+   * payment's basket brought back. Fired once per change, by one element of this tab; the
+   * change's own `booking-*` event fired only in the tab where it happened.
+   */
+  'booking-remote-change': {
+    change: 'add' | 'remove' | 'clear' | 'expiry' | 'payment' | 'completed' | 'resumed';
+    basketId: string | null;
+  };
 }
 
 export type BookingEventName = keyof BookingEventDetails;
@@ -46,5 +57,6 @@ declare global {
     'booking-order-completed': BookingEvent<'booking-order-completed'>;
     'booking-payment-failed': BookingEvent<'booking-payment-failed'>;
     'booking-error': BookingEvent<'booking-error'>;
+    'booking-remote-change': BookingEvent<'booking-remote-change'>;
   }
 }

@@ -55,6 +55,8 @@ export interface EventListJSXProps {
   'onbooking-selection'?: (event: BookingEvent<'booking-selection'>) => void;
   /** `{ source: 'event-list', message, status }` when something failed to load and the visitor was told (status 404: the show is no longer available; null: no answer). */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
+  /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
 
 /** `<performance-calendar>` in JSX: When it is on: a month of performances for one event, with prices, availability and offers. */
@@ -83,6 +85,8 @@ export interface PerformanceCalendarJSXProps {
   'onbooking-selection'?: (event: BookingEvent<'booking-selection'>) => void;
   /** `{ source: 'performance-calendar', message, status }` when the performances could not be loaded. */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
+  /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
 
 /** `<seat-picker>` in JSX: Choose seats for one performance: on a seat map, as best available, or by area for general admission. */
@@ -103,6 +107,8 @@ export interface SeatPickerJSXProps {
   'onbooking-basket-change'?: (event: BookingEvent<'booking-basket-change'>) => void;
   /** When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`. */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
+  /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
 
 /** `<basket-timer>` in JSX: How long the seats in the basket stay held, counted down by the server's clock. */
@@ -129,6 +135,8 @@ export interface BasketTimerJSXProps {
   'onbooking-expiry-warning'?: (event: BookingEvent<'booking-expiry-warning'>) => void;
   /** Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it. */
   'onbooking-expiry'?: (event: BookingEvent<'booking-expiry'>) => void;
+  /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
 
 /** `<checkout-form>` in JSX: The basket and the checkout: items, delivery, customer details, refund protection, and the hand-over to payment. */
@@ -141,6 +149,8 @@ export interface CheckoutFormJSXProps {
   'onbooking-basket-change'?: (event: BookingEvent<'booking-basket-change'>) => void;
   /** The order could not be sent, or the checkout could not load: `{ source, message, status }`. */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
+  /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
 
 /** `<booking-confirmation>` in JSX: The page a customer returns to from payment: the booking and its e-tickets, or why payment failed. */
@@ -163,6 +173,8 @@ export interface BookingConfirmationJSXProps {
   'onbooking-payment-failed'?: (event: BookingEvent<'booking-payment-failed'>) => void;
   /** The summary could not be read: `{ source, message, status }`. */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
+  /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
 
 /** `<booking-provider>` in JSX: Gives the Stagedoor elements inside it one configuration and one basket. */
@@ -207,6 +219,8 @@ export interface BookingProviderJSXProps {
   'onbooking-order-completed'?: (event: BookingEvent<'booking-order-completed'>) => void;
   /** `booking-payment-failed` from an element inside it (events bubble). */
   'onbooking-payment-failed'?: (event: BookingEvent<'booking-payment-failed'>) => void;
+  /** `booking-remote-change` from an element inside it (events bubble). */
+  'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
   /** `booking-selection` from an element inside it (events bubble). */
   'onbooking-selection'?: (event: BookingEvent<'booking-selection'>) => void;
 }

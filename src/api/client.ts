@@ -97,6 +97,8 @@ function isAddResult(body: unknown): body is AddTicketsResult {
 
 export interface CallInit {
   signal?: AbortSignal;
+  /** Revalidate past the browser's HTTP cache (an answer that must be as of now, e.g. which seats are still free). */
+  fresh?: boolean;
 }
 
 type CallArgs<O> = Record<never, never> extends ArgsOf<O> ? [args?: ArgsOf<O>, init?: CallInit] : [args: ArgsOf<O>, init?: CallInit];
@@ -222,7 +224,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const sentAt = clock.localNow();
     let response: Response;
     try {
-      response = await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit' });
+      response = await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit', ...(init.fresh ? { cache: 'no-cache' as const } : {}) });
     } catch (error) {
       // The caller's abort, whatever its reason (AbortError, TimeoutError, its own value), is theirs: rethrow it.
       if (isAbortError(error) || init.signal?.aborted) throw error;

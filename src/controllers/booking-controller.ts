@@ -6,6 +6,7 @@
 import { ContextConsumer } from '@lit/context';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { BasketState } from '../state/basket-store.ts';
+import { showsBasket } from '../state/basket-sync.ts';
 import { bookingContext, sharedBooking, type BookingContextValue } from '../state/booking.ts';
 import { ensureContextRoot } from './context-root.ts';
 import { readPageConfig, resolveConfig } from '../state/config.ts';
@@ -91,7 +92,8 @@ export class BookingController implements ReactiveController {
     const previous = this.current;
     this.current = booking;
     const update = () => this.host.requestUpdate();
-    this.unsubscribe = [booking.basket.subscribe(update), booking.selection.subscribe(update)];
+    // Shown here: a change from another tab may be told from this element (basket-sync.ts).
+    this.unsubscribe = [booking.basket.subscribe(update), booking.selection.subscribe(update), showsBasket(booking.basket, this.host)];
     if (previous && previous.api !== booking.api) this.host.bookingApiChanged?.();
     this.host.requestUpdate();
   }

@@ -6,11 +6,17 @@
  * - One request per change: a double click adds once (the same add while one
  *   is in flight returns that one's promise); a different add, remove or clear
  *   waits for the change in flight and then runs, so none is dropped.
- * - The BasketId is kept in sessionStorage per endpoint, so a reload or the
- *   return from the payment page continues the same basket. It is forgotten
- *   when the basket is emptied, expires, or the service answers 403/404. The
- *   last completed booking (id and reference) is kept there too, for the
- *   confirmation to survive a reload.
+ * - The BasketId is kept in localStorage per endpoint, with the instant its
+ *   hold runs out (by this browser's clock), so every tab and window of the
+ *   site, a reload and the return from the payment page continue the same
+ *   basket (basket-sync.ts tells the other tabs of each change). It lapses
+ *   with the hold: a record past it is never restored. It is forgotten when
+ *   the basket is emptied, expires, or the service answers 403/404. An
+ *   unfinished payment is kept beside it until its payment window closes. The
+ *   last completed booking (id and reference) is kept in this tab's
+ *   sessionStorage, for the confirmation to survive a reload. Where storage
+ *   is refused (a browser setting, a sandboxed frame, a full quota) all of
+ *   it lives in memory, within the tab, and nothing is said.
  * - After any failure the store still holds the last good basket and says
  *   what failed (`error`).
  * - Expiry: when an item's ExpirationDate passes by the server's clock, the
@@ -25,6 +31,9 @@ import { basketInvalidMessage, isBasketGone, toFailure, type FailureWords } from
 import { isMinServiceDateTime, serviceTimeToInstant } from '../api/time.ts';
 import type { AddTicketsResult, AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
 import { Store } from './store.ts';
+
+/** The payment timeout of the interface (§3, §8): the payment stays open this long after Submit Order. */
+export const PAYMENT_TIMEOUT_MS = 20 * 60_000;
 
 export type BasketAction = 'add' | 'remove' | 'clear' | 'refresh';
 
@@ -70,6 +79,8 @@ export interface BasketState {
   released: readonly BasketItem[];
   /** Increments on every expiry release, so listeners can tell a new one. */
   expiryCount: number;
+  /** Whether the latest release was learnt from another tab (it spoke and fired its events there). */
+  releasedElsewhere: boolean;
 }
 
 export type AddOutcome = { ok: true; content: BasketContent } | { ok: false; error: BasketFailure };
@@ -82,29 +93,43 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-export function safeSessionStorage(): KeyValueStorage {
+/**
+ * A Web Storage area that never throws: reading the area itself may throw (a sandboxed frame,
+ * storage blocked), and writing may (a full quota). A key whose write failed lives in memory
+ * for this tab; every other key is read from the area itself, so a change another tab made
+ * is seen at once.
+ */
+function safeStorage(area: () => Storage | undefined): KeyValueStorage {
   const memory = new Map<string, string>();
   const real = (): Storage | null => {
     try {
-      return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+      return area() ?? null;
     } catch {
       return null;
     }
   };
   return {
     getItem: (key) => {
+      if (memory.has(key)) return memory.get(key) ?? null;
       try {
-        return real()?.getItem(key) ?? memory.get(key) ?? null;
+        return real()?.getItem(key) ?? null;
       } catch {
-        return memory.get(key) ?? null;
+        return null;
       }
     },
     setItem: (key, value) => {
-      memory.set(key, value);
       try {
-        real()?.setItem(key, value);
+        const storage = real();
+        if (!storage) throw new Error('no storage');
+        storage.setItem(key, value);
+        memory.delete(key);
       } catch {
-        /* memory only */
+        memory.set(key, value); // refused: this tab only
+        try {
+          real()?.removeItem(key); // no older value left to be read instead
+        } catch {
+          /* none */
+        }
       }
     },
     removeItem: (key) => {
@@ -118,12 +143,48 @@ export function safeSessionStorage(): KeyValueStorage {
   };
 }
 
+/** This tab's sessionStorage, never throwing. */
+export function safeSessionStorage(): KeyValueStorage {
+  return safeStorage(() => (typeof sessionStorage === 'undefined' ? undefined : sessionStorage));
+}
+
+/** The site's localStorage (every tab and window of the origin), never throwing. */
+export function safeLocalStorage(): KeyValueStorage {
+  return safeStorage(() => (typeof localStorage === 'undefined' ? undefined : localStorage));
+}
+
+/** A change of the basket other tabs must learn of (basket-sync.ts). */
+export type SharedChange = 'add' | 'remove' | 'clear' | 'expiry' | 'payment' | 'completed' | 'resumed';
+
+/** How long a basket with no hold known yet (just created) is kept: past it, it is not restored. */
+const UNKNOWN_HOLD_MS = 30 * 60_000;
+/** How long past the payment window an unfinished payment is kept (the service may answer late). */
+const PAYMENT_GRACE_MS = 60_000;
+
+/** A stored record (JSON with `until`, this browser's clock) still within its time; a bare id (as kept before) counts as one. */
+function readRecord(raw: string | null, now: number): Record<string, unknown> | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as unknown;
+    if (typeof value === 'object' && value !== null) {
+      const until = (value as { until?: unknown }).until;
+      return typeof until === 'number' && until < now ? null : (value as Record<string, unknown>);
+    }
+  } catch {
+    /* a bare id */
+  }
+  return /^[0-9a-f-]{8,}$/i.test(raw) ? { basketId: raw } : null;
+}
+
 export interface BasketStoreOptions {
   api: ApiClient;
   /** Identifies the endpoint in storage keys. */
   storageKey: string;
   timeZone: string;
+  /** Where the basket id and an unfinished payment are kept (default: localStorage, shared by the site's tabs). */
   storage?: KeyValueStorage;
+  /** Where the last completed booking is kept (default: this tab's sessionStorage; with `storage` given, that). */
+  sessionStorage?: KeyValueStorage;
   /** Restore a stored basket at once (default true). */
   restore?: boolean;
 }
@@ -189,10 +250,22 @@ const BASKET_WORDS: FailureWords = {
 
 export class BasketStore extends Store<BasketState> {
   readonly api: ApiClient;
-  private readonly storage: KeyValueStorage;
+  /** The endpoint, as it keys what is stored. */
+  readonly endpointKey: string;
+  /** Shared by the site's tabs (localStorage), or memory where refused. */
+  readonly storage: KeyValueStorage;
+  private readonly session: KeyValueStorage;
+  /** Listeners to changes made here (basket-sync.ts tells the other tabs). */
+  private readonly shared = new Set<(change: SharedChange) => void>();
+  /** While above zero, what changes was learnt from another tab: not told again. */
+  private adopting = 0;
+  private readonly disposers: (() => void)[] = [];
+  /** Disposed: the page no longer shows this basket (nothing it hears should act on it). */
+  disposed = false;
   private readonly key: string;
   private readonly pendingKey: string;
   private readonly completedKey: string;
+  private readonly bookedKey: string;
   private readonly timeZone: string;
   /** Requests in flight by key (`add:<body>`, `remove:<id>`, `clear`, `refresh`). */
   private inflight = new Map<string, { action: BasketAction; promise: Promise<unknown> }>();
@@ -206,17 +279,30 @@ export class BasketStore extends Store<BasketState> {
   private creating: Promise<string> | undefined;
 
   constructor(options: BasketStoreOptions) {
-    const storage = options.storage ?? safeSessionStorage();
+    const storage = options.storage ?? safeLocalStorage();
     const key = `stagedoor:basket:${options.storageKey}`;
-    const stored = storage.getItem(key);
-    super(Object.freeze({ basketId: stored, content: null, busy: null, error: null, released: EMPTY_RELEASED, expiryCount: 0 }));
+    const stored = BasketStore.storedId(storage, key);
+    super(
+      Object.freeze({ basketId: stored, content: null, busy: null, error: null, released: EMPTY_RELEASED, expiryCount: 0, releasedElsewhere: false }),
+    );
     this.api = options.api;
+    this.endpointKey = options.storageKey;
     this.storage = storage;
+    this.session = options.sessionStorage ?? (options.storage ? storage : safeSessionStorage());
     this.key = key;
     this.pendingKey = `stagedoor:payment:${options.storageKey}`;
     this.completedKey = `stagedoor:completed:${options.storageKey}`;
+    this.bookedKey = `stagedoor:booked:${options.storageKey}`;
     this.timeZone = options.timeZone;
     if (stored && options.restore !== false) void this.refresh();
+  }
+
+  /** The basket id kept under `key`, unless its hold has lapsed (then the record is dropped). */
+  private static storedId(storage: KeyValueStorage, key: string): string | null {
+    const raw = storage.getItem(key);
+    const record = readRecord(raw, Date.now());
+    if (raw && !record) storage.removeItem(key);
+    return typeof record?.basketId === 'string' ? record.basketId : null;
   }
 
   /** Total of the basket's items (without delivery). */
@@ -273,6 +359,7 @@ export class BasketStore extends Store<BasketState> {
         await this.api.deleteAllFromBasket({ basketId });
         this.changeVersion++;
         this.forget();
+        this.share('clear');
         return { ok: true } as const;
       } catch (error) {
         if (isBasketGone(error)) {
@@ -337,6 +424,47 @@ export class BasketStore extends Store<BasketState> {
     if (this.value.error) this.patch({ error: null });
   }
 
+  // ------------------------------------------------------------------ other tabs
+
+  /** Listen to changes made in this tab (not those learnt from another): what basket-sync.ts tells the others. */
+  onSharedChange(listener: (change: SharedChange) => void): () => void {
+    this.shared.add(listener);
+    return () => this.shared.delete(listener);
+  }
+
+  /** Run `dispose` with the store's own (the sync's channel closes with the store). */
+  addDisposer(dispose: () => void): void {
+    this.disposers.push(dispose);
+  }
+
+  private share(change: SharedChange): void {
+    if (this.adopting > 0) return;
+    for (const listener of [...this.shared]) listener(change);
+  }
+
+  /**
+   * Another tab changed the basket: take what it kept (the basket id, or none) and read the
+   * basket once. After an expiry there, the basket this tab shows is read first, so that this
+   * tab shows which tickets were released too.
+   */
+  async adopt(change: SharedChange): Promise<void> {
+    this.adopting++;
+    try {
+      if (change === 'expiry' && this.value.basketId) await this.refresh();
+      // Seats held again (or a fresh start) there: the release this tab showed is over.
+      else if (change !== 'remove' && this.value.released.length) this.patch({ released: EMPTY_RELEASED });
+      const stored = BasketStore.storedId(this.storage, this.key);
+      if (stored !== this.value.basketId) {
+        this.changeVersion++;
+        this.clearExpiryTimer();
+        this.patch({ basketId: stored, content: null, error: null });
+      }
+      if (stored) await this.refresh();
+    } finally {
+      this.adopting--;
+    }
+  }
+
   // ------------------------------------------------------------------ payment hand-over
 
   /**
@@ -349,8 +477,11 @@ export class BasketStore extends Store<BasketState> {
   submitted(details: object = {}): void {
     const basketId = this.value.basketId;
     if (!basketId) return;
-    this.storage.setItem(this.pendingKey, JSON.stringify({ ...details, basketId }));
+    const submittedAt = (details as { submittedAt?: unknown }).submittedAt;
+    const until = (typeof submittedAt === 'number' ? submittedAt - this.api.clock.now() + Date.now() : Date.now()) + PAYMENT_TIMEOUT_MS + PAYMENT_GRACE_MS;
+    this.storage.setItem(this.pendingKey, JSON.stringify({ ...details, basketId, until }));
     this.forget();
+    this.share('payment');
   }
 
   /**
@@ -361,16 +492,9 @@ export class BasketStore extends Store<BasketState> {
    */
   get pendingRecord(): ({ basketId: string; returned?: boolean } & Record<string, unknown>) | null {
     const raw = this.storage.getItem(this.pendingKey);
-    if (!raw) return null;
-    try {
-      const value = JSON.parse(raw) as unknown;
-      if (typeof value === 'object' && value !== null && typeof (value as { basketId?: unknown }).basketId === 'string') {
-        return value as { basketId: string } & Record<string, unknown>;
-      }
-    } catch {
-      /* a bare id */
-    }
-    return /^[0-9a-f-]{8,}$/i.test(raw) ? { basketId: raw } : null;
+    const record = readRecord(raw, Date.now());
+    if (raw && !record) this.storage.removeItem(this.pendingKey); // its payment window has closed
+    return typeof record?.basketId === 'string' ? (record as { basketId: string } & Record<string, unknown>) : null;
   }
 
   /** The basket id awaiting payment, if one went to payment from this tab and has not come back. */
@@ -391,13 +515,26 @@ export class BasketStore extends Store<BasketState> {
    * reload of the return page shows the confirmation again.
    */
   completed(record?: string): void {
-    if (record) this.storage.setItem(this.completedKey, record);
+    if (record) this.session.setItem(this.completedKey, record);
+    const had = this.storage.getItem(this.pendingKey) !== null;
     this.storage.removeItem(this.pendingKey);
+    if (!had) return;
+    // For the other tabs to show it (they awaited this payment): a short while, then it lapses.
+    if (record) this.storage.setItem(this.bookedKey, JSON.stringify({ ...(readRecord(record, 0) ?? {}), until: Date.now() + PAYMENT_TIMEOUT_MS }));
+    this.share('completed');
+  }
+
+  /** The booking another tab completed lately (`basketId`, `bookingReference`), while it is news. */
+  get bookedElsewhere(): { basketId: string; bookingReference: string } | null {
+    const record = readRecord(this.storage.getItem(this.bookedKey), Date.now());
+    return typeof record?.basketId === 'string' && typeof record.bookingReference === 'string'
+      ? { basketId: record.basketId, bookingReference: record.bookingReference }
+      : null;
   }
 
   /** The record of the last booking completed from this tab on this endpoint (this session), if any. */
   get lastCompleted(): string | null {
-    return this.storage.getItem(this.completedKey);
+    return this.session.getItem(this.completedKey);
   }
 
   /**
@@ -412,18 +549,26 @@ export class BasketStore extends Store<BasketState> {
     if (!basketId) return false;
     // Kept, marked as returned, for the customer's entries (cleared with the basket).
     this.storage.setItem(this.pendingKey, JSON.stringify({ ...record, returned: true }));
-    this.storage.setItem(this.key, basketId);
+    this.keepBasketKey(basketId);
     this.patch({ basketId, content: null });
     const outcome = await this.refresh();
     if (!outcome.ok) return null;
+    this.share('resumed');
     return (this.value.content?.Items.length ?? 0) > 0;
   }
 
   // ------------------------------------------------------------------ internals
 
+  /** Keep the basket id for every tab, until its hold (by this browser's clock) runs out. */
+  private keepBasketKey(basketId: string): void {
+    const next = this.nextExpiry();
+    const until = next === null ? Date.now() + UNKNOWN_HOLD_MS : next - this.api.clock.now() + Date.now() + 1000;
+    this.storage.setItem(this.key, JSON.stringify({ basketId, until }));
+  }
+
   /** The basket is no longer this tab's: its id, and what a failed payment of it brought back (the customer's entries). */
   private dropBasketKey(): void {
-    const basketId = this.storage.getItem(this.key);
+    const basketId = BasketStore.storedId(this.storage, this.key);
     this.storage.removeItem(this.key);
     const record = this.pendingRecord;
     if (record?.returned && (!basketId || record.basketId === basketId)) this.storage.removeItem(this.pendingKey);
@@ -457,7 +602,7 @@ export class BasketStore extends Store<BasketState> {
     this.creating ??= this.api
       .createBasket()
       .then((result) => {
-        this.storage.setItem(this.key, result.BasketId);
+        this.keepBasketKey(result.BasketId);
         this.patch({ basketId: result.BasketId });
         return result.BasketId;
       })
@@ -524,7 +669,7 @@ export class BasketStore extends Store<BasketState> {
         ? previous.Items.filter((i) => !stillThere.has(i.BasketItemId) && this.expiresAt(i) <= now + 1000)
         : [];
     const releaseChange: Partial<BasketState> = released.length
-      ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1 }
+      ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1, releasedElsewhere: this.adopting > 0 }
       : action === 'add'
         ? { released: EMPTY_RELEASED } // tickets added after an expiry: the visitor started again
         : {};
@@ -537,6 +682,7 @@ export class BasketStore extends Store<BasketState> {
       }
       this.dropBasketKey();
       this.patch({ basketId: null, content: null, error: null, ...releaseChange });
+      this.shareAfter(action, released.length > 0);
       return;
     }
     this.patch({
@@ -545,7 +691,15 @@ export class BasketStore extends Store<BasketState> {
       error: action ? null : this.value.error,
       ...releaseChange,
     });
+    if (this.value.basketId) this.keepBasketKey(this.value.basketId);
     this.scheduleExpiry();
+    this.shareAfter(action, released.length > 0);
+  }
+
+  /** Tell the other tabs of what `accept` took: an add or remove here, or a release this tab found. */
+  private shareAfter(action: BasketAction | null, released: boolean): void {
+    if (action === 'add' || action === 'remove') this.share(action);
+    else if (released) this.share('expiry');
   }
 
   private releaseAll(): void {
@@ -558,8 +712,9 @@ export class BasketStore extends Store<BasketState> {
       basketId: null,
       content: null,
       error: null,
-      ...(released.length ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1 } : {}),
+      ...(released.length ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1, releasedElsewhere: this.adopting > 0 } : {}),
     });
+    if (released.length) this.share('expiry');
   }
 
   private expiresAt(item: BasketItem): number {
@@ -672,8 +827,10 @@ export class BasketStore extends Store<BasketState> {
     return failure;
   }
 
-  /** Stop timers (the last element of this basket left the page). */
+  /** Stop timers and the other tabs' channel (the last element of this basket left the page). */
   dispose(): void {
+    this.disposed = true;
     this.clearExpiryTimer();
+    for (const dispose of this.disposers.splice(0)) dispose();
   }
 }

@@ -12,6 +12,8 @@ import { createContext } from '@lit/context';
 import { createApiClient, type ApiClient } from '../api/client.ts';
 import { setLocale } from '../i18n/locale.ts';
 import { BasketStore } from './basket-store.ts';
+import { syncBasket } from './basket-sync.ts';
+import { keepChosenShow } from './chosen-show.ts';
 import { endpointKey, type BookingConfig } from './config.ts';
 import { SelectionStore } from './selection.ts';
 
@@ -29,6 +31,8 @@ export interface CreateBookingOptions {
   api?: ApiClient;
   /** Restore a stored basket at once (default true). */
   restore?: boolean;
+  /** Keep the basket in step with the site's other tabs (default: yes, unless a client is injected). */
+  sync?: boolean;
 }
 
 /**
@@ -39,12 +43,12 @@ export interface CreateBookingOptions {
 export function createBooking(config: BookingConfig, options: CreateBookingOptions = {}): BookingContextValue {
   void setLocale(config.locale);
   const api = options.api ?? createApiClient({ endpoint: config.endpoint });
-  return Object.freeze({
-    config: Object.freeze({ ...config }),
-    api,
-    basket: new BasketStore({ api, storageKey: endpointKey(config.endpoint), timeZone: config.timeZone, restore: options.restore }),
-    selection: new SelectionStore(),
-  });
+  const key = endpointKey(config.endpoint);
+  const basket = new BasketStore({ api, storageKey: key, timeZone: config.timeZone, restore: options.restore });
+  if (options.sync ?? !options.api) syncBasket(basket, key);
+  const selection = new SelectionStore();
+  keepChosenShow(selection, key);
+  return Object.freeze({ config: Object.freeze({ ...config }), api, basket, selection });
 }
 
 const registry = new Map<string, BookingContextValue>();

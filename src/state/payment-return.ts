@@ -94,15 +94,16 @@ function recordOf(basket: BasketStore): ReturnRecord {
  * The basket that went to payment from this tab, read once: later calls (a
  * second element, a reconnect, after `basket.completed()`) get the same id.
  * With `orCompleted` (the success page), when none awaits payment: the last
- * booking completed from this tab (a reload of that page), to be shown again,
- * already announced.
+ * booking completed from this tab (a reload of that page), or one completed
+ * in another tab of the site just now, to be shown again, already announced.
  */
 export function claimAwaitingBasket(basket: BasketStore, options: { orCompleted?: boolean } = {}): string | null {
   const record = recordOf(basket);
   if (!record.claimed) {
     record.claimed = true;
     record.basketId = basket.awaitingPayment;
-    const done = record.basketId || !options.orCompleted ? null : lastCompletedBooking(basket);
+    // Else the last booked here, or one another tab of the site just completed (basket-sync.ts): its event fired there.
+    const done = record.basketId || !options.orCompleted ? null : (lastCompletedBooking(basket) ?? basket.bookedElsewhere);
     if (done) {
       record.basketId = done.basketId;
       record.announced.add(done.basketId); // its booking-order-completed fired when it was first shown

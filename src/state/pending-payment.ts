@@ -8,7 +8,7 @@
  * so the widget must not forget it: it offers to continue to the same payment
  * page for as long as the payment stays open.
  *
- * The record (BasketStore.pendingRecord, sessionStorage per endpoint) keeps the
+ * The record (BasketStore.pendingRecord, localStorage per endpoint: every tab sees it) keeps the
  * payment page's address, when the order was sent (server clock), what it
  * holds (for the customer to recognise) and the customer's entries (restored
  * on a failed-payment return). What the service says decides the state:
@@ -21,12 +21,11 @@ import { isNotAvailableYet } from '../api/client.ts';
 import { isBasketGone } from './failure.ts';
 import type { BasketContent } from '../api/types.ts';
 import { safeUrl } from '../safe-url.ts';
-import type { BasketStore } from './basket-store.ts';
+import { PAYMENT_TIMEOUT_MS, type BasketStore } from './basket-store.ts';
 import { returnMarker } from './return-page.ts';
 import { Store } from './store.ts';
 
-/** The payment timeout of the interface (§3, §8): the payment stays open this long after Submit Order. */
-export const PAYMENT_TIMEOUT_MS = 20 * 60_000;
+export { PAYMENT_TIMEOUT_MS };
 
 /** What the customer sees of an item of the basket that went to payment. */
 export interface PendingItem {
@@ -80,6 +79,8 @@ export interface PendingState {
   deadline: number | null;
   /** Bumped each time the page is shown again from the back/forward cache. */
   visit: number;
+  /** The booking reference, once booked (when known). */
+  reference?: string | null;
 }
 
 /** The details to keep for a basket going to payment: what it holds, and when. */
@@ -105,7 +106,7 @@ export class PendingPayment extends Store<PendingState> {
   private checking: Promise<void> | undefined;
 
   constructor(private readonly basket: BasketStore) {
-    super({ status: 'none', record: null, deadline: null, visit: 0 });
+    super({ status: 'none', record: null, deadline: null, visit: 0, reference: null });
   }
 
   /**
@@ -143,6 +144,13 @@ export class PendingPayment extends Store<PendingState> {
     if (this.value.status === 'released') this.patch({ status: 'none', record: null, deadline: null });
   }
 
+  /** Another tab completed the booking of the payment this tab showed (basket-sync.ts). */
+  bookedElsewhere(booking: { basketId: string; bookingReference: string }): void {
+    this.dispose();
+    const record = this.value.record?.basketId === booking.basketId ? this.value.record : { basketId: booking.basketId };
+    this.patch({ status: 'booked', record, deadline: null, reference: booking.bookingReference || null });
+  }
+
   /** Stop the timer (the last element showing it left the page). */
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
@@ -165,7 +173,7 @@ export class PendingPayment extends Store<PendingState> {
       const summary = await api.getSubmittedBasketSummary({ basketId: record.basketId });
       if (!isNotAvailableYet(summary)) {
         // Paid (in another tab, or the return never reached this page): the confirmation shows it.
-        this.patch({ status: 'booked' });
+        this.patch({ status: 'booked', reference: summary.BookingReference || null });
         return;
       }
       const content = await api.getBasket({ basketId: record.basketId });
@@ -223,7 +231,7 @@ export function pendingPayment(basket: BasketStore): PendingPayment {
     stores.set(basket, created);
     if (typeof window !== 'undefined') {
       window.addEventListener('pageshow', (event) => {
-        if (event.persisted) created.shownAgain();
+        if (event.persisted && !basket.disposed) created.shownAgain();
       });
     }
     if (basket.pendingRecord) void created.check();

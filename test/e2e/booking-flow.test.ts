@@ -355,8 +355,8 @@ describe('booking flow over npm start', () => {
 
       // The countdown, against the hold's true remaining time on the service's clock.
       const countdown = await page.evaluate(async () => {
-        const key = Object.keys(sessionStorage).find((k) => k.startsWith('stagedoor:basket:'));
-        const basketId = key ? sessionStorage.getItem(key) : null;
+        const key = Object.keys(localStorage).find((k) => k.startsWith('stagedoor:basket:'));
+        const basketId = key ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { basketId?: string }).basketId : null;
         const response = await fetch(`/api/rest/v2/Baskets/${basketId}`);
         const stamp = Number(/desc="?(\d+)/.exec(response.headers.get('server-timing') ?? '')?.[1]);
         const { MinExpirationDate } = (await response.json()) as { MinExpirationDate: string };

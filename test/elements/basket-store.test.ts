@@ -1,6 +1,6 @@
 /**
  * The basket store against issue 5: lazy creation, one request per action,
- * the BasketId per endpoint in sessionStorage, failures that keep the last
+ * the BasketId per endpoint in localStorage (lapsing with its hold), failures that keep the last
  * good basket, expiry by the server's clock, and the payment hand-over.
  */
 import { expect } from '@open-wc/testing';
@@ -46,6 +46,12 @@ function setup(options: { clock?: ServerClock; storage?: ReturnType<typeof memor
   const make = (restore = true) => new BasketStore({ api, storageKey, timeZone: 'Europe/London', storage, restore });
   const store = make();
   return { service, handlers, api, storage, store, clock, reload: (o = {}) => make(o.restore ?? true) };
+}
+
+/** The basket id kept for the endpoint (the record is `{ basketId, until }`), or null. */
+function storedId(storage: KeyValueStorage, key = 'stagedoor:basket:https://tickets.example/api'): string | null {
+  const raw = storage.getItem(key);
+  return raw === null ? null : ((JSON.parse(raw) as { basketId?: string }).basketId ?? null);
 }
 
 /** Let promise callbacks run until `condition` holds (bounded; no timers involved). */
@@ -143,7 +149,7 @@ describe('basket store', () => {
       const first = setup();
       await first.store.add({ Tickets: [3] });
       const id = first.store.value.basketId;
-      expect(first.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(id);
+      expect(storedId(first.storage)).to.equal(id);
 
       const reloaded = first.reload();
       expect(reloaded.value.basketId).to.equal(id);
@@ -157,16 +163,17 @@ describe('basket store', () => {
       expect(other.api.calls).to.deep.equal([]);
     });
 
-    it('uses the real sessionStorage by default, keyed by the endpoint', async () => {
+    it('uses the real localStorage by default, keyed by the endpoint, shared by every tab of the site', async () => {
       const clock = new ServerClock();
       const service = fakeBasketService({ clock });
-      const api = fakeApi(service.handlers, { clock, endpoint: '/api-session-test' });
-      const config = resolveConfig({ endpoint: `/api-session-test-${Date.now()}` });
+      const api = fakeApi(service.handlers, { clock, endpoint: '/api-local-test' });
+      const config = resolveConfig({ endpoint: `/api-local-test-${Date.now()}` });
       const key = `stagedoor:basket:${endpointKey(config.endpoint)}`;
       try {
         const booking = createBooking(config, { api });
         await booking.basket.add({ Tickets: [9] });
-        expect(sessionStorage.getItem(key)).to.equal(booking.basket.value.basketId);
+        expect(storedId(localStorage, key)).to.equal(booking.basket.value.basketId);
+        expect(sessionStorage.getItem(key)).to.equal(null);
 
         const again = createBooking(config, { api });
         await settled(again.basket);
@@ -175,8 +182,59 @@ describe('basket store', () => {
         booking.basket.dispose();
         again.basket.dispose();
       } finally {
-        sessionStorage.removeItem(key);
+        localStorage.removeItem(key);
       }
+    });
+
+    it('lets the kept id lapse with the hold: past it, a new page restores nothing and asks nothing', async () => {
+      const first = setup();
+      await first.store.add({ Tickets: [3] });
+      const raw = JSON.parse(first.storage.getItem('stagedoor:basket:https://tickets.example/api') ?? '{}') as { until: number };
+      // Kept until the hold's end (10 minutes by the fake service), by this browser's clock.
+      expect(raw.until - Date.now()).to.be.within(9 * MINUTE, 10 * MINUTE + 2000);
+      first.storage.setItem('stagedoor:basket:https://tickets.example/api', JSON.stringify({ basketId: first.store.value.basketId, until: Date.now() - 1 }));
+      const calls = first.api.calls.length;
+      const reloaded = first.reload();
+      expect(reloaded.value.basketId).to.equal(null);
+      expect(first.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(null);
+      expect(first.api.calls.length).to.equal(calls);
+    });
+
+    it('where storage is refused (reading throws, or the quota is full), keeps the basket within the tab and says nothing', async () => {
+      const clock = new ServerClock();
+      const service = fakeBasketService({ clock });
+      const api = fakeApi(service.handlers, { clock });
+      const config = resolveConfig({ endpoint: `/api-refused-${Date.now()}` });
+      const errors = sinon.spy(console, 'error');
+      const warnings = sinon.spy(console, 'warn');
+      const getter = sinon.stub(window, 'localStorage').get(() => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      });
+      try {
+        const booking = createBooking(config, { api });
+        const added = await booking.basket.add({ Tickets: [5] });
+        expect(added.ok).to.equal(true);
+        expect(booking.basket.value.basketId).to.be.a('string');
+        await booking.basket.remove(booking.basket.value.content?.Items[0]?.BasketItemId ?? 0);
+        await booking.basket.add({ Tickets: [6] });
+        expect(itemNames(booking.basket.value.content)).to.deep.equal(['Show 6']);
+        expect(booking.basket.value.error).to.equal(null);
+        booking.basket.dispose();
+      } finally {
+        getter.restore();
+      }
+      const full = sinon.stub(Storage.prototype, 'setItem').throws(new DOMException('full', 'QuotaExceededError'));
+      try {
+        const booking = createBooking(resolveConfig({ endpoint: `/api-full-${Date.now()}` }), { api });
+        expect((await booking.basket.add({ Tickets: [7] })).ok).to.equal(true);
+        expect(booking.basket.value.error).to.equal(null);
+        booking.basket.dispose();
+      } finally {
+        full.restore();
+        errors.restore();
+        warnings.restore();
+      }
+      expect(errors.called || warnings.called).to.equal(false);
     });
 
     for (const status of [403, 404]) {
@@ -192,7 +250,7 @@ describe('basket store', () => {
         expect(reloaded.value.basketId).to.equal(null);
         expect(reloaded.value.content).to.equal(null);
         expect(reloaded.value.error).to.equal(null);
-        expect(first.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(null);
+        expect(storedId(first.storage)).to.equal(null);
 
         // The next add starts a new basket.
         await reloaded.add({ Tickets: [4] });
@@ -258,7 +316,7 @@ describe('basket store', () => {
         expect(outcome.ok).to.equal(false);
         expect(s.store.value.basketId).to.equal(basketId);
         expect(itemNames(s.store.value.content)).to.deep.equal(itemNames(good));
-        expect(s.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(basketId);
+        expect(storedId(s.storage)).to.equal(basketId);
         const error = s.store.value.error;
         expect(error?.action).to.equal('add');
         expect(error?.kind).to.equal(c.kind);
@@ -562,7 +620,7 @@ describe('basket store', () => {
       expect(back.value.basketId).to.equal(id);
       expect(itemNames(back.value.content)).to.deep.equal(['Show 1']);
       expect(back.awaitingPayment).to.equal(null);
-      expect(s.storage.getItem('stagedoor:basket:https://tickets.example/api')).to.equal(id);
+      expect(storedId(s.storage)).to.equal(id);
     });
 
     it('resumeAfterFailedPayment that cannot reach the service: null (unknown), the id kept for a later refresh', async () => {

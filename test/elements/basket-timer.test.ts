@@ -205,7 +205,7 @@ describe('basket-timer', () => {
   });
 
   describe('states, announcements and events', () => {
-    it('goes normal → warning → final → expired, speaking once at each, and says what was released', async () => {
+    it('goes normal → warning → final → expired, saying the time left at 5, 2 and 1 minutes, once each, and what was released', async () => {
       const w = await mount();
       await addTickets(w, 1);
       expect(w.el.state).to.equal('normal');
@@ -213,10 +213,21 @@ describe('basket-timer', () => {
       expect(live(w.el)).to.equal('');
       await expectAccessible(w);
 
-      await untilLeft(w, 2 * MINUTE + 2 * SECOND); // 2:02 left: 2:01 holds until the next tick
+      await untilLeft(w, 5 * MINUTE + 2 * SECOND); // 5:01 shown: nothing said yet
+      expect(shown(w.el)).to.equal('5:01');
+      expect(w.liveChanges).to.deep.equal([]);
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('5:00');
+      expect(live(w.el)).to.equal('5 minutes left to complete your booking.');
+      expect(w.el.state).to.equal('normal');
+      expect(w.events).to.deep.equal([]);
+      await w.tick(10 * SECOND); // quiet between the marks
+      expect(w.liveChanges).to.have.length(1);
+
+      await untilLeft(w, 2 * MINUTE + 2 * SECOND); // 2:01 shown
       expect(shown(w.el)).to.equal('2:01');
       expect(w.el.state).to.equal('normal');
-      expect(w.liveChanges).to.deep.equal([]);
+      expect(w.liveChanges).to.have.length(1);
       await w.tick(SECOND);
       expect(shown(w.el)).to.equal('2:00');
       expect(w.el.state).to.equal('warning');
@@ -226,10 +237,16 @@ describe('basket-timer', () => {
       expect(w.events).to.deep.equal([{ type: 'booking-expiry-warning', detail: { level: 'warning', secondsLeft: 120 } }]);
       await expectAccessible(w);
 
-      await untilLeft(w, 32 * SECOND); // 0:31 shown: the live region has not changed since the warning
+      await untilLeft(w, MINUTE + 2 * SECOND);
+      expect(w.liveChanges).to.have.length(2);
+      await w.tick(SECOND);
+      expect(shown(w.el)).to.equal('1:00');
+      expect(live(w.el)).to.equal('1 minute left to complete your booking.');
+
+      await untilLeft(w, 32 * SECOND); // 0:31 shown: the live region has not changed since 1:00
       expect(shown(w.el)).to.equal('0:31');
       expect(w.el.state).to.equal('warning');
-      expect(w.liveChanges).to.have.length(1);
+      expect(w.liveChanges).to.have.length(3);
       await w.tick(SECOND);
       expect(shown(w.el)).to.equal('0:30');
       expect(w.el.state).to.equal('final');
@@ -251,12 +268,12 @@ describe('basket-timer', () => {
       const expiry = w.events.filter((e) => e.type === 'booking-expiry');
       expect(expiry).to.have.length(1);
       expect((expiry[0]?.detail as { released: { EventName: string }[] }).released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
-      expect(w.liveChanges).to.have.length(3);
+      expect(w.liveChanges).to.have.length(5);
       await expectAccessible(w);
 
       // Nothing more is said or fired while it stays expired.
       await w.tick(MINUTE);
-      expect(w.liveChanges).to.have.length(3);
+      expect(w.liveChanges).to.have.length(5);
       expect(w.events.map((e) => e.type)).to.deep.equal(['booking-expiry-warning', 'booking-expiry-warning', 'booking-expiry']);
     });
 
@@ -300,6 +317,28 @@ describe('basket-timer', () => {
       expect(w.events).to.have.length(fired);
       expect(part(w.el, 'empty')?.textContent).to.equal('Your basket is empty');
       expect(w.el.shadowRoot?.activeElement).to.equal(part(w.el, 'empty'));
+      await expectAccessible(w);
+    });
+
+    it('offers "Hold these seats again" after a lapse: one click holds the same seats again, said once; accessible', async () => {
+      const w = await mount();
+      await addTickets(w, 1);
+      await w.tick(10 * MINUTE + SECOND);
+      expect(w.el.state).to.equal('expired');
+      const button = part(w.el, 'hold-again-button');
+      expect(button?.textContent?.trim()).to.equal('Hold these seats again');
+      await expectAccessible(w);
+      const adds = w.api.callsTo('addTickets').length;
+      button?.click();
+      await w.tick(0);
+      await w.tick(0);
+      // The same ticket, in a new hold.
+      expect(w.api.callsTo('addTickets').slice(adds).map((c) => (c as { body: { Tickets: number[] } }).body.Tickets)).to.deep.equal([[1]]);
+      expect(w.booking.basket.value.content?.Items.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+      expect(w.el.state).to.equal('normal');
+      expect(live(w.el)).to.equal('Your seats are held again.');
+      expect(part(w.el, 'released')).to.equal(null);
+      expect(w.liveChanges.filter((t) => t === 'Your seats are held again.')).to.have.length(1);
       await expectAccessible(w);
     });
 

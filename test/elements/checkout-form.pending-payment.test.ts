@@ -59,6 +59,7 @@ describe('<checkout-form> back from the payment page without paying', () => {
   afterEach(() => {
     resetSharedBookings();
     sessionStorage.clear();
+    localStorage.clear();
   });
 
   it('restored from the back/forward cache: says the payment is unfinished, with seats, total and time left; focus and announcement; Continue goes to the same payment page', async () => {

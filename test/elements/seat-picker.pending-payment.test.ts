@@ -88,6 +88,7 @@ describe('<seat-picker> while a payment from this tab is open', () => {
   afterEach(() => {
     resetSharedBookings();
     sessionStorage.clear();
+    localStorage.clear();
   });
 
   it('refuses Add with a note saying why and for how long, leading back to the payment page; sends nothing; the checkout keeps showing the payment', async () => {
@@ -159,6 +160,7 @@ describe('a basket started beside an open payment', () => {
   afterEach(() => {
     resetSharedBookings();
     sessionStorage.clear();
+    localStorage.clear();
   });
 
   it('does not drop what was kept for the payment; the checkout shows the payment above the new basket, also after a reload', async () => {

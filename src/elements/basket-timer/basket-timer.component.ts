@@ -26,12 +26,18 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * States (attribute `state`, and a token on `part="timer"`): `empty` (no
  * basket: shows `empty-text`, or nothing at all), `normal`, `warning` (at
  * `warning-seconds`), `final` (at `final-seconds`), `expired` (the hold ran out:
- * lists the released tickets and offers "Start again", which only clears that
- * notice). Screen readers hear one polite live region, only at those moments
- * (warning, final, expired), never every second.
+ * lists the released tickets and offers "Hold these seats again", which adds the
+ * same seats to a new hold in one click, or says which were taken meanwhile and
+ * shows that performance in the shared selection's seat map; "Start again" only
+ * clears the notice). Every tab and window of the site shows the same basket and
+ * countdown. Screen readers hear one polite live region, only at 5, 2 and 1
+ * minutes left, at the warning threshold, the final seconds and expiry, never
+ * every second, and once per basket however many timers and tabs show it (by the
+ * tab the visitor last opened or touched).
  *
  * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The element's outer box.
  * @csspart timer - The countdown (a pill); with a state token: `timer normal`, `timer warning`, `timer final`, `timer expired`; `timer normal payment` while a payment this tab started is open (back from the payment page without paying): "Payment open for m:ss".
@@ -46,9 +52,10 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * @csspart item-seats - The seats of a released item.
  * @csspart item-time - An item's m:ss, with its state token.
  * @csspart released - The panel saying which tickets were released (`released whole` when nothing is left).
- * @csspart message - The panel's sentence.
+ * @csspart message - The panel's sentence (and, after "Hold these seats again", which seats were taken meanwhile).
  * @csspart released-list - The list of released items.
  * @csspart released-item - One released item.
+ * @csspart hold-again-button - The "Hold these seats again" button (after a hold lapsed).
  * @csspart start-again-button - The "Start again" button (when nothing is left).
  * @csspart dismiss-button - The "Dismiss" button (when other items are still held).
  * @csspart empty - The `empty-text`, when there is no basket.

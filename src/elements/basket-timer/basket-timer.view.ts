@@ -13,10 +13,15 @@ import { formatDateTime, formatList } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
+import { lapsedHold, type LapsedHold } from '../../state/lapsed-hold.ts';
 import { pendingPayment, type PendingPayment } from '../../state/pending-payment.ts';
+import { followTabs, sayOnce } from '../../state/spoken-once.ts';
 import type { BasketTimer, BasketTimerState } from './basket-timer.component.ts';
 
 export { basketTimerViewStyles } from './basket-timer.view.styles.ts';
+
+/** Seconds left at which the live region says the time left (besides the warning threshold and the final seconds). */
+const SPOKEN_MARKS = [300, 120, 60];
 
 const SEVERITY: Record<BasketTimerState, number> = { empty: 0, normal: 1, warning: 2, final: 3, expired: 4 };
 
@@ -85,6 +90,11 @@ export class BasketTimerView {
   private zeroHandledFor: number | null = null;
   private zeroToldFor: number | null = null;
   private afterRender: (() => void)[] = [];
+  /** What the lapsed hold held (lapsed-hold.ts), and its last outcome this view told. */
+  private lapsed: { store: BasketStore; hold: LapsedHold; off: () => void } | undefined;
+  private seenOutcomes = 0;
+  /** When the last release was said (server clock). */
+  private releaseSaidAt = Number.NEGATIVE_INFINITY;
 
   willUpdate(): void {
     const { basket: store, config } = this.port.booking();
@@ -99,6 +109,7 @@ export class BasketTimerView {
       this.lastState = null;
     }
 
+    followTabs(store); // this tab, shown now, is where the visitor looks (spoken-once.ts)
     this.target = content.length ? store.nextExpiry() : null;
     if (this.pending?.store !== store) {
       this.pending?.off();
@@ -119,17 +130,21 @@ export class BasketTimerView {
       this.target !== null ? this.levelOf(this.target - now) : this.released.length ? 'expired' : this.paymentDeadline !== null ? 'normal' : 'empty';
     this.host.state = state;
 
-    // The basket reported a release: say which tickets, once per basket however many timers
-    // show it (the first timer to see it speaks and fires the event; the others only show it).
+    // The basket reported a release: say which tickets, once per basket however many timers and
+    // tabs show it (spoken-once.ts), and fire the event in the tab where it happened (a release
+    // learnt from another tab fired there; this tab's host hears `booking-remote-change`).
     if (basket.expiryCount > this.seenExpiryCount) {
       this.seenExpiryCount = basket.expiryCount;
       this.zeroToldFor = this.target;
-      if (firstTime(store, `expiry:${basket.expiryCount}`)) {
-        const released = basket.released;
+      const released = basket.released;
+      if (sayOnce(store, `expiry:${released.map((i) => i.BasketItemId).join(',')}`)) {
+        this.releaseSaidAt = now;
         const list = this.describeItems(released, config);
         this.announcement = content.length
           ? msg(str`The hold ran out for ${list}; those tickets were released.`)
           : msg(str`Time is up. These tickets were released: ${list}.`);
+      }
+      if (firstTime(store, `expiry:${basket.expiryCount}`) && !basket.releasedElsewhere) {
         this.afterRender.push(() => void this.port.emit('booking-expiry', { released }));
       }
     }
@@ -139,15 +154,26 @@ export class BasketTimerView {
       (this.lastState === null || SEVERITY[state] > SEVERITY[this.lastState]) &&
       firstTime(store, `${state}:${this.target}`)
     ) {
-      const words = durationInWords(this.seconds, intlLocale(config.locale));
-      this.announcement =
-        state === 'warning'
-          ? msg(str`${words} left to complete your booking.`)
-          : msg(str`Only ${words} left. Your seats will be released soon.`);
       const level = state;
       const left = this.seconds;
       this.afterRender.push(() => void this.port.emit('booking-expiry-warning', { level, secondsLeft: left }));
     }
+
+    // The time left, heard at 5, 2 and 1 minutes (and at the warning threshold, and the final
+    // seconds): once each, by the tab the visitor looks at; the timer's own role stays quiet. A
+    // release said within the last second is not talked over (the time left is said after it).
+    if (this.target !== null && state !== 'expired' && !(now - this.releaseSaidAt < 1000)) {
+      const words = durationInWords(this.seconds, intlLocale(config.locale));
+      const marks = [...SPOKEN_MARKS, this.host.warningSeconds].filter((m) => Number.isFinite(m) && this.seconds <= m);
+      const mark = marks.length ? Math.min(...marks) : null;
+      if (state === 'final' && sayOnce(store, `final:${this.target}`)) {
+        this.announcement = msg(str`Only ${words} left. Your seats will be released soon.`);
+      } else if (mark !== null && state !== 'final' && sayOnce(store, `left:${this.target}:${mark}`)) {
+        this.announcement = msg(str`${words} left to complete your booking.`);
+      }
+    }
+
+    this.rehold(store);
 
     if (state === 'expired' && this.target !== null) {
       // Zero by the server clock: have the basket refreshed now (the store reports what it released).
@@ -164,6 +190,29 @@ export class BasketTimerView {
     this.lastState = state;
   }
 
+  /** Follow the lapsed hold of this basket; say each outcome of "Hold these seats again" once. */
+  private rehold(store: BasketStore): void {
+    if (this.lapsed?.store !== store) {
+      this.lapsed?.off();
+      const hold = lapsedHold(this.port.booking());
+      this.lapsed = { store, hold, off: hold.subscribe(() => this.host.requestUpdate()) };
+      this.seenOutcomes = hold.value.outcomes;
+    }
+    const value = this.lapsed.hold.value;
+    if (value.outcomes === this.seenOutcomes) return;
+    this.seenOutcomes = value.outcomes;
+    if (!firstTime(store, `rehold:${value.outcomes}`)) return;
+    if (value.status === 'held') this.announcement = msg('Your seats are held again.');
+    else if (value.status === 'gone') this.announcement = this.goneMessage(value.gone);
+    else if (value.status === 'failed' && value.message) this.announcement = value.message;
+  }
+
+  private goneMessage(gone: readonly string[]): string {
+    if (!gone.length) return msg('Some of those seats were taken meanwhile. Choose again on the seat map.');
+    const list = formatList(gone, this.port.booking().config, { style: 'short', type: 'conjunction' });
+    return msg(str`No longer free: ${list}. Choose again on the seat map.`);
+  }
+
   updated(): void {
     const queued = this.afterRender;
     this.afterRender = [];
@@ -174,6 +223,8 @@ export class BasketTimerView {
     this.afterRender = [];
     this.pending?.off();
     this.pending = undefined;
+    this.lapsed?.off();
+    this.lapsed = undefined;
   }
 
   /** The timer's body (the element renders it with its live region); `empty` is the empty state's. */
@@ -257,12 +308,38 @@ export class BasketTimerView {
             </li>`,
         )}
       </ul>
+      ${this.renderRehold()}
       ${whole
-        ? html`<button part="start-again-button" type="button" @click=${() => this.handleStartAgainClick()}>${msg('Start again')}</button>`
+        ? html`<button part="start-again-button" type="button" data-variant=${this.lapsed?.hold.offered ? 'secondary' : nothing} @click=${() => this.handleStartAgainClick()}>
+            ${msg('Start again')}
+          </button>`
         : html`<button part="dismiss-button" type="button" data-variant="secondary" @click=${() => this.handleStartAgainClick()}>
             ${msg('Dismiss')}
           </button>`}
     </div>`;
+  }
+
+  /** "Hold these seats again", or which seats were gone when it was tried. */
+  private renderRehold(): TemplateResult | typeof nothing {
+    const hold = this.lapsed?.hold;
+    if (!hold) return nothing;
+    const { status, gone, message } = hold.value;
+    if (status === 'gone') return html`<p part="message" class="message" id="rehold-message" tabindex="-1">${this.goneMessage(gone)}</p>`;
+    if (!hold.offered) return nothing;
+    const busy = status === 'holding';
+    return html`${status === 'failed' && message ? html`<p part="message" class="message" id="rehold-message" tabindex="-1">${message}</p>` : nothing}
+      <button part="hold-again-button" type="button" aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.handleHoldAgainClick()}>
+        ${busy ? msg('Holding your seats again…') : msg('Hold these seats again')}
+      </button>`;
+  }
+
+  /** One click: the same seats in a new hold (lapsed-hold.ts); focus stays in the timer. */
+  private async handleHoldAgainClick(): Promise<void> {
+    const hold = this.lapsed?.hold;
+    if (!hold || hold.value.status === 'holding') return;
+    await hold.holdAgain();
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>('#rehold-message, .timer, .empty')?.focus();
   }
 
   /** The state at `ms` before the hold runs out (an attribute that is not a number, warning-seconds="soon", keeps the default). */
@@ -282,9 +359,10 @@ export class BasketTimerView {
     return formatList(names, config);
   }
 
-  /** "Start again" / "Dismiss": forget the released notice; nothing else (no event, the selection is kept). */
+  /** "Start again" / "Dismiss": forget the released notice (and what it held); nothing else (no event, the selection is kept). */
   private async handleStartAgainClick(): Promise<void> {
     this.port.booking().basket.clearReleased();
+    this.lapsed?.hold.dismiss();
     await this.host.updateComplete;
     // The button is gone: keep keyboard focus in the timer when there is somewhere to put it.
     this.host.renderRoot.querySelector<HTMLElement>('.empty, .timer')?.focus();

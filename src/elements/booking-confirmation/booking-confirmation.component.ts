@@ -27,6 +27,7 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @fires booking-order-completed - The summary is shown: `{ basketId, bookingReference, total, currency, ticketCount }`.
  * @fires booking-payment-failed - Back from a failed payment: `{ basketId }`.
  * @fires booking-error - The summary could not be read: `{ source, message, status }`.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The element's outer box.
  * @csspart summary - The confirmation section.

@@ -28,6 +28,7 @@ import type { CheckoutFormView } from './checkout-form.view.ts';
  * @fires booking-checkout-submitted - The order went to payment (or was booked on account): `{ basketId, paymentRedirectUrl, total, currency }`.
  * @fires booking-basket-change - An item was removed or the basket emptied: `{ action, basketId, basket }`.
  * @fires booking-error - The order could not be sent, or the checkout could not load: `{ source, message, status }`.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The element's outer box.
  * @csspart hold - How long the seats are still held (m:ss), with a state token: `hold normal`, `hold warning` (2 minutes), `hold final` (30 seconds), `hold expired`; at the top of the page while the form scrolls on a narrow screen.

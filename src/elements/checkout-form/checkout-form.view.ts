@@ -18,8 +18,9 @@ import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
-import { resetClaim, returnUrls } from '../../state/payment-return.ts';
-import { paymentDetails, savedEntries } from '../../state/pending-payment.ts';
+import { paymentBegunElsewhere } from '../../state/basket-sync.ts';
+import { orderStore } from '../../state/order.ts';
+import { savedEntries } from '../../state/pending-payment.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
 import { orderStyles } from '../order.styles.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -42,7 +43,7 @@ import {
 } from './checkout-fields.ts';
 import type { CheckoutForm } from './checkout-form.component.ts';
 import { checkoutFormViewStyles } from './checkout-form.view.styles.ts';
-import { fieldRefusal, orderFields, sendFailure, sendOrder } from './checkout-submit.ts';
+import { fieldRefusal, orderFields, sendFailure } from './checkout-submit.ts';
 
 /** The styles of what the view shows (added to the element's own when it loads). */
 export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles, pendingStyles];
@@ -519,6 +520,7 @@ export class CheckoutFormView {
     const checkout = this.checkoutTask.value;
     const lists = this.systemTask.value;
     if (!basketId || !content || !checkout || !lists) return;
+    if (paymentBegunElsewhere(booking.basket, basketId)) return; // another tab sent it: continue that payment instead
     const problems = collectProblems(this.controls());
     if (problems.length) {
       s.announcement = '';
@@ -530,32 +532,29 @@ export class CheckoutFormView {
     s.fieldErrors = {};
     s.formMessage = null;
     s.announcement = msg('Sending your order…');
-    const total = this.total(content, checkout, lists);
     const config = booking.config;
-    const urls = returnUrls(config);
-    const fields = orderFields(basketId, lists, this.formState);
-    try {
-      const outcome = await sendOrder(booking.api, config, basketId, fields, urls);
-      if (outcome.kind === 'booked') {
+    const total = this.total(content, checkout, lists);
+    const entries = { values: { ...s.values }, deliveryTypeId: s.deliveryTypeId, requireTicketPlan: s.requireTicketPlan, sendConfirmationEmail: s.sendConfirmationEmail, confirmed: [...s.confirmed] };
+    // The order goes through the state (src/state/order.ts): sent, sent again while its answer is lost, and the unfinished payment kept.
+    const outcome = await orderStore(booking.basket).submit({ config, fields: orderFields(basketId, lists, this.formState), content, total, entries });
+    switch (outcome.kind) {
+      case 'booked':
         await this.bookedOnAccount(basketId, outcome.reference, total);
         return;
-      }
-      if (outcome.kind === 'not-accepted') {
+      case 'not-accepted':
         this.fail(msg('The box office did not accept the order. Please try again.'), null);
         return;
-      }
-      const paymentUrl = outcome.url;
-      if (outcome.refusedOnAccount) s.formMessage = { kind: 'info', text: msg('Booking on account is not available here, so you will pay by card.') };
-      s.redirectUrl = paymentUrl;
-      s.phase = 'redirecting';
-      s.announcement = msg('Taking you to the secure payment page…');
-      await this.port.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: paymentUrl, total, currency: config.currency });
-      const entries = { values: { ...s.values }, deliveryTypeId: s.deliveryTypeId, requireTicketPlan: s.requireTicketPlan, sendConfirmationEmail: s.sendConfirmationEmail, confirmed: [...s.confirmed] };
-      booking.basket.submitted(paymentDetails(content, { redirectUrl: paymentUrl, submittedAt: booking.api.clock.now(), total, entries }));
-      this.host.navigate(paymentUrl);
-    } catch (error) {
-      await this.handleSubmitError(error);
+      case 'failed':
+        await this.handleSubmitError(outcome.error);
+        return;
     }
+    const paymentUrl = outcome.url;
+    if (outcome.refusedOnAccount) s.formMessage = { kind: 'info', text: msg('Booking on account is not available here, so you will pay by card.') };
+    s.redirectUrl = paymentUrl;
+    s.phase = 'redirecting';
+    s.announcement = msg('Taking you to the secure payment page…');
+    await this.port.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: paymentUrl, total, currency: config.currency });
+    this.host.navigate(paymentUrl);
   };
 
   private async bookedOnAccount(basketId: string, reference: string, total: number): Promise<void> {
@@ -564,8 +563,6 @@ export class CheckoutFormView {
     this.shown.phase = 'booked-on-account';
     this.shown.announcement = msg(str`Booked. Your booking reference is ${reference}.`);
     await this.port.emit('booking-checkout-submitted', { basketId, paymentRedirectUrl: null, total, currency: booking.config.currency });
-    booking.basket.submitted();
-    resetClaim(booking.basket);
     await this.host.updateComplete;
     this.host.renderRoot.querySelector<HTMLElement>('#on-account-heading')?.focus();
   }

@@ -43,6 +43,7 @@ const LOAD_WORDS: Record<LoadKind, FailureWords> = {
  *   an event (`eventId` is null when they go back to all shows).
  * @fires booking-error - `{ source: 'event-list', message, status }` when something failed to load and the
  *   visitor was told (status 404: the show is no longer available; null: no answer).
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The element's outer box.
  * @csspart heading - The detail's headings: the show's name, the cast, the reviews, the venue.

@@ -34,6 +34,7 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  *
  * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance.
  * @fires booking-error - `{ source: 'performance-calendar', message, status }` when the performances could not be loaded.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The element's outer box.
  * @csspart status - The visually hidden live region.

@@ -4,6 +4,17 @@ import { html, nothing, svg, type TemplateResult } from 'lit';
 import { seatColour, type SeatColour } from './seat-colours.ts';
 import type { SeatMap } from '../../state/seat-map.ts';
 import type { MoneyText } from './seat-words.ts';
+import {
+  BAND_LETTER,
+  HELD_OUTLINE,
+  INVALID_RING,
+  MARK_WIDTH,
+  RESTRICTED_CORNER,
+  SEAT_RADIUS,
+  SEAT_UNITS,
+  seatMark,
+  type SymbolShape,
+} from './seat-symbols.ts';
 
 /** The legend of `map`; `held`: some seats of it are in the basket; `invalid`: the service refused a seat of the choice. */
 export function renderLegend(map: SeatMap, shown: { held: boolean; invalid: boolean }, money: MoneyText): TemplateResult {
@@ -21,11 +32,6 @@ export function renderLegend(map: SeatMap, shown: { held: boolean; invalid: bool
 }
 
 /**
- * A legend swatch drawn like the seats on the canvas: colour, mark and (for bands) a
- * letter beside it, in the same colours (seat-colours.ts), set by `paintSwatches`, so it
- * follows the colour scheme as the canvas does.
- */
-/**
  * Give the legend's swatches their colours through the CSSOM (`var()` works there, not in
  * SVG's own attributes, and a strict CSP allows it where a style attribute would not): each
  * `data-fill` / `data-stroke` becomes that property. The element calls it after each render.
@@ -37,36 +43,46 @@ export function paintSwatches(root: ParentNode): void {
   }
 }
 
+/** A symbol of seat-symbols.ts in SVG (in seat units, as the canvas draws it scaled). */
+function shape(symbol: SymbolShape, colour: string) {
+  return symbol.paint === 'fill'
+    ? svg`<path d=${symbol.d} data-fill=${colour} />`
+    : svg`<path d=${symbol.d} fill="none" stroke-width=${MARK_WIDTH} stroke-linecap="round" data-stroke=${colour} />`;
+}
+
+/**
+ * A legend swatch drawn from the same description as the seats on the canvas (seat-symbols.ts):
+ * colour, mark and (from the seventh band) a letter, in the same colours (seat-colours.ts), set
+ * by `paintSwatches`, so it follows the colour scheme as the canvas does.
+ */
 function swatch(kind: { band?: number; letter?: string; selected?: boolean; held?: boolean; restricted?: boolean; invalid?: boolean }): TemplateResult {
+  const band = kind.band ?? -1;
   const fill = kind.selected
     ? seatColour('selected')
     : kind.held
       ? seatColour('held')
-      : kind.band !== undefined
-        ? seatColour(`band-${(kind.band % 6) + 1}` as SeatColour)
+      : band >= 0
+        ? seatColour(`band-${(band % 6) + 1}` as SeatColour)
         : kind.restricted
           ? 'var(--_muted)' // a plain seat, deep enough for the corner's mark to show on it
           : 'var(--_border)';
-  const mark = kind.selected ? 'var(--_accent-contrast)' : seatColour('mark');
-  const marks = [
-    svg``,
-    svg`<line x1="6" y1="18" x2="18" y2="6" />`,
-    svg`<circle cx="12" cy="12" r="2.6" data-fill=${mark} />`,
-    svg`<line x1="6.5" y1="12" x2="17.5" y2="12" />`,
-    svg`<path d="M6.5 12H17.5M12 6.5V17.5" />`,
-    svg`<circle cx="12" cy="12" r="4.2" fill="none" />`,
-  ];
-  const check = svg`<path d="M6 12l4.5 5 8-10" fill="none" />`;
-  return html`<svg class="swatch" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-    <rect x="1" y="1" width="22" height="22" rx="5" data-fill=${fill} />
-    <g stroke-width="2" stroke-linecap="round" data-stroke=${mark}>
-      ${kind.selected || kind.held ? check : kind.band !== undefined && kind.band < 6 ? marks[kind.band] : nothing}
-    </g>
-    ${kind.band !== undefined && kind.band >= 6
-      ? svg`<text x="12" y="16.5" text-anchor="middle" font-size="11" font-weight="700" data-fill=${mark}>${kind.letter ?? ''}</text>`
+  const markColour = kind.selected ? 'var(--_accent-contrast)' : seatColour('mark');
+  const mark = kind.selected || kind.held || band >= 0 ? seatMark({ band: Math.max(0, band), selected: !!kind.selected, held: !!kind.held }) : null;
+  const held = HELD_OUTLINE.outset;
+  const ring = INVALID_RING.outset;
+  // The seat at 0,0 to 24,24 in seat units, with room around it for the outlines.
+  return html`<svg class="swatch" viewBox="-1.5 -1.5 27 27" overflow="visible" aria-hidden="true" focusable="false">
+    <rect width=${SEAT_UNITS} height=${SEAT_UNITS} rx=${SEAT_RADIUS} data-fill=${fill} />
+    ${mark ? shape(mark, markColour) : nothing}
+    ${band >= 6 && !kind.selected && !kind.held
+      ? svg`<text x=${BAND_LETTER.x} y=${BAND_LETTER.y} dominant-baseline="central" text-anchor="middle" font-size=${BAND_LETTER.size} font-weight=${BAND_LETTER.weight} data-fill=${markColour}>${kind.letter ?? ''}</text>`
       : nothing}
-    ${kind.held ? svg`<rect x="0.5" y="0.5" width="23" height="23" rx="5" fill="none" stroke="currentColor" stroke-dasharray="2 2" />` : nothing}
-    ${kind.restricted ? svg`<path d="M13 1h10v10z" data-fill=${seatColour('restricted')} />` : nothing}
-    ${kind.invalid ? svg`<rect x="1.25" y="1.25" width="21.5" height="21.5" rx="5" fill="none" stroke-width="2.5" data-stroke=${'var(--_danger)'} />` : nothing}
+    ${kind.held
+      ? svg`<rect x=${-held} y=${-held} width=${SEAT_UNITS + 2 * held} height=${SEAT_UNITS + 2 * held} fill="none" stroke="currentColor" stroke-width=${HELD_OUTLINE.width} stroke-dasharray=${`${HELD_OUTLINE.dash} ${HELD_OUTLINE.dash}`} />`
+      : nothing}
+    ${kind.restricted ? shape(RESTRICTED_CORNER, seatColour('restricted')) : nothing}
+    ${kind.invalid
+      ? svg`<rect x=${-ring} y=${-ring} width=${SEAT_UNITS + 2 * ring} height=${SEAT_UNITS + 2 * ring} rx=${SEAT_RADIUS + ring} fill="none" stroke-width=${INVALID_RING.width} data-stroke=${'var(--_danger)'} />`
+      : nothing}
   </svg>`;
 }

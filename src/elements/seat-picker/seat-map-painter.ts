@@ -10,6 +10,18 @@
  */
 import { seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { lightBand, seatColour } from './seat-colours.ts';
+import {
+  BAND_LETTER,
+  HELD_OUTLINE,
+  INVALID_RING,
+  MARK_WIDTH,
+  RESTRICTED_CORNER,
+  SEAT_LOWER_RADIUS,
+  SEAT_RADIUS,
+  SEAT_UNITS,
+  seatMark,
+  type SymbolShape,
+} from './seat-symbols.ts';
 import { FOCUS_RING, lightSide } from '../tokens.ts';
 
 export interface SeatMapPalette {
@@ -349,9 +361,9 @@ export class SeatMapPainter {
     const inset = (p - size) / 2;
     const x = cellX + inset;
     const y = cellY + inset;
-    const radius = Math.min(size * 0.25, 6);
+    const radius = Math.min(size * (SEAT_RADIUS / SEAT_UNITS), SEAT_RADIUS);
     ctx.beginPath();
-    ctx.roundRect(x, y, size, size, [radius, radius, radius * 0.4, radius * 0.4]);
+    ctx.roundRect(x, y, size, size, [radius, radius, radius * SEAT_LOWER_RADIUS, radius * SEAT_LOWER_RADIUS]);
     ctx.fillStyle = look.selected ? pal.selected : look.held ? pal.held : (pal.bands[look.band % pal.bands.length] ?? lightBand(0));
     ctx.fill();
     if (pal.outline) {
@@ -360,55 +372,37 @@ export class SeatMapPainter {
       ctx.stroke();
     }
     if (size < 6) return;
-    const cx = x + size / 2;
-    const cy = y + size / 2;
-    const u = size / 24;
-    ctx.lineWidth = Math.max(1.5, 2 * u);
-    ctx.lineCap = 'round';
-    if (look.selected || look.held) {
-      // A check mark; held seats also get a dashed outline (grey alone would be colour only).
-      ctx.strokeStyle = look.selected ? pal.selectedMark : pal.mark;
-      ctx.beginPath();
-      ctx.moveTo(cx - 6 * u, cy);
-      ctx.lineTo(cx - 1.5 * u, cy + 5 * u);
-      ctx.lineTo(cx + 6.5 * u, cy - 5 * u);
-      ctx.stroke();
-      if (look.held) {
-        ctx.setLineDash([2 * u, 2 * u]);
-        ctx.strokeStyle = pal.text;
-        ctx.lineWidth = Math.max(1, u);
-        ctx.strokeRect(x - 1, y - 1, size + 2, size + 2);
-        ctx.setLineDash([]);
-      }
-    } else if (look.band >= 6) {
+    // The symbols (seat-symbols.ts, which the legend draws too), in seat units: u CSS px each.
+    const u = size / SEAT_UNITS;
+    const mark = seatMark(look);
+    if (mark) drawSymbol(ctx, mark, x, y, u, look.selected ? pal.selectedMark : pal.mark, Math.max(1.5, MARK_WIDTH * u));
+    if (look.held) {
+      const o = HELD_OUTLINE.outset;
+      ctx.setLineDash([HELD_OUTLINE.dash * u, HELD_OUTLINE.dash * u]);
+      ctx.strokeStyle = pal.text;
+      ctx.lineWidth = Math.max(1, HELD_OUTLINE.width * u);
+      ctx.strokeRect(x - o, y - o, size + 2 * o, size + 2 * o);
+      ctx.setLineDash([]);
+    } else if (!look.selected && look.band >= 6) {
       // Colours and marks repeat after six bands: from the seventh on, the band's letter tells them apart.
       ctx.fillStyle = pal.mark;
-      ctx.font = `700 ${Math.round(11 * u)}px ${pal.font}`;
+      ctx.font = `${BAND_LETTER.weight} ${Math.round(BAND_LETTER.size * u)}px ${pal.font}`;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
-      ctx.fillText(view.map?.bands[look.band]?.label ?? '', cx, cy + 0.5 * u, size - 4 * u);
-    } else {
-      drawBandMark(ctx, look.band, cx, cy, u, pal.mark);
+      ctx.fillText(view.map?.bands[look.band]?.label ?? '', x + BAND_LETTER.x * u, y + BAND_LETTER.y * u, size - 4 * u);
     }
     if (look.invalid) {
       // Refused by the service: a ring in the danger colour around the seat (a shape, not colour alone).
+      const o = INVALID_RING.outset;
       ctx.strokeStyle = pal.invalid;
-      ctx.lineWidth = Math.max(1.5, 2.5 * u);
+      ctx.lineWidth = Math.max(1.5, INVALID_RING.width * u);
       ctx.setLineDash([]);
       ctx.beginPath();
-      ctx.roundRect(x - 1, y - 1, size + 2, size + 2, radius + 1);
+      ctx.roundRect(x - o, y - o, size + 2 * o, size + 2 * o, radius + o);
       ctx.stroke();
     }
-    if (look.restricted) {
-      // A corner triangle in the marks' colour: restricted view.
-      ctx.fillStyle = pal.restricted;
-      ctx.beginPath();
-      ctx.moveTo(x + size - 10 * u, y);
-      ctx.lineTo(x + size, y);
-      ctx.lineTo(x + size, y + 10 * u);
-      ctx.closePath();
-      ctx.fill();
-    }
+    // Restricted view: the corner, in the marks' colour.
+    if (look.restricted) drawSymbol(ctx, RESTRICTED_CORNER, x, y, u, pal.restricted, 0);
   }
 
   /**
@@ -454,35 +448,27 @@ export class SeatMapPainter {
   }
 }
 
-/** The mark that names a price band besides its colour: 0 none, 1 diagonal, 2 dot, 3 bar, 4 plus, 5 ring (the legend draws the same). */
-function drawBandMark(ctx: Context2D, band: number, cx: number, cy: number, u: number, colour: string): void {
-  const k = 5.5 * u;
-  ctx.strokeStyle = colour;
-  ctx.fillStyle = colour;
-  ctx.beginPath();
-  switch (band % 6) {
-    case 0:
-      return;
-    case 1:
-      ctx.moveTo(cx - k, cy + k);
-      ctx.lineTo(cx + k, cy - k);
-      break;
-    case 2:
-      ctx.arc(cx, cy, 2.6 * u, 0, Math.PI * 2);
-      ctx.fill();
-      return;
-    case 3:
-      ctx.moveTo(cx - k, cy);
-      ctx.lineTo(cx + k, cy);
-      break;
-    case 4:
-      ctx.moveTo(cx - k, cy);
-      ctx.lineTo(cx + k, cy);
-      ctx.moveTo(cx, cy - k);
-      ctx.lineTo(cx, cy + k);
-      break;
-    default:
-      ctx.arc(cx, cy, k * 0.75, 0, Math.PI * 2);
+/** Path2D of each symbol's path data, made once. */
+const paths = new Map<string, Path2D>();
+
+/** A symbol (seat-symbols.ts) on the seat whose top left corner is at x, y, `u` CSS px per seat unit. */
+function drawSymbol(ctx: Context2D, shape: SymbolShape, x: number, y: number, u: number, colour: string, lineWidth: number): void {
+  let path = paths.get(shape.d);
+  if (!path) {
+    path = new Path2D(shape.d);
+    paths.set(shape.d, path);
   }
-  ctx.stroke();
+  ctx.save();
+  ctx.translate(x, y);
+  ctx.scale(u, u);
+  if (shape.paint === 'fill') {
+    ctx.fillStyle = colour;
+    ctx.fill(path);
+  } else {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = lineWidth / u;
+    ctx.lineCap = 'round';
+    ctx.stroke(path);
+  }
+  ctx.restore();
 }

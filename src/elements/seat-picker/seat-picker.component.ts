@@ -1,58 +1,32 @@
 import { localized, msg, str } from '../../i18n/msg.ts';
-import { Task, TaskStatus } from '@lit/task';
+import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
-import { isAbortError, type ApiClient } from '../../api/client.ts';
-import { parseServiceDateTime } from '../../api/time.ts';
-import type { AddTicketsV2Body, BasketContent, BasketItem, FullTicketInfo, SeatsSelectionValidationResult } from '../../api/types.ts';
-import { formatDateTime, formatList, formatMoney, formatNumber } from '../../format.ts';
-import { plural } from '../../i18n/plural.ts';
-import { describeFailureReason } from '../../state/basket-store.ts';
-import { basketSeats, buildSeatMap, leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import type { ApiClient } from '../../api/client.ts';
+import { formatDateTime } from '../../format.ts';
+import type { BasketFailure } from '../../state/basket-store.ts';
+import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
+import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
-import { networkMessage } from '../../state/failure.ts';
-import type { AddSteps, Notice } from './add-to-basket.ts';
+import type { Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, seatsFailure, type Availability } from './availability.ts';
-import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
+import type { BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
-import type { PaymentInProgress } from './payment-in-progress.ts';
+import { SeatAdding, type LaterPart } from './seat-adding.ts';
+import { SeatListPath } from './seat-list-path.ts';
 import { SeatMapController } from './seat-map-controller.ts';
+import { needsChoiceByCount, renderByMode, renderModeSwitch, showsBest, type Chooser, type SeatPickerMode } from './seat-picker-mode.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
+import { SelectionValidation } from './selection-check.ts';
 import type { SelectionCheck } from './seat-summary.ts';
-import { seatName, shortName } from './seat-words.ts';
+import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
-/** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
-type LaterPart = typeof import('./seat-picker.later.ts') & { best: BestAvailable; general: GeneralAdmission; payment: PaymentInProgress };
-
-/** `auto`: decided from the data (seat map, or general admission). `best-available`: best available only. */
-export type SeatPickerMode = 'auto' | 'best-available';
-
-/** Wait, unless aborted first (then reject with the signal's AbortError). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new DOMException('Aborted', 'AbortError'));
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new DOMException('Aborted', 'AbortError'));
-    }, { once: true });
-  });
-}
-
-function sameDateTime(a: string, b: string): boolean {
-  const x = parseServiceDateTime(a);
-  const y = parseServiceDateTime(b);
-  return x !== null && y !== null && x.year === y.year && x.month === y.month && x.day === y.day && x.hour === y.hour && x.minute === y.minute;
-}
-
-const EMPTY: ReadonlySet<number> = new Set();
-
-/** How long the selection must stay still before it is validated (ms). */
-export const VALIDATION_DELAY = 250;
+export type { SeatPickerMode } from './seat-picker-mode.ts';
+export { VALIDATION_DELAY } from './selection-check.ts';
 
 /**
  * @summary Choose seats for one performance: on a seat map, as best available, or by area for general admission.
@@ -78,6 +52,7 @@ export const VALIDATION_DELAY = 250;
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
+ * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The whole picker.
  * @csspart heading - The picker's heading, and the summary's ("Your choice").
@@ -137,16 +112,12 @@ export class SeatPicker extends BookingElement {
   @property({ attribute: 'max-seats', type: Number }) maxSeats = 10;
 
   @state() private selected: readonly number[] = [];
-  @state() private chooser: 'map' | 'best' = 'map';
+  @state() private chooser: Chooser = 'map';
   @state() private notice: Notice | null = null;
   @state() private announcement = '';
-  @state() private listOpen = false;
-  @state() private listArea = 0;
-  @state() private listRow = 0;
   @state() private zoom = 1;
   @state() private activeSeat = -1;
   @state() private reloadCount = 0;
-  @state() private adding = false;
   /**
    * Until the map's first frame is painted, only the map itself is rendered (with the heading,
    * the live region and the seat that is the tab stop); the list path, mode switch, legend, zoom,
@@ -157,15 +128,10 @@ export class SeatPicker extends BookingElement {
   @state() private mapFirst = true;
   private rest: Promise<void> | null = null;
 
-  private map: SeatMap | null = null;
-  private mapSource: readonly FullTicketInfo[] | null = null;
-  private mapExtrasKey = '';
-  private selectedIdx: ReadonlySet<number> = EMPTY;
-  /** The seat the service named in InvalidSeatID for the current selection (-1: none), and as a set for the map. */
-  private invalidSeat = -1;
-  private invalidIdx: ReadonlySet<number> = EMPTY;
-  private heldIdx: ReadonlySet<number> = EMPTY;
-  private heldFor: { content: BasketContent | null; map: SeatMap | null } = { content: null, map: null };
+  /** The "choose from a list" path's disclosure (seat-list-path.ts). */
+  private readonly list = new SeatListPath(this);
+  /** The map and the choice's sets of seats, kept in step with the data and the basket (src/state/seat-selection.ts). */
+  private readonly seats = new SeatSelection();
   private lastPerformance: number | null = null;
   /** Set when a 409 asked for a fresh map: the message to show once it arrives. */
   private pendingLoss: string | null = null;
@@ -252,7 +218,7 @@ export class SeatPicker extends BookingElement {
   private withLaterPart(later: typeof import('./seat-picker.later.ts')): LaterPart {
     this.addStyles(later.seatPickerLaterStyles);
     this.addStyles(later.continueButtonStyles);
-    const add: BestAvailableOptions['add'] = (body, count, then) => this.add(body, count, then);
+    const add: BestAvailableOptions['add'] = (body, count, then) => this.adder.add(body, count, then);
     this.laterPart = {
       ...later,
       best: new later.BestAvailable(this, { performanceId: () => this.currentPerformanceId, showing: () => this.showingBest, api: () => this.api, add }),
@@ -275,20 +241,40 @@ export class SeatPicker extends BookingElement {
   private wantedCount = 2;
 
   /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
-  private readonly validationTask = new Task(this, {
-    args: () => [this.currentPerformanceId, this.selected] as const,
-    task: async ([id, ticketIds], { signal }): Promise<SeatsSelectionValidationResult | null> => {
-      if (id === null || !ticketIds.length) return null;
-      const api = this.api;
-      await pause(VALIDATION_DELAY, signal);
-      try {
-        return await api.validateSeatsSelection({ performanceId: id, body: { TicketIds: [...ticketIds] } }, { signal });
-      } catch (error) {
-        if (isAbortError(error)) throw error;
-        return null; // the service will still judge the add itself
-      }
-    },
+  private readonly validation = new SelectionValidation(this, {
+    performanceId: () => this.currentPerformanceId,
+    selected: () => this.selected,
+    api: () => this.api,
   });
+
+  /** Adding to the basket: the map's choice, best available and general admission (seat-adding.ts). */
+  private readonly adder = new SeatAdding({
+    host: this,
+    basket: () => this.bookingController.booking.basket,
+    later: () => this.later(),
+    laterPart: () => this.laterPart,
+    selected: () => this.selected,
+    select: (ticketIds) => {
+      this.selected = ticketIds;
+    },
+    check: () => this.selectionCheck,
+    validation: () => this.validation.complete,
+    notBookable: () => this.notBookable,
+    announce: (text) => this.announce(text),
+    setNotice: (notice) => {
+      this.notice = notice;
+    },
+    emit: (type, detail) => void this.emit(type, detail),
+    seatsTaken: (failure: BasketFailure) => {
+      this.pendingLoss = failure.message;
+      this.reloadCount += 1;
+    },
+    focusNotice: () => void this.focusNotice(),
+  });
+
+  private get map(): SeatMap | null {
+    return this.seats.map;
+  }
 
   private get availability(): Availability | null {
     const value = this.availabilityTask.value;
@@ -296,8 +282,7 @@ export class SeatPicker extends BookingElement {
   }
 
   private get showingBest(): boolean {
-    const kind = this.availability?.kind;
-    return kind === 'best-only' || (kind === 'seated' && this.chooser === 'best');
+    return showsBest(this.availability, this.chooser);
   }
 
   override connectedCallback(): void {
@@ -319,8 +304,7 @@ export class SeatPicker extends BookingElement {
       this.notice = null;
       this.activeSeat = -1;
       this.chooser = 'map';
-      this.listArea = 0;
-      this.listRow = 0;
+      this.list.reset();
       const wanted = this.bookingController.selection.ticketCount;
       if (wanted && wanted > 0) {
         this.wantedCount = Math.min(wanted, this.maxSeats);
@@ -329,83 +313,37 @@ export class SeatPicker extends BookingElement {
       }
     }
     // Best available only, or general admission: their part is needed now.
-    const kind = this.availability?.kind;
-    if (kind === 'best-only' || kind === 'general' || this.showingBest) this.later();
+    if (needsChoiceByCount(this.availability, this.chooser)) this.later();
     this.deriveMap();
   }
 
   /** Rebuild the map when the data (or the held seats it must show) changed; keep derived sets stable otherwise. */
   private deriveMap(): void {
     const availability = this.availability;
-    const tickets = availability?.kind === 'seated' ? availability.tickets : null;
-    const content = this.bookingController.basket.content;
-    const extras = tickets ? this.heldExtras(tickets, content) : [];
-    const extrasKey = extras.map((s) => s.ticketId).join(',');
-    const previous = this.map;
-    if (tickets !== this.mapSource || extrasKey !== this.mapExtrasKey) {
-      this.mapSource = tickets;
-      this.mapExtrasKey = extrasKey;
-      this.map = tickets ? buildSeatMap(tickets, extras) : null;
+    const perf = this.performanceTask.value?.performance;
+    const derived = this.seats.derive({
+      tickets: availability?.kind === 'seated' ? availability.tickets : null,
+      content: this.bookingController.basket.content,
+      performance: perf && perf.PerformanceId === this.currentPerformanceId ? perf : null,
+      selected: this.selected,
+    });
+    if (derived.rebuilt) {
       // Its ticket index is made on first use; make it while the page is idle, not in the first click.
       const fresh = this.map;
       if (fresh && typeof requestIdleCallback === 'function') requestIdleCallback(() => void fresh.byTicket.size);
-      if (previous && this.map) this.reconcileSelection(previous, this.map);
-      if (this.activeSeat >= (this.map?.seats.length ?? 0)) this.activeSeat = -1;
+      if (derived.previous && fresh) this.reconciled(derived.previous, derived.selected, derived.lost);
+      if (this.activeSeat >= (fresh?.seats.length ?? 0)) this.activeSeat = -1;
     }
-    const map = this.map;
-    if (this.heldFor.content !== content || this.heldFor.map !== map) {
-      this.heldFor = { content, map };
-      const held = new Set<number>();
-      if (map) for (const item of content?.Items ?? []) for (const t of item.Tickets) {
-        const i = map.byTicket.get(t.TicketId);
-        if (i !== undefined) held.add(i);
-      }
-      this.heldIdx = held;
-    }
-    const selectedIdx = new Set<number>();
-    if (map) for (const tid of this.selected) {
-      const i = map.byTicket.get(tid);
-      if (i !== undefined) selectedIdx.add(i);
-    }
-    if (selectedIdx.size !== this.selectedIdx.size || [...selectedIdx].some((i) => !this.selectedIdx.has(i))) this.selectedIdx = selectedIdx;
     // The seat the service named as the reason for refusing the selection (InvalidSeatID).
     const check = this.selectionCheck;
-    const invalid = check.state === 'refused' && check.seat !== null ? check.seat : -1;
-    if (invalid !== this.invalidSeat) {
-      this.invalidSeat = invalid;
-      this.invalidIdx = invalid >= 0 ? new Set([invalid]) : EMPTY;
-    }
+    this.seats.markInvalid(check.state === 'refused' && check.seat !== null ? check.seat : -1);
   }
 
-  private listedFor: { tickets: readonly FullTicketInfo[] | null; ids: ReadonlySet<number> } = { tickets: null, ids: new Set() };
-
-  /** Basket tickets of this performance that FullAvailability no longer lists (held seats drop out of it). */
-  private heldExtras(tickets: readonly FullTicketInfo[], content: BasketContent | null): ReturnType<typeof basketSeats> {
-    const perf = this.performanceTask.value?.performance;
-    if (!content || !perf || perf.PerformanceId !== this.currentPerformanceId) return [];
-    const items = content.Items.filter((i: BasketItem) => i.EventId === perf.EventId && sameDateTime(i.PerformanceDate, perf.PerformanceDate));
-    if (!items.length) return [];
-    if (this.listedFor.tickets !== tickets) this.listedFor = { tickets, ids: new Set(tickets.map((t) => t.TicketId)) };
-    const listed = this.listedFor.ids;
-    return basketSeats(items).filter((s) => !listed.has(s.ticketId));
-  }
-
-  /** After a fresh map: drop selected seats that are gone, and say which (after a 409). */
-  private reconcileSelection(previous: SeatMap, next: SeatMap): void {
-    const lost = this.selected.filter((tid) => !next.byTicket.has(tid));
-    if (lost.length) this.selected = this.selected.filter((tid) => next.byTicket.has(tid));
+  /** After a fresh map: the choice without the seats that are gone, and (after a 409) which they were. */
+  private reconciled(previous: SeatMap, kept: readonly number[], lost: readonly number[]): void {
+    if (lost.length) this.selected = kept;
     if (this.pendingLoss === null) return;
-    const seats = lost.map((tid) => previous.seats[previous.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s));
-    const names = formatList(seats.map((s) => shortName(s)), this.bookingController.booking.config);
-    this.notice = lost.length
-      ? {
-          tone: 'error',
-          message: msg('Some seats were taken by someone else while you were choosing. The map is up to date again.'),
-          detail: this.selected.length
-            ? msg(str`No longer available: ${names}. The rest of your choice is kept.`)
-            : msg(str`No longer available: ${names}.`),
-        }
-      : { tone: 'error', message: this.pendingLoss };
+    this.notice = { tone: 'error', ...lostSeatsNotice(seatsOf(previous, lost), this.selected.length, this.bookingController.booking.config, this.pendingLoss) };
     this.announce(this.notice.detail ? `${this.notice.message} ${this.notice.detail}` : this.notice.message);
     this.pendingLoss = null;
   }
@@ -417,7 +355,8 @@ export class SeatPicker extends BookingElement {
     const canvas = this.canvasRef.value;
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
     this.laterPart?.paintSwatches(this.renderRoot);
-    this.view.update({ map: this.map, selected: this.selectedIdx, held: this.heldIdx, invalid: this.invalidIdx, zoom: this.zoom, active: this.activeSeat });
+    const { seats } = this;
+    this.view.update({ map: seats.map, selected: seats.selectedIdx, held: seats.heldIdx, invalid: seats.invalidIdx, zoom: this.zoom, active: this.activeSeat });
   }
 
   /** Also waits for the parts rendered after the map's first frame. */
@@ -432,23 +371,8 @@ export class SeatPicker extends BookingElement {
 
   // ------------------------------------------------------------------ words
 
-  private moneyCache = new Map<number, string>();
-  private moneyConfig: unknown = null;
-
   /** Money in the configured currency (cached per amount: hundreds of seat names share a few prices). */
-  private readonly money = (amount: number): string => {
-    const config = this.bookingController.booking.config;
-    if (config !== this.moneyConfig) {
-      this.moneyConfig = config;
-      this.moneyCache.clear();
-    }
-    let text = this.moneyCache.get(amount);
-    if (text === undefined) {
-      text = formatMoney(amount, config);
-      this.moneyCache.set(amount, text);
-    }
-    return text;
-  };
+  private readonly money = cachedMoney(() => this.bookingController.booking.config);
 
   private date(value: string): string {
     return formatDateTime(value, this.bookingController.booking.config, { dateStyle: 'full', timeStyle: 'short' });
@@ -459,39 +383,17 @@ export class SeatPicker extends BookingElement {
     this.announcement = this.announcement === text ? `${text}\u00a0` : text;
   }
 
-  /**
-   * What the service said of the current selection: nothing chosen; still being
-   * checked (SeatsSelectionValidation after a short pause); fine to add (valid,
-   * or the check could not be made: then the add itself is judged); or refused,
-   * with the service's message and the seat it named (InvalidSeatID).
-   */
+  /** What the service said of the current selection (selection-check.ts). */
   private get selectionCheck(): SelectionCheck {
-    if (!this.selected.length) return { state: 'none' };
-    if (this.validationTask.status !== TaskStatus.COMPLETE) return { state: 'checking' };
-    const result = this.validationTask.value;
-    if (!result || result.SelectionValid) return { state: 'addable' };
-    const id = Number(result.InvalidSeatID);
-    const seat = result.InvalidSeatID && Number.isInteger(id) ? (this.map?.byTicket.get(id) ?? null) : null;
-    // The single-seat rule, known from the map, in the visitor's language; another refusal in the service's words.
-    const single = this.map !== null && leavesSingleSeat(this.map, this.selected);
-    return {
-      state: 'refused',
-      message: single
-        ? describeFailureReason('TicketLeavesSingleSeat')
-        : result.ErrorMessagePlan || result.ErrorMessageBasket || msg('These seats cannot be booked together.'),
-      seat,
-      disable: result.DisableBooking,
-    };
+    return this.validation.check(this.map);
   }
 
   private get selectedSeats(): MapSeat[] {
-    const map = this.map;
-    if (!map) return [];
-    return this.selected.map((tid) => map.seats[map.byTicket.get(tid) ?? -1]).filter((s): s is MapSeat => Boolean(s));
+    return seatsOf(this.map, this.selected);
   }
 
   private get total(): number {
-    return this.selectedSeats.reduce((sum, s) => sum + s.price, 0);
+    return totalOf(this.map, this.selected);
   }
 
   // ------------------------------------------------------------------ render
@@ -519,38 +421,23 @@ export class SeatPicker extends BookingElement {
   }
 
   private renderAvailability(a: Availability): TemplateResult {
-    switch (a.kind) {
-      case 'sold-out':
-        return html`<p part="empty">${msg('No seats are left for this performance.')}</p>`;
-      case 'best-only':
-        return html`${this.renderBest()}${this.renderNotices()}`;
-      case 'general':
-        return html`${this.renderGeneral(a.areas)}${this.renderNotices()}`;
-      case 'seated':
-        // The list path comes first in tab order (screen-reader and keyboard users), then the mode switch, then the map.
-        if (this.showingBest) {
-          return html`${this.renderModeSwitch()} ${this.renderBest()} ${this.renderNotices()}`;
-        }
-        return html`${this.renderSeated()} ${this.renderNotices()}`;
-    }
+    return renderByMode(a, {
+      chooser: this.chooser,
+      choose: this.choose,
+      seated: () => this.renderSeated(),
+      best: () => this.renderBest(),
+      general: (areas) => this.renderGeneral(areas),
+      notices: () => this.renderNotices(),
+    });
   }
+
+  private readonly choose = (chooser: Chooser): void => {
+    this.chooser = chooser;
+  };
 
   /** While the part that offers best available or general admission is on its way (it follows the seats' data). */
   private renderLoadingChoice(): TemplateResult {
     return html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
-  }
-
-  private renderModeSwitch(): TemplateResult {
-    const set = (c: 'map' | 'best') => () => {
-      this.chooser = c;
-    };
-    return html`<fieldset part="mode-switch">
-      <legend>${msg('How would you like to choose?')}</legend>
-      <div class="mode-switch">
-        <label class="radio"><input type="radio" name="chooser" .checked=${this.chooser === 'map'} @change=${set('map')} />${msg('Pick seats')}</label>
-        <label class="radio"><input type="radio" name="chooser" .checked=${this.chooser === 'best'} @change=${set('best')} />${msg('Best available')}</label>
-      </div>
-    </fieldset>`;
   }
 
   private renderSeated(): TemplateResult {
@@ -563,7 +450,7 @@ export class SeatPicker extends BookingElement {
     return html`
       <div class="above">
         ${rest
-          ? html`${this.renderList(map)} ${this.renderModeSwitch()} ${this.renderZoom()}`
+          ? html`${this.renderList(map)} ${renderModeSwitch({ chooser: this.chooser, choose: this.choose })} ${this.renderZoom()}`
           : html`<div></div>
               <div></div>
               <div></div>`}
@@ -575,7 +462,7 @@ export class SeatPicker extends BookingElement {
           <div
             class="sizer"
             role="group"
-            aria-label=${this.mapLabel(map)}
+            aria-label=${mapLabel(map.seats.length, this.bookingController.booking.config)}
             ${ref(this.sizerRef)}
           ></div>
         </div>
@@ -592,15 +479,16 @@ export class SeatPicker extends BookingElement {
   private renderBelowMap(map: SeatMap, active: MapSeat | undefined): TemplateResult | typeof nothing {
     const later = this.later();
     if (!later) return nothing;
-    return html`${later.renderSeatDetails(active, active ? this.heldIdx.has(active.index) : false, this.money)}
-      ${later.renderLegend(map, { held: this.heldIdx.size > 0, invalid: this.invalidSeat >= 0 }, this.money)}
+    const { heldIdx, invalidSeat } = this.seats;
+    return html`${later.renderSeatDetails(active, active ? heldIdx.has(active.index) : false, this.money)}
+      ${later.renderLegend(map, { held: heldIdx.size > 0, invalid: invalidSeat >= 0 }, this.money)}
       ${later.renderPlan(this.planTask.value)}
       ${later.renderSummary.call({
         ...this.choiceView(later),
         seats: this.selectedSeats,
         check: this.selectionCheck,
         total: this.total,
-        onAdd: this.handleAddClick,
+        onAdd: this.adder.handleAddClick,
         onClear: this.clearSelection,
       })}`;
   }
@@ -628,37 +516,20 @@ export class SeatPicker extends BookingElement {
 
   private renderList(map: SeatMap): TemplateResult {
     const check = this.selectionCheck;
-    // The list itself comes with the later part; opening the list asks for it if it is not here yet.
-    const body = this.listOpen
-      ? (this.laterPart?.renderListBody(map, {
-          area: this.listArea,
-          row: this.listRow,
-          selected: this.selectedIdx,
-          held: this.heldIdx,
-          invalid: check.state === 'refused' && this.invalidSeat >= 0 ? { seat: this.invalidSeat, message: check.message } : null,
-          money: this.money,
-          onArea: this.handleListArea,
-          onRow: this.handleListRow,
-          onToggle: (i) => this.toggleSeat(i, 'list'),
-        }) ?? (void this.later(), html`<p part="loading" role="status">${msg('Loading the list…')}</p>`))
-      : nothing;
-    return html`<details part="list" ?open=${this.listOpen} @toggle=${this.handleListToggle}>
-      <summary>${msg('Choose seats from a list')}</summary>
-      ${body}
-    </details>`;
+    const { selectedIdx, heldIdx, invalidSeat } = this.seats;
+    return this.list.render(
+      map,
+      {
+        selected: selectedIdx,
+        held: heldIdx,
+        invalid: check.state === 'refused' && invalidSeat >= 0 ? { seat: invalidSeat, message: check.message } : null,
+        money: this.money,
+        onToggle: (i) => this.toggleSeat(i, 'list'),
+      },
+      this.laterPart,
+      () => this.later(),
+    );
   }
-
-  /** "Add": only when the service has said the selection may be booked (the button is aria-disabled otherwise). */
-  private handleAddClick = (): void => {
-    const check = this.selectionCheck;
-    if (this.refusedForPayment()) return;
-    if (!this.laterPart?.addable(check) || this.adding || this.notBookable) {
-      if (check.state === 'checking') this.announce(msg('Checking that these seats can be booked together…'));
-      else if (check.state === 'refused') this.announce(check.message);
-      return;
-    }
-    void this.addSeats(this.selected);
-  };
 
   private get pairedNoteId(): string | typeof nothing {
     return this.performanceTask.value?.paired.length ? 'paired-note' : nothing;
@@ -684,7 +555,7 @@ export class SeatPicker extends BookingElement {
   private choiceView(later: LaterPart): ChoiceView {
     return {
       maxSeats: this.maxSeats,
-      adding: this.adding,
+      adding: this.adder.adding,
       notBookable: this.notBookable,
       paymentOpen: later.payment.open,
       payment: later.payment.render(),
@@ -700,150 +571,16 @@ export class SeatPicker extends BookingElement {
     const map = this.map;
     const seat = map?.seats[index];
     if (!map || !seat) return;
-    if (this.heldIdx.has(index)) {
-      this.announce(msg(str`${shortName(seat)} is already in your basket.`));
-      if (source === 'list') this.requestUpdate();
-      return;
-    }
-    if (this.notice?.tone === 'success') this.notice = null;
-    const id = seat.ticketId;
-    let next: readonly number[];
-    if (this.selected.includes(id)) {
-      next = this.selected.filter((t) => t !== id);
-      this.selected = next;
-      this.announce(`${msg(str`${shortName(seat)} removed.`)} ${this.countSentence()}`);
-    } else if (this.selected.length >= this.maxSeats) {
-      const max = this.maxSeats;
-      this.announce(
-        plural(max, {
-          one: () => msg(str`You can choose up to ${max} seat. Remove it to choose another.`),
-          other: () => msg(str`You can choose up to ${max} seats. Remove one to choose another.`),
-        }),
-      );
-      if (source === 'list') this.requestUpdate(); // put the checkbox back
-      return;
-    } else {
-      next = [...this.selected, id];
-      this.selected = next;
-      this.announce(`${msg(str`${shortName(seat)} chosen, ${this.money(seat.price)}.`)} ${this.countSentence()}`);
-    }
-  }
-
-  private countSentence(): string {
-    // Called after `selected` changed: derive from it directly.
-    const map = this.map;
-    const n = this.selected.length;
-    const total = map ? this.selected.reduce((sum, tid) => sum + (map.seats[map.byTicket.get(tid) ?? -1]?.price ?? 0), 0) : 0;
-    const money = this.money(total);
-    return plural(n, { one: () => msg(str`${n} seat, total ${money}.`), other: () => msg(str`${n} seats, total ${money}.`) });
-  }
-
-  /** The map's accessible name: how many seats, and how to move between them. */
-  private mapLabel(map: SeatMap): string {
-    const count = map.seats.length;
-    const shown = formatNumber(count, this.bookingController.booking.config);
-    return plural(count, {
-      one: () => msg(str`Seat map, ${shown} seat. Arrow keys move between seats; Enter or Space chooses.`),
-      other: () => msg(str`Seat map, ${shown} seats. Arrow keys move between seats; Enter or Space chooses.`),
-    });
+    const outcome = toggle(this.selected, seat.ticketId, { held: this.seats.heldIdx.has(index), max: this.maxSeats });
+    if (outcome.kind !== 'held' && this.notice?.tone === 'success') this.notice = null;
+    if (outcome.kind === 'added' || outcome.kind === 'removed') this.selected = outcome.selected;
+    else if (source === 'list') this.requestUpdate(); // put the checkbox back
+    const choice = { count: this.selected.length, total: totalOf(map, this.selected) };
+    this.announce(toggleSentence(outcome, seat, this.money, choice, this.maxSeats));
   }
 
   private clearSelection = (): void => {
     this.selected = [];
     this.announce(msg('Choice cleared.'));
   };
-
-  private handleListToggle = (e: Event): void => {
-    this.listOpen = (e.target as HTMLDetailsElement).open;
-  };
-
-  private handleListArea = (e: Event): void => {
-    this.listArea = Number((e.target as HTMLSelectElement).value);
-    this.listRow = 0;
-  };
-
-  private handleListRow = (e: Event): void => {
-    this.listRow = Number((e.target as HTMLSelectElement).value);
-  };
-
-  // ------------------------------------------------------------------ adding
-
-  private async addSeats(ticketIds: readonly number[]): Promise<void> {
-    if (!ticketIds.length || this.adding) return;
-    // Busy from the first click: a second click while the seat check is still pending adds nothing more.
-    this.adding = true;
-    let validation: Awaited<typeof this.validationTask.taskComplete> | null;
-    try {
-      validation = await this.validationTask.taskComplete.catch(() => null);
-    } finally {
-      this.adding = false;
-    }
-    if (validation && !validation.SelectionValid && validation.DisableBooking && this.selected === ticketIds) {
-      this.announce(validation.ErrorMessagePlan || msg('These seats cannot be booked together.'));
-      return;
-    }
-    await this.add({ Tickets: [...ticketIds] }, ticketIds.length, {
-      unavailable: (failure) => {
-        this.pendingLoss = failure.message;
-        this.reloadCount += 1;
-      },
-      exceeded: (n) => {
-        this.selected = this.selected.slice(0, n);
-        void this.addSeats(this.selected);
-      },
-      retry: () => void this.addSeats(ticketIds),
-      done: () => {
-        this.selected = [];
-      },
-    });
-  }
-
-  /**
-   * A payment from this tab is open (payment-in-progress.ts): no add, and the visitor is told
-   * why in the live region (the note beside Add says it too). Focus stays on the Add pressed.
-   */
-  private refusedForPayment(): boolean {
-    const payment = this.laterPart?.payment;
-    if (!payment?.open) return false;
-    this.announce(payment.announcement);
-    return true;
-  }
-
-  /** One add through the shared basket store (see add-to-basket.ts). */
-  private async add(body: AddTicketsV2Body, count: number, then: AddSteps): Promise<void> {
-    if (this.refusedForPayment()) return;
-    let later = this.later();
-    if (!later) {
-      // Still on its way (it is normally fetched while the page is idle after the map paints): busy until it is here.
-      this.adding = true;
-      try {
-        await this.updateComplete;
-      } finally {
-        this.adding = false;
-      }
-      later = this.later();
-      if (!later) {
-        this.announce(networkMessage());
-        return;
-      }
-    }
-    return later.addToBasket(
-      {
-        basket: this.bookingController.booking.basket,
-        setAdding: (adding) => {
-          this.adding = adding;
-        },
-        setNotice: (notice) => {
-          this.notice = notice;
-        },
-        announce: (text) => this.announce(text),
-        emit: (type, detail) => void this.emit(type, detail),
-        host: this,
-        focusNotice: () => void this.focusNotice(),
-      },
-      body,
-      count,
-      then,
-    );
-  }
 }

@@ -7,7 +7,7 @@
  * another port pointed at it.
  */
 import { createProxy } from '../../../src/server/proxy/index.ts';
-import { createSandbox, type Sandbox } from '../../../src/server/sandbox/index.ts';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/server/sandbox/index.ts';
 import { startPageServer, type PageServer, type PageServerOptions } from './page-server.ts';
 
 export interface SandboxSiteOptions extends Omit<PageServerOptions, 'api' | 'apis' | 'fallback'> {
@@ -15,6 +15,10 @@ export interface SandboxSiteOptions extends Omit<PageServerOptions, 'api' | 'api
   allowedOrigins?: string[];
   /** A second, separate service behind a second proxy at this path (two endpoints on one page). */
   secondEndpoint?: string;
+  /** Options of the (first) sandbox: e.g. a clock the test moves, or a shorter hold. */
+  sandbox?: Omit<SandboxOptions, 'publicUrl'>;
+  /** `false`: the proxy caches nothing (a test that reads availability right after a change). */
+  proxyCache?: boolean;
 }
 
 export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServer> {
@@ -22,11 +26,11 @@ export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServe
   let origin = '';
   let sandbox: Sandbox | undefined;
   const sandboxFetch = (request: Request): Promise<Response> => {
-    sandbox ??= createSandbox({ publicUrl: origin });
+    sandbox ??= createSandbox({ ...options.sandbox, publicUrl: origin });
     return sandbox.fetch(request);
   };
-  const { allowedOrigins, secondEndpoint, ...pageOptions } = options;
-  const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, allowedOrigins });
+  const { allowedOrigins, secondEndpoint, sandbox: _sandboxOptions, proxyCache, ...pageOptions } = options;
+  const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, allowedOrigins, cache: proxyCache });
   const apis: PageServerOptions['apis'] = {};
   if (secondEndpoint) {
     let second: Sandbox | undefined;

@@ -85,7 +85,9 @@ export function fakeBasketService(options: FakeBasketOptions = {}): FakeBasketSe
       PerformanceDate: '2026-12-19T19:30:00',
       AreaName: 'Stalls',
       Seats: [`A${ticketId}`],
-      Tickets: [],
+      Tickets: [
+        { TicketId: ticketId, TicketName1: 'Adult', TicketName2: '', FaceValue: 45, SellingPrice: 45, IsRestrictedView: false, RestrictionDescription: null, Barcode: '', BarcodeType: 'Pdf417' },
+      ],
       VenueId: 3,
       VenueName: 'The Playhouse',
       VenueAddress: '1 Stage Door Lane',

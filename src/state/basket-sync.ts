@@ -1,0 +1,133 @@
+/**
+ * One basket per visitor and endpoint, shown alike in every tab and window of
+ * the site. The basket id (and an unfinished payment) is kept in localStorage
+ * by the basket store; this module tells the other tabs when it changes, on a
+ * `BroadcastChannel` per endpoint (or, where there is none, through the
+ * `storage` event of a key written for the purpose):
+ *
+ * - seats added or removed, the basket emptied, a hold expired, a payment
+ *   begun, a booking completed, a failed payment's basket brought back.
+ *
+ * A tab that hears of one reads the stored id and the basket once (no polling:
+ * nothing is asked of the proxy between messages), and asks the service what
+ * became of a payment begun or completed elsewhere (pending-payment.ts), so
+ * it offers to continue that payment instead of a second order, or shows the
+ * booking. Then one connected element of that tab fires
+ * `booking-remote-change` (the `booking-*` events of the change itself fire
+ * only in the tab where it happened).
+ *
+ * Where storage is refused there is nothing shared to tell of: each tab keeps
+ * its own basket, as before.
+ *
+ * No rendering; the DOM only through `BroadcastChannel`, `window` and the
+ * elements it is given to fire its event from.
+ */
+import { bookingEvent, type BookingEventDetails } from '../events.ts';
+import type { BasketStore, SharedChange } from './basket-store.ts';
+import { pendingPayment } from './pending-payment.ts';
+
+/** What one tab tells the others. */
+interface SyncMessage {
+  stagedoor: 1;
+  change: SharedChange;
+  /** The sending tab (a tab ignores its own, which the storage fallback would echo back). */
+  tab: string;
+  /** Makes each storage write a change the storage event reports. */
+  at: number;
+}
+
+const CHANGES: ReadonlySet<string> = new Set<SharedChange>(['add', 'remove', 'clear', 'expiry', 'payment', 'completed', 'resumed']);
+
+function isMessage(value: unknown): value is SyncMessage {
+  const m = value as Partial<SyncMessage> | null;
+  return typeof m === 'object' && m !== null && m.stagedoor === 1 && typeof m.tab === 'string' && CHANGES.has(m.change as string);
+}
+
+/** This page's name among the tabs. */
+export const TAB = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
+/** Elements showing each basket: one of them fires the event for a change from another tab. */
+const hosts = new WeakMap<BasketStore, Set<HTMLElement>>();
+
+/** An element shows this basket (while connected). */
+export function showsBasket(store: BasketStore, host: HTMLElement): () => void {
+  let set = hosts.get(store);
+  if (!set) hosts.set(store, (set = new Set()));
+  set.add(host);
+  return () => set.delete(host);
+}
+
+const started = new WeakSet<BasketStore>();
+
+/**
+ * Keep `store` in step with the site's other tabs, under `key` (the endpoint). Once per
+ * store; stops when the store is disposed. Nothing happens where there is no window.
+ */
+export function syncBasket(store: BasketStore, key: string): void {
+  if (started.has(store) || typeof window === 'undefined') return;
+  started.add(store);
+  const name = `stagedoor:sync:${key}`;
+  let queue: Promise<void> = Promise.resolve();
+  const receive = (data: unknown): void => {
+    if (!isMessage(data) || data.tab === TAB) return;
+    // One after another: a change and the next (add then payment) are taken in their order.
+    queue = queue.then(() => apply(store, data.change)).catch(() => undefined);
+  };
+
+  let channel: BroadcastChannel | null = null;
+  try {
+    channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(name) : null;
+  } catch {
+    channel = null; // an opaque origin may refuse one
+  }
+  let send: (change: SharedChange) => void;
+  if (channel) {
+    const open = channel;
+    open.onmessage = (event: MessageEvent) => receive(event.data);
+    send = (change) => {
+      try {
+        open.postMessage({ stagedoor: 1, change, tab: TAB, at: Date.now() } satisfies SyncMessage);
+      } catch {
+        /* closed */
+      }
+    };
+    store.addDisposer(() => open.close());
+  } else {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== name || !event.newValue) return;
+      try {
+        receive(JSON.parse(event.newValue));
+      } catch {
+        /* not ours */
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    send = (change) => store.storage.setItem(name, JSON.stringify({ stagedoor: 1, change, tab: TAB, at: Date.now() } satisfies SyncMessage));
+    store.addDisposer(() => window.removeEventListener('storage', onStorage));
+  }
+  store.addDisposer(store.onSharedChange(send));
+}
+
+/** Take in a change from another tab, then tell the host page (once, from one element of this tab). */
+async function apply(store: BasketStore, change: SharedChange): Promise<void> {
+  await store.adopt(change);
+  const payment = pendingPayment(store);
+  const booked = change === 'completed' ? store.bookedElsewhere : null;
+  if (booked) payment.bookedElsewhere(booked);
+  else if (change === 'payment' || change === 'completed' || change === 'resumed') await payment.check();
+  const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };
+  const host = [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
+  host?.dispatchEvent(bookingEvent('booking-remote-change', detail));
+}
+
+/**
+ * Before an order is sent: whether another tab already sent this basket to payment (its
+ * record is kept for every tab). Then this tab takes that in (its basket is the one awaiting
+ * payment) and offers to continue that payment: no second order for one basket.
+ */
+export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
+  if (store.pendingRecord?.basketId !== basketId) return false;
+  store.forget();
+  void pendingPayment(store).check();
+  return true;
+}
