@@ -144,6 +144,10 @@ function parallelImports() {
   return {
     name: 'stagedoor-parallel-imports',
     async renderChunk(code, chunk, _options, meta) {
+      // Only an element's later part (the seat picker's, after its map's first paint on every seated
+      // show): elsewhere (a language, a view shown once there is a basket) the extra bytes would be
+      // carried by every page's first view for a lazy part that most visits never ask for.
+      if (!/\.later$/.test(Object.values(meta?.chunks ?? {}).find((c) => chunk.dynamicImports.includes(c.fileName))?.name ?? '')) return null;
       const chunks = meta?.chunks ?? {};
       const closure = (name, seen = new Set()) => {
         for (const dep of chunks[name]?.imports ?? []) {
@@ -215,7 +219,7 @@ const isSharedModule = (id) =>
   /[\\/]src[\\/]safe-url\.ts$/.test(id) ||
   // Small modules of our own that several elements import: each alone was a chunk of its own (a few
   // hundred bytes, a request each and a worse compression), loaded by the flow page anyway.
-  /[\\/]src[\\/](state[\\/](event-details|lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/]((continue-button|order)\.styles|failure-view))\.ts$/.test(id);
+  /[\\/]src[\\/](state[\\/](event-details|lookahead)|elements[\\/]failure-view)\.ts$/.test(id);
 
 /**
  * The script-tag bundle, in `outDir` (dist/ by default), all of it named
