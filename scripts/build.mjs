@@ -132,8 +132,8 @@ function staticClosure(fileName, chunks) {
 }
 
 /**
- * A dynamic import of one of our chunks (an element's later part, a language, DOMPurify) asks, at
- * the same moment, for the chunks it imports that the importing chunk does not: what a
+ * A dynamic import of an element's later part (`<tag>.later.ts`) asks, at the same moment, for
+ * the chunks it imports that the importing chunk does not: what a
  * `modulepreload` hint would do, without writing into the host's <head> (as the loader does for
  * an element's chunks). Otherwise the browser finds them only once the chunk has arrived: a round
  * trip more on every lazy part (the seat picker's choice and "Add" after its map's first paint).
@@ -144,10 +144,6 @@ function parallelImports() {
   return {
     name: 'stagedoor-parallel-imports',
     async renderChunk(code, chunk, _options, meta) {
-      // Only an element's later part (the seat picker's, after its map's first paint on every seated
-      // show): elsewhere (a language, a view shown once there is a basket) the extra bytes would be
-      // carried by every page's first view for a lazy part that most visits never ask for.
-      if (!/\.later$/.test(Object.values(meta?.chunks ?? {}).find((c) => chunk.dynamicImports.includes(c.fileName))?.name ?? '')) return null;
       const chunks = meta?.chunks ?? {};
       const closure = (name, seen = new Set()) => {
         for (const dep of chunks[name]?.imports ?? []) {
@@ -164,7 +160,10 @@ function parallelImports() {
       let changed = false;
       for (const m of code.matchAll(/\bimport\((["'`])\.\/([^"'`]+)\1\)/g)) {
         const [whole, quote, file] = m;
-        if (!chunks[file]) continue;
+        // Only an element's later part (the seat picker's, after its map's first paint on every seated
+        // show): elsewhere (a language, a view shown once there is a basket) the extra bytes would be
+        // carried by every page's first view for a lazy part that most visits never ask for.
+        if (!/\.later$/.test(chunks[file]?.name ?? '')) continue;
         const extra = [...closure(file)].filter((dep) => !have.has(dep));
         if (!extra.length) continue;
         out.overwrite(m.index, m.index + whole.length, `Promise.all([${whole},${extra.map((dep) => `import(${quote}./${dep}${quote})`).join(',')}]).then(m=>m[0])`);

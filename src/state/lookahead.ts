@@ -46,21 +46,11 @@ function startAhead(api: ApiClient, key: string, run: () => Promise<unknown>, no
 /** Wait for `promise` unless `signal` aborts first (the lookup itself goes on). */
 function until<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        reject(error as Error);
-      },
-    );
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason as Error);
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
   });
+  return Promise.race([promise, aborted]);
 }
 
 /** The lookup started ahead for `key` (taken: it answers once), or `run` now. */
