@@ -1,5 +1,6 @@
 // `npm test`: type check (library, Node side, the React example), browser
-// tests (web-test-runner, headless Chromium), Node tests (node:test through
+// tests (web-test-runner) in Chromium, Firefox ESR and WebKitGTK side by side,
+// Node tests (node:test through
 // tsx, the time tests again under three time zones; test/e2e/ includes the
 // real WordPress and the React example). Ends with one plain line
 // `N passed, N failed` for the whole run: each type-check project counts as
@@ -7,16 +8,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENGINES, missing } from './engines.mjs';
 
 const totals = { passed: 0, failed: 0 };
+/** Per engine: its counts and time, printed before the closing line. */
+const engineLines = [];
 const bin = (name) => join('node_modules', '.bin', name);
 
-function run(cmd, args, env = {}) {
+/** Run a command; its output is echoed as it comes, or only kept (`quiet`, for runs side by side). */
+function run(cmd, args, env = {}, { quiet = false } = {}) {
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => { output += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { output += d; process.stderr.write(d); });
+    child.stdout.on('data', (d) => { output += d; if (!quiet) process.stdout.write(d); });
+    child.stderr.on('data', (d) => { output += d; if (!quiet) process.stderr.write(d); });
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
 }
@@ -49,18 +54,41 @@ async function nodeTests(label, files, env = {}) {
   if (code !== 0 && Number(fail[1]) === 0 && Number(cancelled?.[1] ?? 0) === 0) totals.failed++;
 }
 
+/** One engine's browser tests (its own web-test-runner run); its output is printed when it ends. */
+async function browserTestsIn(engine) {
+  const started = Date.now();
+  const lacking = missing(engine);
+  if (lacking.length) {
+    const note = `cannot run here: missing ${lacking.join(', ')} (.ci/run installs them)`;
+    console.error(`\n!! browser tests in ${engine}: ${note}. Counted as one failure.`);
+    return { engine, passed: 0, failed: 1, seconds: 0, note };
+  }
+  const out = `.test-results/browser-${engine}.json`;
+  rmSync(out, { force: true });
+  const { code, output } = await run(bin('web-test-runner'), [], { STAGEDOOR_ENGINE: engine }, { quiet: true });
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`\n== browser tests in ${engine} (web-test-runner, ${seconds.toFixed(0)} s)\n${output}`);
+  if (!existsSync(out)) return { engine, passed: 0, failed: 1, seconds, note: 'ended without a report' };
+  const counts = JSON.parse(readFileSync(out, 'utf8'));
+  const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
+  return { engine, passed: counts.passed, failed, seconds };
+}
+
+/**
+ * The browser tests in every engine (STAGEDOOR_ENGINES=chromium,firefox to choose). The engines
+ * run side by side: each mostly waits on its own browser processes.
+ */
 async function browserTests() {
   const files = [...findTests('test/elements'), ...findTests('test/browser')];
   if (!files.length) return;
-  console.log('\n== browser tests (web-test-runner, headless Chromium)');
-  const out = '.test-results/browser.json';
-  rmSync(out, { force: true });
-  const { code } = await run(bin('web-test-runner'), []);
-  if (!existsSync(out)) { totals.failed++; return; }
-  const counts = JSON.parse(readFileSync(out, 'utf8'));
-  totals.passed += counts.passed;
-  totals.failed += counts.failed;
-  if (code !== 0 && counts.failed === 0) totals.failed++;
+  const engines = process.env.STAGEDOOR_ENGINES ? process.env.STAGEDOOR_ENGINES.split(',') : ENGINES;
+  console.log(`\n== browser tests in ${engines.join(', ')} (side by side; each engine's output when it ends)`);
+  const results = await Promise.all(engines.map(browserTestsIn));
+  for (const r of results) {
+    totals.passed += r.passed;
+    totals.failed += r.failed;
+    engineLines.push(`browser tests in ${r.engine}: ${r.passed} passed, ${r.failed} failed, ${r.seconds.toFixed(0)} s${r.note ? ` (${r.note})` : ''}`);
+  }
 }
 
 await typecheck('tsconfig.json');
@@ -73,5 +101,7 @@ await nodeTests('all but time', nodeFiles.filter((f) => !isTimeTest(f)));
 const timeFiles = nodeFiles.filter(isTimeTest);
 for (const tz of ['UTC', 'America/New_York', 'Asia/Tokyo']) await nodeTests(`time, TZ=${tz}`, timeFiles, { TZ: tz });
 
+console.log('');
+for (const line of engineLines) console.log(line);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);

@@ -19,6 +19,8 @@ export function countReporter({ out }) {
   return {
     stop({ sessions }) {
       const total = { passed: 0, failed: 0, skipped: 0 };
+      /** Per browser (an engine may run several: launched preferring dark, or in a time zone). */
+      const byBrowser = new Map();
       for (const session of sessions) {
         const acc = { passed: 0, failed: 0, skipped: 0 };
         countSuite(session.testResults, acc);
@@ -26,7 +28,13 @@ export function countReporter({ out }) {
         total.passed += acc.passed;
         total.failed += acc.failed;
         total.skipped += acc.skipped;
+        const name = session.browser?.name ?? 'browser';
+        const mine = byBrowser.get(name) ?? { passed: 0, failed: 0 };
+        mine.passed += acc.passed;
+        mine.failed += acc.failed;
+        byBrowser.set(name, mine);
       }
+      for (const [name, c] of byBrowser) console.log(`  ${name}: ${c.passed} passed, ${c.failed} failed`);
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, JSON.stringify(total));
       console.log(`browser: ${total.passed} passed, ${total.failed} failed`);

@@ -22,6 +22,22 @@ const isTask = (controller: ReactiveController): controller is Task =>
 /** How long an element waits for its language before rendering without it. */
 const LOCALE_PATIENCE_MS = 3000;
 
+/**
+ * WebKit keeps a shared stylesheet's answers to viewport media queries from when it was last in
+ * use: adopted again after the viewport changed meanwhile (a phone turned while no element showed
+ * it), its `@media (max-width: …)` rules apply the old answer. Setting such a rule's media text
+ * again makes the engine ask anew.
+ */
+function askViewportAgain(sheets: readonly CSSStyleSheet[]): void {
+  for (const sheet of sheets) {
+    for (const rule of sheet.cssRules) {
+      if (rule instanceof CSSMediaRule && /width|height|orientation|aspect-ratio/.test(rule.media.mediaText)) {
+        rule.media.mediaText = rule.media.mediaText;
+      }
+    }
+  }
+}
+
 export class BookingElement extends LitElement {
   static override styles: CSSResultGroup[] = [sharedStyles];
 
@@ -130,6 +146,13 @@ export class BookingElement extends LitElement {
     const sheet = styles.styleSheet;
     if (!(root instanceof ShadowRoot) || !sheet || root.adoptedStyleSheets.includes(sheet)) return;
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    askViewportAgain([sheet]);
+  }
+
+  /** @internal Lit's, asking the viewport media rules anew (see askViewportAgain). */
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.renderRoot instanceof ShadowRoot) askViewportAgain(this.renderRoot.adoptedStyleSheets);
   }
 
   protected override async getUpdateComplete(): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { css, unsafeCSS } from 'lit';
+import { forcedColourStyles } from './forced-colours.styles.ts';
 
 import { PALETTE, cssDefault, tokenVar, type PaletteName, type TokenName } from './tokens.ts';
 
@@ -74,6 +75,15 @@ const base = css`
     color: inherit;
     max-width: 100%;
   }
+  /* iOS Safari zooms the page into a focused field whose text is under 16 px: on touch screens
+   * fields are never smaller (:host outranks the elements' own 'font: inherit'). */
+  @media (pointer: coarse) {
+    :host input:not([type='checkbox'], [type='radio']),
+    :host select,
+    :host textarea {
+      font-size: max(16px, 1em);
+    }
+  }
   /* A load that failed: its message and a retry button on one line when they fit. */
   .error {
     display: flex;
@@ -106,11 +116,6 @@ const base = css`
       transition-duration: 0.01ms !important;
     }
   }
-  @media (forced-colors: active) {
-    button {
-      border: 1px solid ButtonText;
-    }
-  }
 `;
 
-export const sharedStyles = [palette, base];
+export const sharedStyles = [palette, base, forcedColourStyles];

@@ -24,6 +24,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { bundleCaching } from './bundle-caching.ts';
 import { packageRoot } from './package-root.ts';
+import { answerClientErrors, requestErrorHandler } from './refusals.ts';
 import { PROXY_USAGE, UsageError, parsePort, runProxyCommand } from './proxy/command.ts';
 
 const DEMO_HOST = '127.0.0.1';
@@ -96,10 +97,13 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   // Loaded here so that `stagedoor proxy` never loads the sandbox.
   const { createDemoSite, isDemoServicePath } = await import('./demo-site.ts');
   const site = createDemoSite({ origin });
-  const services = getRequestListener(site.app.fetch);
+  const onRefusal = (status: number, reason: string) => site.proxy.refused(status, reason);
+  answerClientErrors(server, onRefusal);
+  const errorHandler = requestErrorHandler(onRefusal);
+  const services = getRequestListener(site.app.fetch, { errorHandler });
   // The docs pages beside the demo, from the package's README.md and docs/.
   const { createDocsSite, isDocsPath, DOCS_PATH } = await import('./docs-site.ts');
-  const docs = getRequestListener(createDocsSite(project).fetch);
+  const docs = getRequestListener(createDocsSite(project).fetch, { errorHandler });
 
   let pages: RequestListener;
   let closePages = async () => undefined as void;
@@ -119,7 +123,7 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
     app.use('*', bundleCaching());
     app.use('*', serveStatic({ root: dist }));
     app.all('*', (c) => c.text('Not found', 404));
-    pages = getRequestListener(app.fetch);
+    pages = getRequestListener(app.fetch, { errorHandler });
   }
   dispatch = (req, res) => {
     const pathname = new URL(req.url ?? '/', origin).pathname;

@@ -3,7 +3,8 @@
  * against a fake network whose server stamps its answers as our proxy does
  * (`Server-Timing: clock;desc=<ms>` and `Date`), with uneven latency both
  * ways, the visitor's clock faked 15 minutes slow, right and 15 minutes fast,
- * and the browser in three time zones (Chromium's own time-zone emulation).
+ * and the browser in three time zones (emulated by Chromium and Firefox; WebKit runs this file in a
+ * browser per zone, TZ in its environment).
  *
  * At hundreds of moments over a hold's ten minutes the m:ss shown is compared
  * with the hold's true remaining time (its ExpirationDate against the
@@ -13,7 +14,6 @@
  * of drift). The worst case per run is printed.
  */
 import { expect, fixture, html } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
 import sinon from 'sinon';
 import { createApiClient } from '../../src/api/client.ts';
 import { matchRoute, validateParams } from '../../src/api/match.ts';
@@ -27,6 +27,7 @@ import { resolveConfig } from '../../src/state/config.ts';
 import { countdownSeconds } from '../elements/helpers/countdown-samples.ts';
 import { fakeBasketService } from '../elements/helpers/fake-basket.ts';
 import { controlVisibility, type VisibilityControl } from '../elements/helpers/visibility.ts';
+import { visitorZones } from '../elements/helpers/engine.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -45,8 +46,9 @@ interface Run {
   stamped: boolean;
 }
 
+const visitor = await visitorZones(['America/New_York', 'Europe/London', 'Asia/Tokyo']);
 const runs: Run[] = [];
-for (const zone of ['America/New_York', 'Europe/London', 'Asia/Tokyo']) {
+for (const zone of visitor.zones) {
   for (const skew of [-15 * MINUTE, 0, 15 * MINUTE]) runs.push({ zone, skew, stamped: true });
 }
 
@@ -63,14 +65,14 @@ describe('countdown truth: the time shown against the hold\'s true remaining tim
     timers = undefined;
     resetSharedBookings();
     page.restore();
-    await executeServerCommand('emulate-time-zone', { timeZone: undefined });
+    await visitor.enter(undefined);
   });
   after(() => {
     console.log(`countdown error (shown − true remaining, s; clock ahead of the service, ms):\n${results.join('\n')}`);
   });
 
   async function measure({ zone, skew, stamped }: Run): Promise<{ worstMore: number; worstLess: number; clockAhead: number[] }> {
-    await executeServerCommand('emulate-time-zone', { timeZone: zone });
+    await visitor.enter(zone);
     expect(Intl.DateTimeFormat().resolvedOptions().timeZone).to.equal(zone);
     // The visitor's clock: the true time plus the skew, and fake.
     timers = sinon.useFakeTimers({ now: TRUE_START + skew, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
@@ -169,7 +171,7 @@ describe('countdown truth: the time shown against the hold\'s true remaining tim
     });
   }
 
-  it('an answer with only a Date header (no stamp): still never more than remains', async function () {
+  if (visitor.zones.includes('Asia/Tokyo')) it('an answer with only a Date header (no stamp): still never more than remains', async function () {
     this.timeout(60_000);
     const { worstMore } = await measure({ zone: 'Asia/Tokyo', skew: -15 * MINUTE + 613, stamped: false });
     results.push(`  Asia/Tokyo, Date header only: never more (worst ${worstMore.toFixed(3)} s)`);

@@ -7,7 +7,6 @@
  * Locators are role-based (they pierce shadow DOM); the tags are the
  * product's fixed names.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,54 +14,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { fillCheckout } from './helpers/booking.ts';
+import { DEMO_FLOW_TAGS, startDemo, stop } from './helpers/demo-server.ts';
 import { freePort } from './helpers/free-port.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const FLOW_TAGS = ['event-list', 'performance-calendar', 'seat-picker', 'checkout-form'];
-const START_TIMEOUT = 90_000;
 const STEP = 30_000;
-
-/** Start `npm start`'s command on a free port; resolve with the URL it prints. */
-function startDemo(port: number): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/server/cli.ts', 'start'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: String(port), NODE_ENV: 'development' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group, so the whole tree stops with it
-    });
-    let output = '';
-    const timer = setTimeout(() => {
-      stop(child);
-      reject(new Error(`npm start printed no URL within ${START_TIMEOUT / 1000} s. Output:\n${output}`));
-    }, START_TIMEOUT);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(https?:\/\/(?:127\.0\.0\.1|localhost):\d+\/\S*)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited (${code}) before printing a URL. Output:\n${output}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess | undefined): void {
-  if (!child?.pid || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    child.kill('SIGTERM');
-  }
-}
 
 describe('booking flow over npm start', () => {
   let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
@@ -106,7 +62,7 @@ describe('booking flow over npm start', () => {
     });
     await page.goto(demo.url, { waitUntil: 'load' });
     // Say plainly what is missing, rather than time out on a locator.
-    for (const tag of FLOW_TAGS) {
+    for (const tag of DEMO_FLOW_TAGS) {
       const present = await page.evaluate((name) => Boolean(customElements.get(name) && document.querySelector(name)), tag);
       assert.ok(present, `the demo page ${demo.url} has a defined <${tag}>`);
     }

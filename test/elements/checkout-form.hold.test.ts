@@ -7,7 +7,7 @@
  * and never a second voice: the timer alone announces, once per basket.
  */
 import { expect, html } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { setViewport } from './helpers/engine.ts';
 import sinon from 'sinon';
 import { ServerClock } from '../../src/api/time.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';

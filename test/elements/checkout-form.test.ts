@@ -476,7 +476,7 @@ describe('<checkout-form>', () => {
     const { el, navigated } = await mount(api);
     // From the first notice checkbox onwards, every step by keys.
     $<HTMLInputElement>(el, '[name="notice-1"]').focus();
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' }); // the space bar ("Space" is a name only Chromium's driver knows)
     await sendKeys({ press: 'Tab' }); // the delivery group (its checked radio)
     await sendKeys({ press: 'ArrowDown' }); // from print at home (the free one, preselected) to delivery UK
     await sendKeys({ press: 'Tab' });

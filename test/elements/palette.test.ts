@@ -4,18 +4,27 @@
  * their built-in dark palette passes contrast, a `--booking-*` colour the host
  * sets still wins, axe finds nothing in the dark, and the seat map's canvas
  * repaints when the scheme changes live.
+ *
+ * The visitor's preference: Chromium emulates both, live; Firefox and WebKit cannot be switched, so
+ * this file runs in a browser launched preferring light and again in one preferring dark
+ * (web-test-runner.config.mjs), each showing its own.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { emulateMedia } from '@web/test-runner-commands';
 import type { FullTicketInfo } from '../../src/api/types.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
-import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
 import { seatColour, type SeatColour } from '../../src/elements/seat-picker/seat-colours.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
-import { apiError, fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
 import { contrast, resolve } from './helpers/contrast.ts';
-import { performance, ticket } from './helpers/seat-fixtures.ts';
+import { ticket } from './helpers/seat-fixtures.ts';
+import { seatedPicker, seatPixel } from './helpers/seat-picker-dom.ts';
+import { resetVisitorPreference, visitorPrefers } from './helpers/engine.ts';
+
+const visitor = await visitorPrefers();
+const LIGHT_SURFACE = 'rgb(255, 255, 255)';
+const DARK_SURFACE = 'rgb(28, 27, 32)';
+/** Band A's seats: light #0b63a8, dark #7cb8f2. */
+const BAND_A = { light: 'rgb(11, 99, 168)', dark: 'rgb(124, 184, 242)' };
 
 const TICKETS: FullTicketInfo[] = [
   ticket(1, 'Stalls', 'A', '1', 30),
@@ -24,41 +33,11 @@ const TICKETS: FullTicketInfo[] = [
   ticket(4, 'Stalls', 'B', '1', 60),
 ];
 
-async function seatedPicker(): Promise<SeatPicker> {
-  const api = fakeApi({
-    getPerformance: ({ performanceId }) => performance(performanceId),
-    getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: TICKETS }),
-    getEvent: () => {
-      throw apiError('getEvent', 404);
-    },
-    validateSeatsSelection: () => ({ SelectionValid: true, DisableBooking: false, ErrorMessagePlan: '', ErrorMessageBasket: '', InvalidSeatID: '' }),
-  });
-  const el = await withBooking<SeatPicker>(testBooking(api), html`<seat-picker performance-id="1"></seat-picker>`);
-  await waitUntil(() => (el.shadowRoot?.querySelectorAll('.sizer button').length ?? 0) === TICKETS.length, 'the map is drawn');
-  await el.updateComplete;
-  return el;
-}
-
-/** The canvas pixel at the middle of a seat's painted shape, a little off its mark. */
-function seatPixel(el: SeatPicker, label: string): string {
-  const root = el.shadowRoot as ShadowRoot;
-  const button = [...root.querySelectorAll<HTMLButtonElement>('.sizer button')].find((b) => b.getAttribute('aria-label')?.includes(label));
-  const canvas = root.querySelector('canvas');
-  if (!button || !canvas) throw new Error(`no seat ${label}`);
-  const b = button.getBoundingClientRect();
-  const c = canvas.getBoundingClientRect();
-  const scale = canvas.width / c.width;
-  const x = Math.round((b.left - c.left + b.width * 0.3) * scale);
-  const y = Math.round((b.top - c.top + b.height * 0.7) * scale);
-  const [r, g, bl] = canvas.getContext('2d')?.getImageData(x, y, 1, 1).data ?? [];
-  return `rgb(${r}, ${g}, ${bl})`;
-}
-
 describe('dark colours of their own', () => {
   afterEach(async () => {
     document.documentElement.style.removeProperty('color-scheme');
     document.documentElement.style.removeProperty('background');
-    await emulateMedia({ colorScheme: 'light' });
+    await resetVisitorPreference();
     resetSharedBookings();
   });
 
@@ -67,7 +46,7 @@ describe('dark colours of their own', () => {
       document.documentElement.style.colorScheme = scheme;
       // A page that declares a scheme gets the browser's page colour for it; axe reads an explicit one.
       document.documentElement.style.background = 'Canvas';
-      const el = await seatedPicker();
+      const el = await seatedPicker(TICKETS);
       const at = (p: string) => resolve(el, p);
       const surface = at('--_surface');
       for (const p of ['--_text', '--_muted', '--_accent', '--_danger', '--_warning', '--_success']) {
@@ -90,20 +69,20 @@ describe('dark colours of their own', () => {
     });
   }
 
-  it('follows the page: light, dark, and "light dark" by the visitor\'s preference', async () => {
-    const el = await seatedPicker();
-    const surface = () => resolve(el, '--_surface');
-    await emulateMedia({ colorScheme: 'dark' });
-    expect(surface(), 'no color-scheme on the page: light, whatever the visitor prefers').to.equal('rgb(255, 255, 255)');
-    document.documentElement.style.colorScheme = 'light';
-    expect(surface()).to.equal('rgb(255, 255, 255)');
-    document.documentElement.style.colorScheme = 'dark';
-    expect(surface()).to.equal('rgb(28, 27, 32)');
-    document.documentElement.style.colorScheme = 'light dark';
-    expect(surface(), '"light dark", the visitor prefers dark').to.equal('rgb(28, 27, 32)');
-    await emulateMedia({ colorScheme: 'light' });
-    expect(surface(), '"light dark", the visitor prefers light').to.equal('rgb(255, 255, 255)');
-  });
+  for (const prefers of visitor.schemes) {
+    it(`follows the page: light, dark, and "light dark" by the visitor's preference (the visitor prefers ${prefers})`, async () => {
+      const el = await seatedPicker(TICKETS);
+      const surface = () => resolve(el, '--_surface');
+      await visitor.prefer(prefers);
+      expect(surface(), 'no color-scheme on the page: light, whatever the visitor prefers').to.equal(LIGHT_SURFACE);
+      document.documentElement.style.colorScheme = 'light';
+      expect(surface()).to.equal(LIGHT_SURFACE);
+      document.documentElement.style.colorScheme = 'dark';
+      expect(surface()).to.equal(DARK_SURFACE);
+      document.documentElement.style.colorScheme = 'light dark';
+      expect(surface(), `"light dark", the visitor prefers ${prefers}`).to.equal(prefers === 'dark' ? DARK_SURFACE : LIGHT_SURFACE);
+    });
+  }
 
   it("the host's --booking-* colours still win on the dark side", async () => {
     document.documentElement.style.colorScheme = 'dark';
@@ -114,22 +93,29 @@ describe('dark colours of their own', () => {
     expect(resolve(timer, '--_text'), 'what the host did not set comes from the dark side').to.equal('rgb(236, 235, 240)');
   });
 
-  it('the seat map repaints on a live scheme change (the page switches, and the visitor\'s preference changes)', async () => {
+  const live = visitor.live ? ', and the visitor\'s preference changes' : `, and "light dark" for a visitor preferring ${visitor.schemes.join('')}`;
+  it(`the seat map repaints on a live scheme change (the page switches${live})`, async () => {
     document.documentElement.style.colorScheme = 'light';
-    const el = await seatedPicker();
+    const el = await seatedPicker(TICKETS);
     const light = seatPixel(el, 'row A, seat 1,');
-    expect(light).to.equal('rgb(11, 99, 168)'); // band A, light side: #0b63a8
+    expect(light).to.equal(BAND_A.light);
     document.documentElement.style.colorScheme = 'dark';
-    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === 'rgb(124, 184, 242)', 'repainted with the dark band A (#7cb8f2)');
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A.dark, 'repainted with the dark band A (#7cb8f2)', { timeout: 5000 });
     // The legend follows too (it is styled, not painted).
-    await waitUntil(() => el.shadowRoot?.querySelector('[part~="legend"] .swatch rect'), 'the legend (after the first paint)');
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="legend"] .swatch rect'), 'the legend (after the first paint)', { timeout: 5000 });
     const swatch = el.shadowRoot?.querySelector('[part~="legend"] .swatch rect') as SVGElement;
     expect(getComputedStyle(swatch).fill).to.equal('rgb(124, 184, 242)');
-    // "light dark": the visitor's preference switches it back and forth.
     document.documentElement.style.colorScheme = 'light dark';
-    await emulateMedia({ colorScheme: 'light' });
-    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === light, 'repainted light when the visitor prefers light');
-    await emulateMedia({ colorScheme: 'dark' });
-    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === 'rgb(124, 184, 242)', 'and dark again');
+    if (!visitor.live) {
+      // "light dark": the preference this browser was launched with.
+      const own = visitor.schemes[0] ?? 'light';
+      await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A[own], `repainted ${own} for a visitor preferring ${own}`, { timeout: 5000 });
+      return;
+    }
+    // "light dark": the visitor's preference switches it back and forth.
+    await visitor.prefer('light');
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === light, 'repainted light when the visitor prefers light', { timeout: 5000 });
+    await visitor.prefer('dark');
+    await waitUntil(() => seatPixel(el, 'row A, seat 1,') === BAND_A.dark, 'and dark again', { timeout: 5000 });
   });
 });

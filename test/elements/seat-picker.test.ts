@@ -1,5 +1,6 @@
 import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import { chord } from './helpers/engine.ts';
 import sinon from 'sinon';
 import type { AddTicketsResult, EventInfo, FullTicketInfo, VenueInfo } from '../../src/api/types.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
@@ -161,7 +162,7 @@ describe('<seat-picker> seated map', () => {
     expect(seatButtons(el).filter((b) => b.tabIndex === 0)).to.have.length(1);
     expect(root(el).querySelector('[part="status"]')?.textContent).to.match(/Dress Circle row C seat 14 chosen, £62\.50\. 1 seat, total £62\.50\./);
     expect(root(el).querySelector('[part="total"]')?.textContent).to.include('£62.50');
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' }); // the space bar ("Space" is a name only Chromium's driver knows)
     await el.updateComplete;
     expect(pressed.getAttribute('aria-pressed')).to.equal('false');
   });
@@ -303,8 +304,9 @@ describe('<seat-picker> seated map', () => {
       const before = viewport.clientWidth;
       box.style.width = `${width}px`;
       await waitUntil(() => viewport.clientWidth !== before, 'the picker took the new width');
-      // The resize report comes with the next frame.
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      // The resize report comes with a next frame; the map follows it (its canvas the new size).
+      const canvas = root(el).querySelector('canvas') as HTMLCanvasElement;
+      await waitUntil(() => canvas.style.width === `${viewport.clientWidth}px`, 'the map took the new size', { timeout: 5000 });
       await el.updateComplete;
     };
     for (const width of [1000, 360, 280, 720]) {
@@ -689,7 +691,7 @@ describe('<seat-picker> seated map', () => {
     );
     const el = await picker(api);
     await mapReady(el);
-    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan', { timeout: 5000 });
     const img = root(el).querySelector('[part="plan"] img') as HTMLImageElement;
     expect(img.getAttribute('src')).to.equal('https://plans.example/lyric.png');
     expect(img.alt).to.equal('Seating plan of The Lyric');
@@ -802,9 +804,7 @@ describe('<seat-picker> seated map', () => {
     expect(count).to.be.greaterThan(10).and.lessThan(1600);
     expect(root(el).querySelector('.sizer')?.getAttribute('aria-label')).to.include('20,000 seats');
     seatButtons(el)[0]?.focus();
-    await sendKeys({ down: 'Control' });
-    await sendKeys({ press: 'End' });
-    await sendKeys({ up: 'Control' });
+    await chord(['Control'], 'End');
     expect(root(el).activeElement?.getAttribute('aria-label')).to.match(/^Arena, row CV, seat 200, £30\.00/);
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
@@ -945,7 +945,7 @@ describe('<seat-picker> best available and general admission', () => {
       }),
     );
     const el = await picker(api);
-    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan');
+    await waitUntil(() => root(el).querySelector('[part="plan"] img'), 'no plan', { timeout: 5000 });
     expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: 1 }]);
     expect(api.callsTo('getAreasPrices')).to.deep.equal([]);
     expect(api.callsTo('getEvent'), 'the event is read once').to.have.length(1);

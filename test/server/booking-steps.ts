@@ -51,6 +51,9 @@ export async function findSeatPair(api: ApiClient, skip = 0): Promise<{ performa
   throw new Error('the sandbox has no pair of neighbouring seats it accepts');
 }
 
+/** The site the orders of these tests return to: a proxy must allow it (`returnOrigins`, `--return-origin`). */
+export const RETURN_ORIGIN = 'https://theatre.example';
+
 export function orderFor(basketId: string): SubmitOrderBody {
   return {
     BasketId: basketId,
@@ -58,8 +61,8 @@ export function orderFor(basketId: string): SubmitOrderBody {
     Name: 'Ada',
     LastName: 'Lovelace',
     DeliveryType: 1,
-    SuccessReturnUrl: 'https://theatre.example/ok',
-    FailureReturnUrl: 'https://theatre.example/ko',
+    SuccessReturnUrl: `${RETURN_ORIGIN}/ok`,
+    FailureReturnUrl: `${RETURN_ORIGIN}/ko`,
   };
 }
 

@@ -17,7 +17,7 @@ import { ApiError } from '../../src/api/client.ts';
 import { createProxy } from '../../src/server/proxy/node.ts';
 import { createRedisStore } from '../../src/server/proxy/redis-store.ts';
 import { createSandbox } from '../../src/server/sandbox/index.ts';
-import { book, findSeatPair, orderFor, rotation } from './booking-steps.ts';
+import { RETURN_ORIGIN, book, findSeatPair, orderFor, rotation } from './booking-steps.ts';
 import { stagedoor, type Running } from './cli-helpers.ts';
 import { listen, recording, type Listening } from './proxy-helpers.ts';
 import { startRedis, type RunningRedis } from './servers.ts';
@@ -44,7 +44,7 @@ const endpoints: string[] = [];
 before(async () => {
   [redis, service] = await Promise.all([startRedis(), listen(upstream.fetch)]);
   for (let i = 0; i < 3; i++) {
-    const common = ['proxy', '--upstream', service.url, '--port', '0', '--client-address-header', 'X-Forwarded-For'];
+    const common = ['proxy', '--upstream', service.url, '--port', '0', '--client-address-header', 'X-Forwarded-For', '--return-origin', RETURN_ORIGIN];
     // Two told by --redis, the third by REDIS_URL.
     proxies.push(
       i < 2
@@ -103,7 +103,7 @@ describe('three proxy processes, one Redis', () => {
   });
 
   test('a proxy mounted in the host’s own Node server (createProxy({ store: createRedisStore() })) shares with them', async () => {
-    const app = createProxy({ upstream: service.url, apiKey: KEY, log: false, store: createRedisStore({ url: redis.url }) });
+    const app = createProxy({ upstream: service.url, apiKey: KEY, log: false, store: createRedisStore({ url: redis.url }), returnOrigins: [RETURN_ORIGIN] });
     const own = await listen(app.fetch);
     try {
       const path = '/rest/v2/System/Countries';

@@ -12,7 +12,7 @@ import type { OperationName } from '../../src/api/operations.ts';
 import type { AddTicketsResult, CreateBasketResult, SubmitOrderResult } from '../../src/api/types.ts';
 import { createProxy } from '../../src/server/proxy/index.ts';
 import { createSandbox, ManualClock } from '../../src/server/sandbox/index.ts';
-import { orderFor, seatedPerformances } from './booking-steps.ts';
+import { RETURN_ORIGIN, orderFor, seatedPerformances } from './booking-steps.ts';
 import { client, listen, logSink, operationList, recording, type Answer, type Listening } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
@@ -30,7 +30,7 @@ before(async () => {
   sandboxServer = await listen(upstream.fetch);
   proxyServer = await listen(
     // No cache here: every request must reach the sandbox (the cache has its own tests).
-    createProxy({ upstream: sandboxServer.url, apiKey: KEY, allowOnAccount: true, rateLimit: false, cache: false, log: sink.log }).fetch,
+    createProxy({ upstream: sandboxServer.url, apiKey: KEY, allowOnAccount: true, rateLimit: false, cache: false, log: sink.log, returnOrigins: [RETURN_ORIGIN] }).fetch,
   );
   api = client(proxyServer.url, answers);
 });

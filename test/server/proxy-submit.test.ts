@@ -13,7 +13,7 @@ import { createApiClient } from '../../src/api/client.ts';
 import type { SubmitOrderResult } from '../../src/api/types.ts';
 import { createProxy, type ProxyApp } from '../../src/server/proxy/node.ts';
 import { createSandbox, ManualClock } from '../../src/server/sandbox/index.ts';
-import { findSeatPair, orderFor } from './booking-steps.ts';
+import { RETURN_ORIGIN, findSeatPair, orderFor } from './booking-steps.ts';
 import { client, listen, logSink, recording, type Listening } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
@@ -40,8 +40,8 @@ let skip = 0;
 
 before(async () => {
   service = await listen(upstream.fetch);
-  app = createProxy({ upstream: service.url, apiKey: KEY, log: sink.log, rateLimit: false, now: () => clock.now() });
-  impatientApp = createProxy({ upstream: service.url, apiKey: KEY, log: false, rateLimit: false, now: () => clock.now(), timeoutMs: 1000 });
+  app = createProxy({ upstream: service.url, apiKey: KEY, log: sink.log, rateLimit: false, now: () => clock.now(), returnOrigins: [RETURN_ORIGIN] });
+  impatientApp = createProxy({ upstream: service.url, apiKey: KEY, log: false, rateLimit: false, now: () => clock.now(), timeoutMs: 1000, returnOrigins: [RETURN_ORIGIN] });
   [proxy, impatient] = await Promise.all([listen(app.fetch), listen(impatientApp.fetch)]);
 });
 

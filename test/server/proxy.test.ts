@@ -33,7 +33,8 @@ const answers: Answer[] = [];
 
 before(async () => {
   upstreamServer = await listen(upstream.fetch);
-  const common = { upstream: upstreamServer.url, apiKey: KEY, log: sink.log, rateLimit: false as const };
+  // The orders' return addresses are on the theatre's site (the proxy refuses others: proxy-return-addresses.test.ts).
+  const common = { upstream: upstreamServer.url, apiKey: KEY, log: sink.log, rateLimit: false as const, returnOrigins: [THEATRE] };
   proxyServer = await listen(createProxy(common).fetch);
   onAccountServer = await listen(createProxy({ ...common, allowOnAccount: true }).fetch);
   corsServer = await listen(createProxy({ ...common, allowedOrigins: [THEATRE] }).fetch);
@@ -58,10 +59,10 @@ const SAMPLE_BODIES: Record<string, [unknown, unknown]> = {
   addTickets: [{ tickets: ['141745744', 141745745], Sample: 1 }, { Tickets: [141745744, 141745745] }],
   addTicketsV3: [{ areaId: '811', SEATSCOUNT: 2, price: '25.5' }, { AreaId: 811, SeatsCount: 2, Price: 25.5 }],
   submitOrder: [
-    { email: 'a@b.example', name: 'Ada', lastName: 'L', deliveryType: '1', country: '44', sendConfirmationEmail: 'true', paymentGateLanguage: 'German', successReturnUrl: 'https://s', failureReturnUrl: 'https://f', Sample: 1 },
-    { Email: 'a@b.example', Name: 'Ada', LastName: 'L', DeliveryType: 1, Country: 44, SendConfirmationEmail: true, PaymentGateLanguage: 2, SuccessReturnUrl: 'https://s', FailureReturnUrl: 'https://f', BasketId: GUID },
+    { email: 'a@b.example', name: 'Ada', lastName: 'L', deliveryType: '1', country: '44', sendConfirmationEmail: 'true', paymentGateLanguage: 'German', successReturnUrl: `${THEATRE}/s`, failureReturnUrl: `${THEATRE}/f`, Sample: 1 },
+    { Email: 'a@b.example', Name: 'Ada', LastName: 'L', DeliveryType: 1, Country: 44, SendConfirmationEmail: true, PaymentGateLanguage: 2, SuccessReturnUrl: `${THEATRE}/s`, FailureReturnUrl: `${THEATRE}/f`, BasketId: GUID },
   ],
-  submitOrderOnAccount: [{ BasketId: GUID.toUpperCase(), Email: 'a@b.example', ReturnUrl: 'https://r' }, { BasketId: GUID.toUpperCase(), Email: 'a@b.example', ReturnUrl: 'https://r' }],
+  submitOrderOnAccount: [{ BasketId: GUID.toUpperCase(), Email: 'a@b.example', ReturnUrl: `${THEATRE}/r` }, { BasketId: GUID.toUpperCase(), Email: 'a@b.example', ReturnUrl: `${THEATRE}/r` }],
   validateSeatsSelection: [{ ticketIds: ['1', '2'] }, { TicketIds: [1, 2] }],
 };
 

@@ -12,6 +12,24 @@ import { checkoutFormStyles } from './checkout-form.styles.ts';
 import type { CheckoutFormView } from './checkout-form.view.ts';
 
 /**
+ * Scroll a focused element into view, below the page's sticky header (the page's
+ * `scroll-padding-top`), until it is there: scrollIntoView first, then the page by what is still
+ * missing. In a sticky sidebar Firefox's scrollIntoView leaves it under the header.
+ */
+async function revealFocused(el: HTMLElement, stillFocused: () => boolean): Promise<void> {
+  el.scrollIntoView({ block: 'nearest' });
+  for (let i = 0; i < 4 && stillFocused(); i += 1) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const rect = el.getBoundingClientRect();
+    const header = Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+    const margin = Number.parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
+    if (rect.top < header) window.scrollBy(0, rect.top - header - margin);
+    else if (rect.bottom > window.innerHeight && rect.height < window.innerHeight - header) window.scrollBy(0, rect.bottom - window.innerHeight + margin);
+    else return;
+  }
+}
+
+/**
  * @summary The basket and the checkout: items, delivery, customer details, refund protection, and the hand-over to payment.
  *
  * Shows every basket item (event, venue wall-clock date and time, venue, area, seats, each
@@ -153,9 +171,7 @@ export class CheckoutForm extends BookingElement {
     if (this.shadowRoot?.activeElement !== li) return false;
     // What renders after the item (the checkout's options and lists) can move it out of sight, as in
     // a sticky sidebar that grows upwards: once that has rendered, bring the focused item back into view.
-    void this.view?.settled().then(() => {
-      if (this.shadowRoot?.activeElement === li) li.scrollIntoView({ block: 'nearest' });
-    });
+    void this.view?.settled().then(() => revealFocused(li, () => this.shadowRoot?.activeElement === li));
     return true;
   };
 

@@ -69,6 +69,7 @@ export class SeatMapController implements ReactiveController {
   private dpr = 1;
   /** Whether the viewport has reported its size since the map was attached. */
   private sized = false;
+  private resizeFrame = 0;
   private announcedPaint = false;
 
   constructor(
@@ -186,7 +187,16 @@ export class SeatMapController implements ReactiveController {
     // A hidden page produces no frames: then size and paint at once.
     this.sized = false;
     if (typeof ResizeObserver !== 'undefined') {
-      this.resizeObserver = new ResizeObserver(() => this.resize());
+      // Later reports wait for the next frame: sizing the map can show or hide the viewport's
+      // scrollbars, which changes the size observed; answered within the report, that is a
+      // "ResizeObserver loop" error (Firefox reports it when a resize crosses a scrollbar's width).
+      this.resizeObserver = new ResizeObserver(() => {
+        if (!this.sized) return this.resize();
+        this.resizeFrame ||= requestAnimationFrame(() => {
+          this.resizeFrame = 0;
+          this.resize();
+        });
+      });
       this.resizeObserver.observe(viewport);
     }
     if (!this.resizeObserver || hidden()) this.resize();
@@ -199,7 +209,8 @@ export class SeatMapController implements ReactiveController {
     this.resizeObserver = null;
     if (this.frame) cancelAnimationFrame(this.frame);
     if (this.overlayFrame) cancelAnimationFrame(this.overlayFrame);
-    this.frame = this.overlayFrame = 0;
+    if (this.resizeFrame) cancelAnimationFrame(this.resizeFrame);
+    this.frame = this.overlayFrame = this.resizeFrame = 0;
     this.overlay.clear();
     this.gestures.reset();
     this.els = null;

@@ -127,6 +127,7 @@ export class SeatMapPainter {
   }
 
   private probe: HTMLElement | null = null;
+  private forcedQuery: MediaQueryList | null = null;
 
   /**
    * One span per palette colour, each coloured with the custom property it stands
@@ -148,15 +149,35 @@ export class SeatMapPainter {
       span.style.transition = 'color 1ms';
       probe.append(span);
     }
-    probe.addEventListener('transitionend', () => {
-      if (!this.palette) return;
-      this.palette = null;
-      this.forgetSprites();
-      this.changed();
-    });
+    probe.addEventListener('transitionend', () => this.paletteChanged());
     root.append(probe);
     this.probe = probe;
+    // Forced colours switched on or off (or the forced palette changed): read the palette afresh.
+    if (!this.forcedQuery && typeof matchMedia === 'function') {
+      this.forcedQuery = matchMedia('(forced-colors: active)');
+      this.forcedQuery.addEventListener('change', () => this.paletteChanged());
+    }
     return probe;
+  }
+
+  /** The colours changed while shown: read them afresh and repaint. */
+  private paletteChanged(): void {
+    if (!this.palette) return;
+    this.palette = null;
+    this.forgetSprites();
+    this.changed();
+  }
+
+  /** A system colour (`Canvas`, `Highlight`, …) as the page resolves it now (the forced palette in force), or the keyword. */
+  private systemColour(name: string): string {
+    const probe = this.probeFor();
+    if (!probe) return name;
+    const span = document.createElement('span');
+    span.style.color = name;
+    probe.append(span);
+    const value = getComputedStyle(span).color || name;
+    span.remove();
+    return value;
   }
 
   readPalette(): SeatMapPalette {
@@ -164,10 +185,13 @@ export class SeatMapPainter {
     const style = getComputedStyle(this.host);
     const forced = typeof matchMedia === 'function' && matchMedia('(forced-colors: active)').matches;
     if (forced) {
+      // A canvas resolves a system colour keyword to the browser's default, not the visitor's forced
+      // palette (white Canvas seats on a black page): read each through a probe, as the page shows it.
+      const system = (name: string) => this.systemColour(name);
       this.palette = {
-        bands: ['Canvas'], mark: 'CanvasText', selected: 'Highlight', selectedMark: 'HighlightText', held: 'GrayText',
-        restricted: 'CanvasText', invalid: 'Mark', text: 'CanvasText', background: 'Canvas', focus: 'Highlight', outline: 'CanvasText',
-        font: style.fontFamily || 'sans-serif',
+        bands: [system('Canvas')], mark: system('CanvasText'), selected: system('Highlight'), selectedMark: system('HighlightText'), held: system('GrayText'),
+        restricted: system('CanvasText'), invalid: system('Mark'), text: system('CanvasText'), background: system('Canvas'), focus: system('Highlight'),
+        outline: system('CanvasText'), font: style.fontFamily || 'sans-serif',
       };
       return this.palette;
     }

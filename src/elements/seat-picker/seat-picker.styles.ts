@@ -64,10 +64,11 @@ export const seatPickerStyles = css`
     gap: var(--_gap);
     grid-template-rows: minmax(var(--_list-row), auto) var(--_mode-row) var(--_row);
   }
-  /* A narrow picker: the two choices stack (always, so that the row's height is known). */
+  /* A narrow picker: the two choices stack (always, so that the row's height is known), and the
+   * question above them may take two lines (it does at 280 px in Firefox's and WebKit's fonts). */
   @container (max-width: 19rem) {
     .above {
-      --_mode-row: calc(2 * var(--_row) + 1.25rem + 2px + 1.2em);
+      --_mode-row: calc(2 * var(--_row) + 1.25rem + 2px + 2.4em);
     }
     .above .mode-switch {
       flex-direction: column;

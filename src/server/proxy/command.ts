@@ -2,7 +2,7 @@
  * `stagedoor proxy`: the key-holding proxy as a standalone Node server.
  *
  *   STAGEDOOR_API_KEY=... stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
- *       [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
+ *       [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
  *       [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
  *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
  *       [--ops-port PORT] [--ops-host 127.0.0.1]
@@ -24,7 +24,7 @@ import { listenProxy } from './server.ts';
 export const KEY_VARIABLE = 'STAGEDOOR_API_KEY';
 
 export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
-                  [--allow-origin URL]... [--allow-on-account] [--timeout-ms 10000]
+                  [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
                   [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
                   [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
                   [--ops-port PORT] [--ops-host 127.0.0.1]
@@ -105,6 +105,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         prefix: { type: 'string', default: '/api' },
         'allow-origin': { type: 'string', multiple: true },
+        'return-origin': { type: 'string', multiple: true },
         'allow-on-account': { type: 'boolean', default: false },
         'timeout-ms': { type: 'string' },
         'client-address-header': { type: 'string' },
@@ -154,6 +155,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     apiKey,
     prefix: values.prefix,
     allowedOrigins: values['allow-origin'] ?? [],
+    returnOrigins: values['return-origin'],
     allowOnAccount: values['allow-on-account'],
     timeoutMs,
     clientAddressHeader: values['client-address-header'],
@@ -168,8 +170,10 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     // Asking once makes the proxy degraded at once (and says so) rather than at the first request.
     await proxy.readiness();
   }
-  const running = await listenProxy(proxy.fetch, { port, host: values.host, drainTimeoutMs });
-  const operations = opsPort === undefined ? undefined : await listenProxy((request) => proxy.operations(request), { port: opsPort, host: values['ops-host'], drainTimeoutMs });
+  const onRefusal = (status: number, reason: string) => proxy.refused(status, reason);
+  const running = await listenProxy(proxy.fetch, { port, host: values.host, drainTimeoutMs, onRefusal });
+  const operations =
+    opsPort === undefined ? undefined : await listenProxy((request) => proxy.operations(request), { port: opsPort, host: values['ops-host'], drainTimeoutMs, onRefusal });
 
   let stopping = false;
   const stop = (signal: string) => {

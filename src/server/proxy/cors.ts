@@ -11,14 +11,14 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { headerOf } from './incoming.ts';
 
-export function normaliseOrigin(origin: string): string {
+export function normaliseOrigin(origin: string, what = 'allowed origin'): string {
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
-    throw new Error(`The allowed origin '${origin}' is not a URL (expected for example https://theatre.example).`);
+    throw new Error(`The ${what} '${origin}' is not a URL (expected for example https://theatre.example).`);
   }
-  if (url.origin === 'null') throw new Error(`The allowed origin '${origin}' has no origin.`);
+  if (url.origin === 'null') throw new Error(`The ${what} '${origin}' has no origin.`);
   return url.origin;
 }
 

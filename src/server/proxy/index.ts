@@ -19,9 +19,13 @@
  * rules (src/api/binding.ts).
  * Refusals are JSON in the service's own error shape, `{ "Message": ... }`:
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
- * that is not a JSON object, 413 body too large, 403 SubmitOrderOnAccount while
+ * that is not a JSON object or an order whose return address is not on the
+ * site or an allowed origin (return-addresses.ts), 413 body too large, 403 SubmitOrderOnAccount while
  * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
- * its answer unreadable, 504 upstream too slow.
+ * its answer unreadable, 504 upstream too slow. Under `listenProxy` (server.ts)
+ * requests Node or the adapter cannot read get the same shape too (400 bad
+ * request line, path or Host; 431 headers too large; 408), reported to
+ * `refused()` for the log and the metrics (../refusals.ts).
  *
  * Headers: upstream requests carry only Accept, Accept-Language (uncached operations only), Content-Type
  * (with a body) and the configured Api-Key, so the browser's Api-Key, Cookie and
@@ -49,6 +53,7 @@
  */
 import { Hono } from 'hono';
 import { bindBody } from '../../api/binding.ts';
+import { parseJsonText } from '../json-body.ts';
 import { buildQuery, fillPath, matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationKind, OperationName, OperationRow } from '../../api/operations.ts';
 import { UpstreamClock } from './clock.ts';
@@ -59,6 +64,7 @@ import { headerOf } from './incoming.ts';
 import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
 import { keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
+import { checkReturnAddresses, type ReturnAddressPolicy } from './return-addresses.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
 import { Submissions } from './submissions.ts';
@@ -107,6 +113,8 @@ export interface AccessLogEntry {
   limited?: boolean;
   /** Set when a repeated SubmitOrder got the answer kept from the accepted one. */
   replayed?: boolean;
+  /** Set when the request was refused below the proxy (Node's parser, the request adapter): why (`ProxyApp.refused`). */
+  refused?: string;
 }
 
 /** Prometheus metrics (metrics.ts, on Node): fed by the proxy, rendered at GET /metrics. */
@@ -130,6 +138,14 @@ export interface ProxyOptions {
   prefix?: string;
   /** Origins allowed to call cross-origin (CORS), e.g. `https://theatre.example`. Default none: same-origin only. */
   allowedOrigins?: readonly string[];
+  /**
+   * Origins the payment page may send the customer back to (an order's SuccessReturnUrl,
+   * FailureReturnUrl, ReturnUrl), besides `allowedOrigins`; an order naming any other is
+   * refused with 400. Default: the site's own origin (the host the request was addressed to)
+   * and `allowedOrigins`. Once listed, the request's host no longer counts (a caller writes
+   * its Host header): list the site's own origin too.
+   */
+  returnOrigins?: readonly string[];
   /** Forward SubmitOrderOnAccount (it books without payment). Default false: 403. */
   allowOnAccount?: boolean;
   /** Largest request body accepted, in bytes (default 32 KiB); larger is 413. */
@@ -187,6 +203,11 @@ export type ProxyApp = Hono & {
   operations(request: Request): Promise<Response>;
   /** Close the upstream connections and the store. */
   close(): Promise<void>;
+  /**
+   * Record a request refused before it reached the proxy (Node's HTTP parser, the request adapter:
+   * `listenProxy` reports them here) in the access log and the metrics, as method `-`.
+   */
+  refused(status: number, reason: string): void;
 };
 
 export const DEFAULT_CACHE_TTL_SECONDS: Readonly<Record<OperationKind, number>> = Object.freeze({
@@ -236,7 +257,11 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   }
   const apiKey = options.apiKey;
   const prefix = normalisePrefix(options.prefix ?? '/api');
-  const origins = new Set((options.allowedOrigins ?? []).map(normaliseOrigin));
+  const origins = new Set((options.allowedOrigins ?? []).map((origin) => normaliseOrigin(origin)));
+  const returnPolicy: ReturnAddressPolicy = {
+    allowed: origins,
+    listed: options.returnOrigins?.length ? new Set(options.returnOrigins.map((origin) => normaliseOrigin(origin, 'return origin'))) : null,
+  };
   const allowOnAccount = options.allowOnAccount ?? false;
   const bodyLimit = checked('bodyLimit', options.bodyLimit ?? 32 * 1024, 1);
   const timeoutMs = checked('timeoutMs', options.timeoutMs ?? 10_000, 1);
@@ -326,16 +351,17 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       if (type !== 'application/json') return plain(message(415, 'The request body must be sent as application/json.'));
       const read = await readBody(request, bodyLimit);
       if (!read.ok) return plain(read.reply);
-      try {
-        parsed = JSON.parse(read.text);
-      } catch {
-        return plain(message(400, 'The request body must be JSON.'));
-      }
+      // Scanned without recursion before parsing: a caller chooses how deep a body nests (../json-body.ts).
+      const json = parseJsonText(read.text);
+      if (!json.ok) return plain(message(400, json.message));
       // What the service's binder (Json.NET) would accept, rebuilt from its typed fields only
       // (src/api/binding.ts): the client's own bytes and unknown properties are never forwarded.
-      const bound = bindBody(op.name, parsed, params.path);
+      const bound = bindBody(op.name, json.value, params.path);
       if (!bound.ok) return plain(message(400, bound.message));
       parsed = bound.value;
+      // Return addresses only to the site and the origins allowed: never an open redirect (return-addresses.ts).
+      const returnRefused = checkReturnAddresses(bound.value, url, returnPolicy);
+      if (returnRefused) return plain(message(400, returnRefused));
       body = JSON.stringify(parsed);
     }
 
@@ -407,15 +433,19 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (log || metrics) {
       entry.status = response.status;
       entry.durationMs = Math.round((performance.now() - started) * 10) / 10;
-      entry.time = new Date(now()).toISOString();
-      try {
-        metrics?.request(entry);
-        log?.(entry);
-      } catch {
-        // A failing logger must not fail the request.
-      }
+      record(entry);
     }
     return response;
+  }
+
+  function record(entry: AccessLogEntry): void {
+    entry.time = new Date(now()).toISOString();
+    try {
+      metrics?.request(entry);
+      log?.(entry);
+    } catch {
+      // A failing logger must not fail the request.
+    }
   }
 
   const app = new Hono();
@@ -437,6 +467,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     },
     async close() {
       await Promise.all([client.close?.(), state.close()]);
+    },
+    refused(status: number, reason: string) {
+      record({ time: '', method: '-', operation: null, status, durationMs: 0, cache: 'none', refused: reason });
     },
   });
 }

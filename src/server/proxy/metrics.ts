@@ -62,6 +62,12 @@ export function promMetrics(options: PromMetricsOptions = {}): PromMetrics {
     labelNames: ['operation'] as const,
     registers,
   });
+  const refused = new Counter({
+    name: 'stagedoor_proxy_refused_total',
+    help: 'Requests refused before the proxy could read them (Node’s HTTP parser, the request adapter), by reason and HTTP status.',
+    labelNames: ['reason', 'status'] as const,
+    registers,
+  });
   const storeErrors = new Counter({ name: 'stagedoor_proxy_store_errors_total', help: 'Failed calls to the shared store, by store operation.', labelNames: ['operation'] as const, registers });
   const degraded = new Gauge({ name: 'stagedoor_proxy_store_degraded', help: '1 while the shared store does not answer (this process works alone), else 0.', registers });
 
@@ -78,6 +84,7 @@ export function promMetrics(options: PromMetricsOptions = {}): PromMetrics {
       else if (entry.cache === 'coalesced') coalesced.inc({ operation });
       if (entry.limited) limited.inc({ operation });
       if (entry.replayed) replays.inc({ operation });
+      if (entry.refused) refused.inc({ reason: entry.refused, status: String(entry.status) });
     },
     storeError(operation: string) {
       storeErrors.inc({ operation });

@@ -5,6 +5,7 @@
  * itself, built with plain header objects (the fast path of @hono/node-server).
  * Edge-safe.
  */
+import { utf8Text } from '../json-body.ts';
 import type { UpstreamResult } from './upstream.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -140,9 +141,6 @@ export async function readBody(request: Request, limit: number): Promise<{ ok: t
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return { ok: false, reply: message(400, 'The request body must be JSON (UTF-8).') };
-  }
+  const text = utf8Text(bytes);
+  return text === null ? { ok: false, reply: message(400, 'The request body must be JSON (UTF-8).') } : { ok: true, text };
 }

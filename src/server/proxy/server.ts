@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { answerClientErrors, requestErrorHandler, type OnRefusal } from '../refusals.ts';
 
 export interface ProxyServerOptions {
   port: number;
@@ -17,6 +18,8 @@ export interface ProxyServerOptions {
   drainTimeoutMs: number;
   /** Retry-After (seconds) of the 503 sent while draining (default 2). */
   retryAfterSeconds?: number;
+  /** Told of every request refused before `fetch` saw it (answered in JSON here): `ProxyApp.refused`. */
+  onRefusal?: OnRefusal;
 }
 
 export interface ProxyServer {
@@ -31,7 +34,8 @@ export interface ProxyServer {
 const DRAINING_BODY = JSON.stringify({ Message: 'This proxy is shutting down; please try again.' });
 
 export function listenProxy(fetch: (request: Request, env: unknown) => Response | Promise<Response>, options: ProxyServerOptions): Promise<ProxyServer> {
-  const listener = getRequestListener(fetch);
+  // A request Node or the adapter cannot read is answered in the JSON shape too, and counted (../refusals.ts).
+  const listener = getRequestListener(fetch, { errorHandler: requestErrorHandler(options.onRefusal) });
   let inFlight = 0;
   let draining: Promise<boolean> | null = null;
   let quiet: (() => void) | null = null;
@@ -39,6 +43,7 @@ export function listenProxy(fetch: (request: Request, env: unknown) => Response 
 
   const server = createServer((req, res) => {
     if (draining) {
+      options.onRefusal?.(503, 'shutting-down');
       res.writeHead(503, {
         'Content-Type': 'application/json; charset=utf-8',
         'Cache-Control': 'no-store',
@@ -55,6 +60,8 @@ export function listenProxy(fetch: (request: Request, env: unknown) => Response 
     });
     void listener(req, res);
   });
+
+  answerClientErrors(server, options.onRefusal);
 
   function drain(): Promise<boolean> {
     draining ??= new Promise<boolean>((resolve) => {

@@ -16,6 +16,7 @@ import { bindBody } from '../../api/binding.ts';
 import { matchRoute, validateParams } from '../../api/match.ts';
 import type { OperationName } from '../../api/operations.ts';
 import { DEFAULT_TIME_ZONE, clockTiming } from '../../api/time.ts';
+import { parseJsonText, utf8Text } from '../json-body.ts';
 import { checkCatalogue, generateCatalogue, type Catalogue } from './catalogue.ts';
 import { handlers, type DateToReading, type HandlerContext } from './handlers.ts';
 import { basketTexts, bookedTicket, htmlPage, noPaymentPage, paymentPage, placeholderSvg, seatingPlanSvg, ticketPdf, escapeHtml } from './pages.ts';
@@ -100,6 +101,8 @@ export class ManualClock implements Clock {
 }
 
 const systemClock: Clock = { now: () => Date.now() };
+/** The largest request body the sandbox reads (the service's bodies are a few hundred bytes). */
+const BODY_LIMIT = 64 * 1024;
 const REFERENCE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -264,13 +267,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (!params.ok) return json(c, fail(400, params.message));
     let body: unknown;
     if (match.op.body) {
-      const text = await c.req.text();
+      const declared = Number(c.req.header('Content-Length') ?? '0');
+      const bytes = declared > BODY_LIMIT ? null : new Uint8Array(await c.req.arrayBuffer());
+      if (!bytes || bytes.byteLength > BODY_LIMIT) return json(c, fail(413, `The request body is larger than the limit of ${BODY_LIMIT} bytes.`));
+      const text = utf8Text(bytes);
+      if (text === null) return json(c, fail(400, 'The request body is not UTF-8.'));
       if (text.trim()) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          return json(c, fail(400, 'The request body is not valid JSON.'));
-        }
+        // Scanned without recursion before parsing: the handlers walk what JSON.parse builds (../json-body.ts).
+        const read = parseJsonText(text);
+        if (!read.ok) return json(c, fail(400, read.message));
+        body = read.value;
       }
       // The service's JSON binding (Json.NET): the handler gets the typed request, or the client a 400 naming the field.
       const bound = bindBody(match.op.name, body, params.path);

@@ -8,7 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { answerClientErrors, requestErrorHandler } from '../refusals.ts';
 import { createSandbox, loadCatalogue, type Sandbox, type SandboxOptions } from './index.ts';
 
 export const SANDBOX_USAGE = `Usage: stagedoor sandbox [options]
@@ -99,8 +101,13 @@ export interface RunningSandbox {
 /** Start a sandbox server and resolve once it listens. */
 export function startSandboxServer(config: SandboxServerConfig): Promise<RunningSandbox> {
   const sandbox = createSandbox(config.options);
+  // Requests Node or the adapter cannot read are answered in the service's JSON error shape too (../refusals.ts).
+  const server = createServer(getRequestListener((request) => sandbox.fetch(request), { errorHandler: requestErrorHandler() }));
+  answerClientErrors(server);
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: (request) => sandbox.fetch(request), port: config.port, hostname: config.host }, (info: AddressInfo) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      const info = server.address() as AddressInfo;
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,
@@ -108,7 +115,6 @@ export function startSandboxServer(config: SandboxServerConfig): Promise<Running
         close: () => new Promise<void>((done, fail) => server.close((error) => (error ? fail(error) : done()))),
       });
     });
-    server.once('error', reject);
   });
 }
 

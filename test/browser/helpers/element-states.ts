@@ -79,8 +79,8 @@ export interface Run {
   seen: Set<string>;
   /** Strings the fake service answered. */
   data: Set<string>;
-  /** Look at the state: collect its text (and whatever the test asks for). */
-  snap(el: Element): void;
+  /** Look at the state: collect its text (and whatever the test asks for; awaited, so a look may take its time, as axe does). */
+  snap(el: Element): Promise<void>;
   /** Handlers whose answers are recorded as service data. */
   record(handlers: Handlers): Handlers;
   api(handlers: Handlers, clock?: ServerClock): FakeApi;
@@ -88,14 +88,14 @@ export interface Run {
   mount<T extends Element>(booking: BookingContextValue, template: TemplateResult): Promise<T>;
 }
 
-export function newRun(locale: string, look: (el: Element) => void = () => undefined): Run {
+export function newRun(locale: string, look: (el: Element) => void | Promise<void> = () => undefined): Run {
   const run: Run = {
     locale,
     seen: new Set(),
     data: new Set(),
-    snap: (el) => {
+    snap: async (el) => {
       segments(el, run.seen);
-      look(el);
+      await look(el);
     },
     record: (handlers) =>
       Object.fromEntries(
@@ -156,7 +156,7 @@ const eventList: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(r.booking(r.api({ getEvents: never, getEventTypes: never })), html`<event-list show-type-filter></event-list>`);
       await waitUntil(() => $(el, '[part~="skeleton"]'));
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -164,7 +164,7 @@ const eventList: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(r.booking(r.api({ getEvents: () => ({ Events: EVENTS }), getEventTypes: () => ({ EventTypes: EVENT_TYPES }) })), html`<event-list show-type-filter></event-list>`);
       await waitUntil(() => $$(el, '[part~="card-button"]').length === 2 && $$(el, 'option').length > 1);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -172,13 +172,13 @@ const eventList: Scenario[] = [
     run: async (r) => {
       const one = await r.mount(r.booking(r.api({ getEvents: () => ({ Events: EVENTS.slice(0, 1) }) })), html`<event-list></event-list>`);
       await waitUntil(() => $$(one, '[part~="card-button"]').length === 1);
-      r.snap(one);
+      await r.snap(one);
       const none = await r.mount(r.booking(r.api({ getEvents: () => ({ Events: [] }) })), html`<event-list></event-list>`);
       await waitUntil(() => $(none, '[part="empty"]'));
-      r.snap(none);
+      await r.snap(none);
       const typed = await r.mount(r.booking(r.api({ getEvents: () => ({ Events: [] }) })), html`<event-list event-type="6"></event-list>`);
       await waitUntil(() => $(typed, '[part="empty"]'));
-      r.snap(typed);
+      await r.snap(typed);
     },
   },
   {
@@ -189,7 +189,7 @@ const eventList: Scenario[] = [
         html`<event-list show-type-filter></event-list>`,
       );
       await waitUntil(() => $$(el, '[role="alert"]').length === 2);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -212,10 +212,10 @@ const eventList: Scenario[] = [
       await waitUntil(() => $$(el, '[part~="card-button"]').length === 2);
       ($$(el, '[part~="card-button"]')[0] as HTMLButtonElement).click();
       await waitUntil(() => $(el, '[part~="detail"][part~="loading"]'));
-      r.snap(el);
+      await r.snap(el);
       release();
       await waitUntil(() => $(el, '[part~="venue"]') && $(el, '[part~="rating"]'));
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -227,7 +227,7 @@ const eventList: Scenario[] = [
       );
       await waitUntil(() => $(el, '[part~="reviews"][aria-busy="true"]') && $(el, '[part~="detail"]:not([part~="loading"])'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -238,18 +238,18 @@ const eventList: Scenario[] = [
         html`<event-list event-id="3"></event-list>`,
       );
       await waitUntil(() => $(single, '[part~="rating"]'));
-      r.snap(single);
+      await r.snap(single);
       const none = await r.mount(
         r.booking(r.api({ getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId) }), getVenue: () => ({ Venue: venueFixture() }), getEventReviews: (a) => reviewsPage([], a) })),
         html`<event-list event-id="3"></event-list>`,
       );
       await waitUntil(() => $(none, '[part~="venue"]') && textOf(none).length > 200 && !$(none, '[part~="reviews"][aria-busy="true"]'));
-      r.snap(none);
+      await r.snap(none);
       const gone = await r.mount(r.booking(r.api({ getEvents: () => ({ Events: EVENTS }), getEvent: () => { throw apiError('getEvent', 404); } })), html`<event-list></event-list>`);
       await waitUntil(() => $$(gone, '[part~="card-button"]').length === 2);
       ($$(gone, '[part~="card-button"]')[1] as HTMLButtonElement).click();
       await waitUntil(() => $(gone, '[part~="unavailable"]'));
-      r.snap(gone);
+      await r.snap(gone);
       const failing = await r.mount(
         r.booking(r.api({
           getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { Cast: [] }) }),
@@ -259,10 +259,10 @@ const eventList: Scenario[] = [
         html`<event-list event-id="3"></event-list>`,
       );
       await waitUntil(() => $$(failing, '[role="alert"]').length === 2);
-      r.snap(failing);
+      await r.snap(failing);
       const broken = await r.mount(r.booking(r.api({ getEvent: () => { throw networkError('getEvent'); } })), html`<event-list event-id="4"></event-list>`);
       await waitUntil(() => $(broken, '[role="alert"]'));
-      r.snap(broken);
+      await r.snap(broken);
     },
   },
 ];
@@ -302,10 +302,10 @@ const performanceCalendar: Scenario[] = [
     state: 'no show chosen; loading',
     run: async (r) => {
       const idle = await r.mount(r.booking(r.api({})), html`<performance-calendar></performance-calendar>`);
-      r.snap(idle);
+      await r.snap(idle);
       const loading = await r.mount(r.booking(r.api({ getEventPerformances: never })), html`<performance-calendar event-id="1" month="2026-12"></performance-calendar>`);
       await waitUntil(() => $(loading, '[part="status"]')?.textContent?.trim());
-      r.snap(loading);
+      await r.snap(loading);
     },
   },
   {
@@ -313,11 +313,21 @@ const performanceCalendar: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(r.booking(r.api(calendarHandlers())), html`<performance-calendar event-id="1" month="2026-12"></performance-calendar>`);
       await calendarLoaded(el);
-      r.snap(el);
+      await r.snap(el);
       for (const day of [5, 10, 19, 22]) {
         ($(el, `[part~="day-button"][data-day="${day}"]`) as HTMLButtonElement).click();
         await settled(el);
-        r.snap(el);
+        await r.snap(el);
+      }
+      // A performance chosen: pressed, in the accent (Highlight in forced colours), its availability and price on it.
+      for (const day of [10, 22]) {
+        ($(el, `[part~="day-button"][data-day="${day}"]`) as HTMLButtonElement).click();
+        await settled(el);
+        const bookable = $$(el, '.performance').find((b) => !(b as HTMLButtonElement).disabled && b.getAttribute('aria-disabled') !== 'true');
+        bookable?.click();
+        await settled(el);
+        if (bookable) await waitUntil(() => bookable.getAttribute('aria-pressed') === 'true', 'the performance is chosen');
+        await r.snap(el);
       }
     },
   },
@@ -331,7 +341,7 @@ const performanceCalendar: Scenario[] = [
         for (const day of [12, 19]) {
           ($(el, `[part~="day-button"][data-day="${day}"]`) as HTMLButtonElement).click();
           await settled(el);
-          r.snap(el);
+          await r.snap(el);
         }
       }
     },
@@ -341,14 +351,14 @@ const performanceCalendar: Scenario[] = [
     run: async (r) => {
       const el = await r.mount(r.booking(r.api(calendarHandlers([]))), html`<performance-calendar event-id="1" month="2027-02"></performance-calendar>`);
       await calendarLoaded(el);
-      r.snap(el);
+      await r.snap(el);
       await chooseCount(el, '1');
-      r.snap(el);
+      await r.snap(el);
       await chooseCount(el, '3');
-      r.snap(el);
+      await r.snap(el);
       const broken = await r.mount(r.booking(r.api({ getEventPerformances: () => { throw networkError('getEventPerformances'); } })), html`<performance-calendar event-id="1" month="2026-12"></performance-calendar>`);
       await calendarLoaded(broken);
-      r.snap(broken);
+      await r.snap(broken);
     },
   },
 ];
@@ -404,19 +414,19 @@ const seatPicker: Scenario[] = [
   {
     state: 'no performance; loading; sold out; failed to load',
     run: async (r) => {
-      r.snap(await r.mount(r.booking(r.api({})), html`<seat-picker></seat-picker>`));
+      await r.snap(await r.mount(r.booking(r.api({})), html`<seat-picker></seat-picker>`));
       const loading = await r.mount(r.booking(r.api({ getPerformance: never, getFullAvailability: never })), html`<seat-picker performance-id="1"></seat-picker>`);
       await waitUntil(() => $(loading, '[part="loading"]'));
-      r.snap(loading);
+      await r.snap(loading);
       const soldOut = await r.mount(
         r.booking(r.api(seatHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: [] }), getAreasPrices: () => ({ PerformanceId: 1, AreasPrices: [] }) }))),
         html`<seat-picker performance-id="1"></seat-picker>`,
       );
       await waitUntil(() => $(soldOut, '[part="empty"]'));
-      r.snap(soldOut);
+      await r.snap(soldOut);
       const broken = await r.mount(r.booking(r.api(seatHandlers({ getFullAvailability: () => { throw networkError('getFullAvailability'); } }))), html`<seat-picker performance-id="1"></seat-picker>`);
       await waitUntil(() => $(broken, '[part="error"]'));
-      r.snap(broken);
+      await r.snap(broken);
     },
   },
   {
@@ -425,25 +435,25 @@ const seatPicker: Scenario[] = [
       const el = await r.mount(r.booking(r.api(seatHandlers())), html`<seat-picker performance-id="1" max-seats="2"></seat-picker>`);
       await mapReady(el);
       await waitUntil(() => $(el, '[part~="plan"]'));
-      r.snap(el);
+      await r.snap(el);
       const list = $(el, '[part~="list"]') as HTMLDetailsElement;
       list.open = true;
       list.dispatchEvent(new Event('toggle'));
       await waitUntil(() => $$(el, '[part~="list"] select').length === 2);
-      r.snap(el);
+      await r.snap(el);
       for (const name of ['Stalls/A/1', 'Stalls/A/2', 'Stalls/A/3']) {
         seatButton(el, name).click();
         await settled(el);
-        r.snap(el);
+        await r.snap(el);
       }
       seatButton(el, 'Stalls/A/2').click();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       buttonNamed(el, /./).focus();
       const clear = $$(el, '[part~="summary"] button').at(-1) as HTMLButtonElement;
       clear.click();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -452,12 +462,12 @@ const seatPicker: Scenario[] = [
       const el = await r.mount(r.booking(r.api(seatHandlers())), html`<seat-picker performance-id="1"></seat-picker>`);
       await mapReady(el);
       await addSeats(el, ['Stalls/B/1'], () => $(el, '[part~="result"]'));
-      r.snap(el);
+      await r.snap(el);
       seatButton(el, 'Stalls/B/1').click(); // a seat already in the basket
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       await addSeats(el, ['Stalls/A/1', 'Stalls/A/2'], () => $$(el, '[part~="result"]').some((n) => /2/.test(n.textContent ?? '')));
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -466,7 +476,7 @@ const seatPicker: Scenario[] = [
       const el = await r.mount(r.booking(r.api(seatHandlers({ addTickets: never }))), html`<seat-picker performance-id="1"></seat-picker>`);
       await mapReady(el);
       await addSeats(el, ['Stalls/A/1'], () => $(el, '[part~="summary"] [part~="add-button"][aria-disabled="true"]'));
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -487,7 +497,7 @@ const seatPicker: Scenario[] = [
         await mapReady(el);
         await addSeats(el, ['Stalls/A/1', 'Stalls/A/2'], () => taken && /\(|:/.test($(el, '[part~="notice"]')?.textContent ?? '') && seatButtons(el).length < SEATS.length);
         await waitUntil(() => ($(el, '[part~="notice"]')?.textContent ?? '').length > 60, 'no notice of the lost seats');
-        r.snap(el);
+        await r.snap(el);
       }
     },
   },
@@ -518,7 +528,7 @@ const seatPicker: Scenario[] = [
       await mapReady(el);
       for (let i = 0; i < refusals.length + failures.length; i++) {
         await addSeats(el, i === 0 ? ['Stalls/A/1', 'Stalls/A/2', 'Stalls/A/3'] : [], () => next > i && $(el, '[part~="notice"]'));
-        r.snap(el);
+        await r.snap(el);
       }
     },
   },
@@ -536,7 +546,7 @@ const seatPicker: Scenario[] = [
       await mapReady(el);
       for (let i = 0; i < outcomes.length; i++) {
         await addSeats(el, i === 0 ? ['Stalls/A/1', 'Stalls/A/2'] : [], () => next > i && $(el, '[part~="notice"]'));
-        r.snap(el);
+        await r.snap(el);
         if (i === 0) await mapReady(el);
       }
       const invalid = await r.mount(
@@ -552,7 +562,7 @@ const seatPicker: Scenario[] = [
       seatButton(invalid, 'Stalls/A/1').click();
       await waitUntil(() => $(invalid, '[part~="validation"]') && $(invalid, '[part~="list-seat"][part~="invalid"]'), 'the seat check did not answer', { timeout: 4000 });
       await settled(invalid);
-      r.snap(invalid);
+      await r.snap(invalid);
     },
   },
   {
@@ -564,7 +574,7 @@ const seatPicker: Scenario[] = [
       await waitUntil(() => ($(el, '#checking-note')?.textContent ?? '').trim().length > 0, 'the seat check did not start', { timeout: 4000 });
       ($(el, '[part~="summary"] [part~="add-button"]') as HTMLButtonElement).click(); // said aloud: still checking
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -578,28 +588,28 @@ const seatPicker: Scenario[] = [
         html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`,
       );
       await waitUntil(() => $(el, '[part~="option"]'));
-      r.snap(el);
+      await r.snap(el);
       const select = $(el, '[part="best"] select') as HTMLSelectElement;
       select.value = '1';
       select.dispatchEvent(new Event('change'));
       await waitUntil(() => textOf(el).includes(', 1 ') || $$(el, '[part~="option"]').length > 0);
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       select.value = '4';
       select.dispatchEvent(new Event('change'));
       await settled(el);
       ($$(el, '[part~="option"] [part~="add-button"]')[0] as HTMLButtonElement).click();
       await waitUntil(() => $(el, '[part~="notice"]'));
-      r.snap(el);
+      await r.snap(el);
       const finding = await r.mount(r.booking(r.api(seatHandlers({ getAvailableTickets: never }))), html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
       await waitUntil(() => $(finding, '[part="loading"]'));
-      r.snap(finding);
+      await r.snap(finding);
       const none = await r.mount(r.booking(r.api(seatHandlers({ getAvailableTickets: () => ({ PerformanceId: 1, EventId: 5, TicketAreas: [] }) }))), html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
       await waitUntil(() => $(none, '[part="empty"]'));
-      r.snap(none);
+      await r.snap(none);
       const broken = await r.mount(r.booking(r.api(seatHandlers({ getAvailableTickets: () => { throw networkError('getAvailableTickets'); } }))), html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
       await waitUntil(() => $(broken, '[part="error"]'));
-      r.snap(broken);
+      await r.snap(broken);
     },
   },
   {
@@ -613,12 +623,12 @@ const seatPicker: Scenario[] = [
         html`<seat-picker performance-id="1"></seat-picker>`,
       );
       await waitUntil(() => $(el, '[part~="general"]'));
-      r.snap(el);
+      await r.snap(el);
       const count = $(el, '[part~="general"] select') as HTMLSelectElement;
       count.value = '1';
       count.dispatchEvent(new Event('change'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -631,7 +641,7 @@ const seatPicker: Scenario[] = [
         const el = await r.mount(r.booking(r.api(seatHandlers({ getPerformance: ({ performanceId }) => (performanceId === 1 ? first : second) }))), html`<seat-picker performance-id="1"></seat-picker>`);
         await waitUntil(() => $(el, '[part~="paired"]'), 'no pair notice');
         await settled(el);
-        r.snap(el);
+        await r.snap(el);
       }
       // The other part cannot be looked up: its date is not known.
       const unknown = await r.mount(
@@ -640,7 +650,7 @@ const seatPicker: Scenario[] = [
       );
       await waitUntil(() => $(unknown, '[part~="paired"]'), 'no pair notice');
       await settled(unknown);
-      r.snap(unknown);
+      await r.snap(unknown);
     },
   },
   {
@@ -656,13 +666,13 @@ const seatPicker: Scenario[] = [
       const el = await r.mount(booking, html`<seat-picker performance-id="1"></seat-picker>`);
       await mapReady(el);
       await waitUntil(() => $(el, '#payment-note'), 'the note beside Add');
-      r.snap(el);
+      await r.snap(el);
       ($(el, '[part~="summary"] [part~="add-button"]') as HTMLButtonElement).click();
       await waitUntil(() => $(el, '[part~="status"]')?.textContent?.trim(), 'Add said why it waits');
-      r.snap(el);
+      await r.snap(el);
       const best = await r.mount(booking, html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
       await waitUntil(() => $(best, '#payment-note') && $(best, '[part~="option"]'), 'the note beside best available');
-      r.snap(best);
+      await r.snap(best);
     },
   },
 ];
@@ -678,27 +688,27 @@ const basketTimer: Scenario[] = [
       await booking.basket.add({ Tickets: [41] });
       now += 1000; // 9 min 59 s left (a whole number of minutes reads the same in French and English)
       const el = await r.mount<BasketTimer>(booking, html`<basket-timer show-items></basket-timer>`);
-      r.snap(el);
+      await r.snap(el);
       now += 10 * 60_000 - 100_000; // 1 min 40 s left: the warning
       el.requestUpdate();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       now += 75_000; // 25 s left: final
       el.requestUpdate();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       await booking.basket.add({ Tickets: [42] }); // a second item, held longer
       now += 30_000; // the first item's hold ran out
       await booking.basket.checkExpiry();
       await waitUntil(() => $(el, '[part~="released"]'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       now += 10 * 60_000; // and the second's
       el.requestUpdate();
       await booking.basket.checkExpiry();
       await waitUntil(() => $(el, '[part~="whole"]'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -717,7 +727,7 @@ const basketTimer: Scenario[] = [
       el.requestUpdate();
       await waitUntil(() => $(el, '[part~="expired"]'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
 ];
@@ -750,16 +760,16 @@ const checkoutForm: Scenario[] = [
     run: async (r) => {
       const empty = await r.mount(r.booking(recordedCheckoutApi(r)), html`<checkout-form></checkout-form>`);
       await waitUntil(() => $(empty, '[part="empty"]'));
-      r.snap(empty);
+      await r.snap(empty);
       const { el } = await checkoutMount(r, { getCheckoutOptions: never });
       await waitUntil(() => $(el, '[part="status"]'));
-      r.snap(el);
+      await r.snap(el);
       // A basket being created by an add still in flight.
       const adding = r.booking(recordedCheckoutApi(r, { addTickets: never }));
       void adding.basket.add({ Tickets: [1001] });
       const early = await r.mount(adding, html`<checkout-form></checkout-form>`);
       await waitUntil(() => $(early, '[part="status"]'));
-      r.snap(early);
+      await r.snap(early);
     },
   },
   {
@@ -767,14 +777,14 @@ const checkoutForm: Scenario[] = [
     run: async (r) => {
       const { el } = await checkoutMount(r);
       await formReady(el);
-      r.snap(el);
+      await r.snap(el);
       fill(el, 'country', 'US');
       (($(el, 'input[name="ticketPlan"]')) as HTMLInputElement).click();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       const optional = await checkoutMount(r, { getCheckoutOptions: () => ({ CheckoutNotices: [], ETicketNotices: [], CustomerEmailIsMandatory: false }) }, { onAccount: true });
       await formReady(optional.el);
-      r.snap(optional.el);
+      await r.snap(optional.el);
     },
   },
   {
@@ -787,25 +797,25 @@ const checkoutForm: Scenario[] = [
       ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
       await waitUntil(() => $(el, '[part~="error-summary"]'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       for (const [name, value] of [['firstName', 'Ada'], ['lastName', 'Lovelace'], ['email', 'not-an-address'], ['phone', 'abc'], ['state', 'NY']] as const) fill(el, name, value);
       ($(el, 'input[name="notice-1"]') as HTMLInputElement).click();
       await settled(el);
       ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       fill(el, 'phone', '');
       fill(el, 'email', '');
       await settled(el);
       ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       // No country to choose from.
       const { el: stateless } = await checkoutMount(r, { getCountries: () => ({ Countries: [] }) }, {}, html`<checkout-form></checkout-form>`);
       await formReady(stateless);
       ($(stateless, '[part~="submit-button"]') as HTMLButtonElement).click();
       await waitUntil(() => $(stateless, '[part~="error-summary"]'));
-      r.snap(stateless);
+      await r.snap(stateless);
     },
   },
   {
@@ -816,14 +826,14 @@ const checkoutForm: Scenario[] = [
       ($$(el, '[part~="remove-button"]')[1] as HTMLButtonElement).click();
       await waitUntil(() => $$(el, '[part~="remove-button"]').length === 1);
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       ($(el, '[part~="empty-button"]') as HTMLButtonElement).click();
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
       ($(el, '[part~="confirm-empty-button"]') as HTMLButtonElement).click();
       await waitUntil(() => $(el, '[part="empty"]'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -839,7 +849,7 @@ const checkoutForm: Scenario[] = [
       await booking.basket.refresh();
       await waitUntil(() => $(el, '[part="empty"]'));
       await settled(el);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -870,7 +880,7 @@ const checkoutForm: Scenario[] = [
         ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
         await settled(el);
         await settled(el);
-        r.snap(el);
+        await r.snap(el);
       }
     },
   },
@@ -879,16 +889,16 @@ const checkoutForm: Scenario[] = [
     run: async (r) => {
       const { el } = await checkoutMount(r, { getCheckoutOptions: () => { throw networkError('getCheckoutOptions'); } });
       await waitUntil(() => $(el, '[role="alert"]'));
-      r.snap(el);
+      await r.snap(el);
       const gone = await checkoutMount(r, { getAvailableDeliveries: () => { throw apiError('getAvailableDeliveries', 403); } });
       await waitUntil(() => $(gone.el, '[role="alert"]'));
-      r.snap(gone.el);
+      await r.snap(gone.el);
       const other = await checkoutMount(r, { getCountries: () => { throw apiError('getCountries', 500); } });
       await waitUntil(() => $(other.el, '[role="alert"]'));
-      r.snap(other.el);
+      await r.snap(other.el);
       const none = await checkoutMount(r, { getAvailableDeliveries: () => ({ DeliveryTypes: [] }) });
       await waitUntil(() => $(none.el, '[part~="delivery"] [role="alert"]'));
-      r.snap(none.el);
+      await r.snap(none.el);
     },
   },
   {
@@ -908,17 +918,17 @@ const checkoutForm: Scenario[] = [
       const el = await r.mount(open, html`<checkout-form .navigate=${() => undefined}></checkout-form>`);
       const timer = await r.mount(open, html`<basket-timer></basket-timer>`);
       await waitUntil(() => $(el, '#pending-heading') && $(timer, '[part~="payment"]'));
-      r.snap(el);
-      r.snap(timer);
+      await r.snap(el);
+      await r.snap(timer);
       const checking = await r.mount(await unfinished({ getSubmittedBasketSummary: never }), html`<checkout-form></checkout-form>`);
       await waitUntil(() => $(checking, '[part="status"]'));
-      r.snap(checking);
+      await r.snap(checking);
       const unchecked = await r.mount(await unfinished({ getSubmittedBasketSummary: () => { throw networkError('getSubmittedBasketSummary'); } }), html`<checkout-form></checkout-form>`);
       await waitUntil(() => $(unchecked, '[part~="retry-button"]'));
-      r.snap(unchecked);
+      await r.snap(unchecked);
       const released = await r.mount(await unfinished({ getBasket: () => { throw apiError('getBasket', 404); } }), html`<checkout-form></checkout-form>`);
       await waitUntil(() => $(released, '[part~="start-again-button"]'));
-      r.snap(released);
+      await r.snap(released);
     },
   },
 ];
@@ -938,12 +948,12 @@ const bookingConfirmation: Scenario[] = [
       const single = await paidBooking(r, { getSubmittedBasketSummary: () => ({ ...submittedSummary(), ProtectionInformation: { ProtectedTicketsCount: 1, TotalProtectionPrice: 2.5 } }), getETickets: () => eTickets() });
       const one = await r.mount(single, html`<booking-confirmation outcome="success"></booking-confirmation>`);
       await waitUntil(() => $(one, '[part~="summary"]'));
-      r.snap(one);
+      await r.snap(one);
       const booking = await paidBooking(r, { getSubmittedBasketSummary: () => submittedSummary(), getETickets: () => eTickets(), getDeliveryTypes: () => ({ DeliveryTypes: [] }) });
       const el = await r.mount(booking, html`<booking-confirmation outcome="success"></booking-confirmation>`);
-      r.snap(el);
+      await r.snap(el);
       await waitUntil(() => $$(el, '[part~="eticket-link"]').length > 0);
-      r.snap(el);
+      await r.snap(el);
     },
   },
   {
@@ -955,29 +965,29 @@ const bookingConfirmation: Scenario[] = [
           html`<booking-confirmation outcome="success" retry-delay=${delay} retry-limit="1"></booking-confirmation>`,
         );
         await waitUntil(() => $(waiting, '[part~="waiting"]'));
-        r.snap(waiting);
+        await r.snap(waiting);
       }
       const given = await r.mount(await paidBooking(r, { getSubmittedBasketSummary: () => NOT_AVAILABLE_YET }), html`<booking-confirmation outcome="success" retry-limit="0"></booking-confirmation>`);
       await waitUntil(() => $(given, '[part~="retry-button"]'));
-      r.snap(given);
+      await r.snap(given);
       for (const delay of [1000, 3000]) {
         const eWaiting = await r.mount(
           await paidBooking(r, { getSubmittedBasketSummary: () => submittedSummary(), getETickets: () => NOT_AVAILABLE_YET }),
           html`<booking-confirmation outcome="success" retry-delay=${delay} retry-limit="1"></booking-confirmation>`,
         );
         await waitUntil(() => $(eWaiting, '[part~="waiting"]') && $(eWaiting, '[part~="summary"]'));
-        r.snap(eWaiting);
+        await r.snap(eWaiting);
       }
       const eGiven = await r.mount(await paidBooking(r, { getSubmittedBasketSummary: () => submittedSummary(), getETickets: () => NOT_AVAILABLE_YET }), html`<booking-confirmation outcome="success" retry-limit="0"></booking-confirmation>`);
       await waitUntil(() => $(eGiven, '[part~="summary"] [part~="retry-button"]') || $$(eGiven, '[part~="retry-button"]').length > 0);
-      r.snap(eGiven);
+      await r.snap(eGiven);
       const eBroken = await r.mount(await paidBooking(r, { getSubmittedBasketSummary: () => submittedSummary(), getETickets: () => { throw networkError('getETickets'); } }), html`<booking-confirmation outcome="success"></booking-confirmation>`);
       await waitUntil(() => $(eBroken, '[role="alert"]'));
-      r.snap(eBroken);
+      await r.snap(eBroken);
       for (const error of [networkError('getSubmittedBasketSummary'), apiError('getSubmittedBasketSummary', 500)]) {
         const broken = await r.mount(await paidBooking(r, { getSubmittedBasketSummary: () => { throw error; } }), html`<booking-confirmation outcome="success"></booking-confirmation>`);
         await waitUntil(() => $(broken, '[role="alert"]'));
-        r.snap(broken);
+        await r.snap(broken);
       }
     },
   },
@@ -985,20 +995,20 @@ const bookingConfirmation: Scenario[] = [
     state: 'a failed payment: checking, seats still held, released, unknown; nothing sent from this tab',
     run: async (r) => {
       const held = await r.mount(await paidBooking(r, {}), html`<booking-confirmation outcome="failure"></booking-confirmation>`);
-      r.snap(held);
+      await r.snap(held);
       await waitUntil(() => !/…/.test(textOf(held)));
-      r.snap(held);
+      await r.snap(held);
       const released = await r.mount(await paidBooking(r, { getBasket: () => { throw apiError('getBasket', 404); } }), html`<booking-confirmation outcome="failure"></booking-confirmation>`);
       await waitUntil(() => !/…/.test(textOf(released)));
-      r.snap(released);
+      await r.snap(released);
       const unknown = await r.mount(await paidBooking(r, { getBasket: () => { throw networkError('getBasket'); } }), html`<booking-confirmation outcome="failure"></booking-confirmation>`);
       await waitUntil(() => $(unknown, '[part~="retry-button"]'));
-      r.snap(unknown);
+      await r.snap(unknown);
       const nothing = await r.mount(r.booking(recordedCheckoutApi(r)), html`<booking-confirmation outcome="success"></booking-confirmation>`);
-      r.snap(nothing);
+      await r.snap(nothing);
       const nothingFailed = await r.mount(r.booking(recordedCheckoutApi(r)), html`<booking-confirmation outcome="failure"></booking-confirmation>`);
       await waitUntil(() => !/…/.test(textOf(nothingFailed)));
-      r.snap(nothingFailed);
+      await r.snap(nothingFailed);
     },
   },
 ];

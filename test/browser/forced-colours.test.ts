@@ -1,0 +1,132 @@
+/**
+ * Windows High Contrast (`forced-colors: active`): every element, through the
+ * same states as the every-language test, on a light and on a dark page
+ * (which pick the light and the dark forced palette), passes axe at every
+ * look: nothing the elements draw with colours of their own (an author
+ * background under forced text, a canvas) may vanish or lose its contrast.
+ *
+ * Chromium emulates forced colours through DevTools (the
+ * `emulate-forced-colours` command of web-test-runner.config.mjs); a browser
+ * it cannot drive so skips this file.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import type { FullTicketInfo } from '../../src/api/types.ts';
+import { setLocale } from '../../src/i18n/locale.ts';
+import { resetSharedBookings } from '../../src/state/booking.ts';
+import { ticket } from '../elements/helpers/seat-fixtures.ts';
+import { seat, seatedPicker, seatPixel } from '../elements/helpers/seat-picker-dom.ts';
+import { ELEMENTS, newRun } from './helpers/element-states.ts';
+
+type Scheme = 'light' | 'dark';
+
+async function forcedColours(active: boolean, scheme: Scheme): Promise<boolean> {
+  return Boolean(await executeServerCommand('emulate-forced-colours', { forcedColors: active ? 'active' : 'none', colorScheme: scheme }));
+}
+
+/** Hooks of a describe: forced colours on a `scheme` page before its tests (or skip them all), then back. */
+function forcedPage(scheme: Scheme): void {
+  before(async function () {
+    if (!(await forcedColours(true, scheme))) this.skip();
+    document.documentElement.style.colorScheme = scheme;
+    // A page that declares a scheme gets the browser's page colour for it; axe reads an explicit one.
+    document.documentElement.style.background = 'Canvas';
+  });
+  after(async () => {
+    await forcedColours(false, 'light');
+    document.documentElement.style.removeProperty('color-scheme');
+    document.documentElement.style.removeProperty('background');
+    resetSharedBookings();
+    await setLocale('en');
+  });
+}
+
+/** axe's findings on `el`, as lines (none when it passes). */
+async function axeFindings(el: Element): Promise<string[]> {
+  try {
+    await expect(el).to.be.accessible();
+    return [];
+  } catch (error) {
+    return [(error as Error).message.replace(/\s+/g, ' ').slice(0, 600)];
+  }
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  describe(`forced colours on a ${scheme} page: every element, every state, passes axe`, function () {
+    this.timeout(300_000);
+
+    forcedPage(scheme);
+
+    it('the emulation is on', () => {
+      expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
+      expect(matchMedia(`(prefers-color-scheme: ${scheme})`).matches).to.equal(true);
+    });
+
+    for (const [element, scenarios] of Object.entries(ELEMENTS)) {
+      it(`<${element}>`, async () => {
+        const findings: string[] = [];
+        let looks = 0;
+        for (const scenario of scenarios) {
+          resetSharedBookings();
+          const run = newRun('en', async (el) => {
+            looks += 1;
+            for (const finding of await axeFindings(el)) findings.push(`${scenario.state}: ${finding}`);
+          });
+          await scenario.run(run);
+        }
+        expect(looks, 'states looked at').to.be.greaterThan(scenarios.length - 1);
+        expect(findings, `in forced colours (${scheme}):\n${findings.join('\n')}`).to.deep.equal([]);
+      });
+    }
+  });
+}
+
+// ------------------------------------------------------------------ the seat map's canvas
+
+const TICKETS: FullTicketInfo[] = [ticket(1, 'Stalls', 'A', '1', 30), ticket(2, 'Stalls', 'A', '2', 30), ticket(3, 'Stalls', 'A', '3', 45)];
+
+/** Inside a seat's painted square, away from its outline, its mark and the check of a chosen seat; with alpha (a clear canvas is black too). */
+const inside = (el: Parameters<typeof seatPixel>[0], label: string) => seatPixel(el, label, { x: 0.2, y: 0.3 }, true);
+
+/**
+ * A system colour as the page shows it now (the forced palette in force), painted on a clear
+ * canvas as the seat map paints a seat (Highlight is translucent in some palettes).
+ */
+function systemPixel(name: string): string {
+  const probe = document.createElement('span');
+  probe.style.color = name;
+  document.body.append(probe);
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  ctx.fillStyle = getComputedStyle(probe).color;
+  ctx.fillRect(0, 0, 1, 1);
+  probe.remove();
+  const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+  return `rgba(${r}, ${g}, ${b}, ${a})`;
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  describe(`the seat map's canvas in forced colours on a ${scheme} page`, function () {
+    this.timeout(60_000);
+
+    forcedPage(scheme);
+
+    it("paints seats in the visitor's system colours: Canvas, and Highlight for the choice", async () => {
+      const el = await seatedPicker(TICKETS);
+      expect(inside(el, 'Stalls, row A, seat 1,'), 'a free seat is Canvas').to.equal(systemPixel('Canvas'));
+      seat(el, 'Stalls, row A, seat 2,').click();
+      await waitUntil(() => inside(el, 'Stalls, row A, seat 2,') === systemPixel('Highlight'), 'the chosen seat is Highlight', { timeout: 5000 });
+      expect(inside(el, 'Stalls, row A, seat 1,')).to.equal(systemPixel('Canvas'));
+    });
+
+    it('repaints when forced colours are switched off, and on again', async () => {
+      const el = await seatedPicker(TICKETS);
+      const forced = inside(el, 'Stalls, row A, seat 1,');
+      await forcedColours(false, scheme);
+      await waitUntil(() => inside(el, 'Stalls, row A, seat 1,') !== forced, 'repainted in our own colours', { timeout: 5000 });
+      await forcedColours(true, scheme);
+      await waitUntil(() => inside(el, 'Stalls, row A, seat 1,') === systemPixel('Canvas'), 'repainted in the system colours', { timeout: 5000 });
+    });
+  });
+}

@@ -1,0 +1,328 @@
+/**
+ * The booking over `npm start`, as a visitor, in the two engines besides Chromium
+ * (booking-flow.test.ts covers Chromium through Playwright, which cannot drive Debian's Firefox
+ * or WebKit): Firefox ESR through puppeteer-core over WebDriver BiDi, and WebKitGTK's MiniBrowser
+ * through WebKitWebDriver (webdriverio, WebDriver classic) under an Xvfb the test starts.
+ *
+ * Elements are found in the page through every shadow root by their accessible name, scrolled to
+ * the middle of the view, and clicked by the driver's real pointer at their position; text is
+ * typed key by key (WebKit drops characters of a fast string).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { launch, type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
+import { remote } from 'webdriverio';
+import { firefoxLaunchOptions, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv } from '../../scripts/engines.mjs';
+import { DEMO_FLOW_TAGS, startDemo, stop } from './helpers/demo-server.ts';
+import { freePort } from './helpers/free-port.ts';
+
+const STEP = 30_000;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** What the test asks of a browser; one implementation per driver. */
+interface Driver {
+  goto(url: string): Promise<void>;
+  url(): Promise<string>;
+  /** Run `fn` (self-contained) in the page with JSON arguments. */
+  evaluate<T>(fn: (...args: never[]) => T | Promise<T>, ...args: unknown[]): Promise<T>;
+  clickAt(x: number, y: number): Promise<void>;
+  type(text: string): Promise<void>;
+  screenshot(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What to find: a CSS selector within the (deep) host `within`, whose accessible name matches. */
+interface Query {
+  within?: string;
+  css: string;
+  name?: RegExp | string;
+  enabled?: boolean;
+}
+type WireQuery = Omit<Query, 'name'> & { name?: { source: string; flags: string } };
+const wire = (q: Query): WireQuery => ({
+  ...q,
+  name: q.name === undefined ? undefined : typeof q.name === 'string' ? { source: `^${q.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, flags: '' } : { source: q.name.source, flags: q.name.flags },
+});
+
+/**
+ * In the page: the visible elements matching a query, through every shadow root; with `center`,
+ * the first is scrolled to the middle of the view and its centre returned.
+ */
+function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'value' | 'focused') {
+  const deep = (root: Document | ShadowRoot, css: string): Element[] => {
+    const out: Element[] = [...root.querySelectorAll(css)];
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) out.push(...deep(el.shadowRoot, css));
+    return out;
+  };
+  const label = (el: Element): string => {
+    const byId = el.getAttribute('aria-labelledby');
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const labelled = byId ? byId.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent ?? '').join(' ') : null;
+    // A <label>'s text without the control's own (a <select> inside it has its options' text).
+    const outer = (el as HTMLInputElement).labels?.[0]?.cloneNode(true) as HTMLElement | undefined;
+    for (const control of outer?.querySelectorAll('select, input, textarea') ?? []) control.remove();
+    const text = el.getAttribute('aria-label') ?? labelled ?? (outer ? outer.textContent : null) ?? el.textContent ?? '';
+    return text.replace(/\s+/g, ' ').trim();
+  };
+  const scopes = q.within ? deep(document, q.within).map((h) => h.shadowRoot ?? h) : [document];
+  const name = q.name ? new RegExp(q.name.source, q.name.flags) : undefined;
+  const found = scopes.flatMap((s) => deep(s as Document | ShadowRoot, q.css)).filter((el) => {
+    if (el.getClientRects().length === 0) return false;
+    if (name && !name.test(label(el))) return false;
+    if (q.enabled && ((el as HTMLButtonElement).disabled || el.getAttribute('aria-disabled') === 'true')) return false;
+    return true;
+  });
+  if (mode === 'count') return found.length;
+  const el = found[0];
+  if (!el) return null;
+  if (mode === 'text') return label(el);
+  if (mode === 'href') return (el as HTMLAnchorElement).href;
+  if (mode === 'value') return (el as HTMLInputElement).value;
+  if (mode === 'focused') {
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active === el;
+  }
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const r = el.getBoundingClientRect();
+  const x = Math.round(r.left + r.width / 2);
+  const y = Math.round(r.top + r.height / 2);
+  // Only where a click would reach it (not under something else, not still moving).
+  let hit: Element | null = document.elementFromPoint(x, y);
+  while (hit?.shadowRoot?.elementFromPoint(x, y) && hit.shadowRoot.elementFromPoint(x, y) !== hit) hit = hit.shadowRoot.elementFromPoint(x, y);
+  const reached = hit && (hit === el || el.contains(hit) || (el as HTMLInputElement).labels?.[0]?.contains(hit));
+  return reached ? { x, y } : null;
+}
+
+/**
+ * A function and its arguments as one script for the page. tsx compiles with esbuild's keepNames,
+ * which wraps named functions in a `__name` helper the page does not have: it is defined here.
+ */
+function inPageScript(fn: (...args: never[]) => unknown, args: unknown[]): string {
+  return `(async () => { const __name = (f) => f; return (${fn.toString()})(...${JSON.stringify(args)}); })()`;
+}
+
+class Visitor {
+  constructor(readonly driver: Driver) {}
+
+  /** Wait (polling each frame's worth) until `check` gives a value other than null/0/false. */
+  async until<T>(what: string, check: () => Promise<T>, timeout = STEP): Promise<NonNullable<T>> {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const value = await check();
+      if (value !== null && value !== undefined && value !== 0 && value !== false) return value as NonNullable<T>;
+      if (Date.now() > end) throw new Error(`${what}: not within ${timeout / 1000} s (at ${await this.driver.url()})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  count(q: Query): Promise<number> {
+    return this.driver.evaluate(inPage as never, wire(q), 'count');
+  }
+
+  waitFor(q: Query, timeout = STEP): Promise<number> {
+    return this.until(`${q.within ?? 'page'} ${q.css} ${q.name ?? ''}`, () => this.count(q), timeout);
+  }
+
+  async text(q: Query): Promise<string> {
+    await this.waitFor(q);
+    return this.driver.evaluate(inPage as never, wire(q), 'text');
+  }
+
+  async href(q: Query): Promise<string> {
+    await this.waitFor(q);
+    return this.driver.evaluate(inPage as never, wire(q), 'href');
+  }
+
+  async click(q: Query): Promise<void> {
+    const at = await this.until(`to click ${q.within ?? 'page'} ${q.css} ${q.name ?? ''}`, () =>
+      this.driver.evaluate<{ x: number; y: number } | null>(inPage as never, wire(q), 'center'));
+    await this.driver.clickAt(at.x, at.y);
+  }
+
+  /**
+   * Click into a field (again, if the page moved under the pointer meanwhile: the checkout may
+   * still be bringing the added item into view) and type; then it holds what was typed.
+   */
+  async fill(q: Query, text: string): Promise<void> {
+    await this.until(`focus in ${q.name}`, async () => {
+      await this.click(q);
+      return this.driver.evaluate<boolean>(inPage as never, wire(q), 'focused');
+    });
+    await this.driver.type(text);
+    assert.equal(await this.driver.evaluate(inPage as never, wire(q), 'value'), text, `typed into ${q.name}`);
+  }
+
+  async waitForUrl(pattern: RegExp): Promise<void> {
+    await this.until(`the address to match ${pattern}`, async () => pattern.test(await this.driver.url()));
+  }
+}
+
+async function firefoxDriver(): Promise<Driver> {
+  const browser: PuppeteerBrowser = await launch(firefoxLaunchOptions());
+  const page: PuppeteerPage = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 1000 });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return {
+    goto: async (url) => { await page.goto(url, { waitUntil: 'load' }); },
+    url: async () => page.url(),
+    evaluate: (fn, ...args) => page.evaluate(inPageScript(fn, args)) as never,
+    clickAt: (x, y) => page.mouse.click(x, y),
+    type: (text) => page.keyboard.type(text),
+    screenshot: async (path) => { await page.screenshot({ path, fullPage: true }); },
+    close: async () => {
+      await browser.close();
+      assert.deepEqual(errors, [], 'no uncaught errors in the page');
+    },
+  };
+}
+
+async function webkitDriver(): Promise<Driver> {
+  const xvfb = await startXvfb();
+  const driver = await startWebKitDriver({ display: xvfb.display, env: webkitThemeEnv('light') }).catch((error) => {
+    xvfb.stop();
+    throw error;
+  });
+  const browser = await remote({ hostname: '127.0.0.1', port: driver.port, logLevel: 'error', capabilities: webkitCapabilities() });
+  await setWebKitViewport(browser, { width: 1280, height: 1000 });
+  return {
+    goto: async (url) => { await browser.navigateTo(url); },
+    url: () => browser.getUrl(),
+    evaluate: (fn, ...args) => browser.execute(`return ${inPageScript(fn, args)}`) as never,
+    clickAt: async (x, y) => {
+      await browser.performActions([{
+        type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' },
+        actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }],
+      }]);
+      await browser.releaseActions();
+    },
+    // One key at a time: WebKit drops characters of a string sent at once.
+    type: async (text) => { for (const key of text) await browser.keys(key); },
+    screenshot: async (path) => { await browser.saveScreenshot(path); },
+    close: async () => {
+      try {
+        await browser.deleteSession();
+      } finally {
+        driver.stop();
+        xvfb.stop();
+      }
+    },
+  };
+}
+
+const ENGINES = [
+  { engine: 'firefox' as const, label: 'Firefox ESR (WebDriver BiDi)', start: firefoxDriver },
+  { engine: 'webkit' as const, label: 'WebKitGTK MiniBrowser (WebDriver)', start: webkitDriver },
+];
+
+describe('booking flow in Firefox and WebKit over npm start', () => {
+  let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
+  before(async () => {
+    mkdirSync(join(ROOT, '.test-results'), { recursive: true });
+    demo = await startDemo(await freePort());
+  });
+  after(() => stop(demo?.child));
+
+  // STAGEDOOR_ENGINES=webkit (as for `npm test`): only the engines named.
+  const chosen = process.env.STAGEDOOR_ENGINES?.split(',');
+  for (const { engine, label, start } of ENGINES) {
+    const skip = chosen && !chosen.includes(engine) ? `not in STAGEDOOR_ENGINES=${chosen.join(',')}` : false;
+    it(`${label}: event, performance, two best-available seats, checkout, payment, confirmation with booking reference and e-tickets, the same after a reload`, { timeout: 240_000, skip }, async () => {
+      const lacking = missing(engine);
+      assert.deepEqual(lacking, [], `${engine} cannot run here: install ${lacking.join(', ')} (.ci/run installs them)`);
+      if (!demo) throw new Error('npm start did not start');
+      const driver = await start();
+      const v = new Visitor(driver);
+      try {
+        await driver.goto(demo.url);
+        for (const tag of DEMO_FLOW_TAGS) {
+          await v.until(`a defined <${tag}> on ${demo.url}`, () => driver.evaluate((name: string) => Boolean(customElements.get(name) && document.querySelector(name)), tag));
+        }
+        const show = 'Much Ado About Nothing';
+        // 1. The show.
+        await v.click({ within: 'event-list', css: 'button', name: new RegExp(show) });
+        // 2. The first day with bookable performances in the next three months, then its first performance.
+        await v.waitFor({ within: 'performance-calendar', css: '[role="grid"]' });
+        let chosen = false;
+        for (let month = 0; month < 3 && !chosen; month += 1) {
+          await v.waitFor({ within: 'performance-calendar', css: '[aria-busy="false"]' });
+          const day = { within: 'performance-calendar', css: 'button', name: /, (few tickets left|\d+ performances?), / };
+          if ((await v.count(day)) > 0) {
+            await v.click(day);
+            await v.click({ within: 'performance-calendar', css: 'button', name: /\b(Available|Few left)\b/, enabled: true });
+            chosen = true;
+          } else {
+            await v.click({ within: 'performance-calendar', css: 'button', name: 'Next month' });
+          }
+        }
+        assert.ok(chosen, 'a bookable performance in the next three months');
+        // 3. Best available for two; the first offer the service takes.
+        await v.click({ within: 'seat-picker', css: 'input[type="radio"]', name: 'Best available' });
+        await v.waitFor({ within: 'seat-picker', css: 'select', name: 'How many tickets?' });
+        await driver.evaluate(() => {
+          const deep = (root: Document | ShadowRoot): HTMLSelectElement | null =>
+            root.querySelector('select') ?? [...root.querySelectorAll('*')].map((e) => (e.shadowRoot ? deep(e.shadowRoot) : null)).find(Boolean) ?? null;
+          const select = deep(document.querySelector('seat-picker')?.shadowRoot as ShadowRoot);
+          if (!select) throw new Error('no ticket count');
+          select.value = '2';
+          select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+          select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+        });
+        const offer = { within: 'seat-picker', css: 'button', name: /^Add 2 for / };
+        const inBasket = { within: 'checkout-form', css: 'button', name: /^Remove / };
+        const refused = { within: 'seat-picker', css: '[role="alert"]' };
+        const offers = await v.waitFor(offer);
+        let added = false;
+        for (let i = 0; i < offers && !added; i += 1) {
+          await v.click(offer);
+          const outcome = await v.until('the basket or a refusal', async () =>
+            (await v.count(inBasket)) ? 'added' : (await v.count(refused)) ? 'refused' : null);
+          added = outcome === 'added';
+          if (!added) await v.click({ within: 'seat-picker', css: 'button', name: 'Dismiss' });
+        }
+        assert.ok(added, `one of the ${offers} best-available offers was added to the basket`);
+        // 4. Checkout.
+        const form = 'checkout-form';
+        await v.fill({ within: form, css: 'input', name: 'First name' }, 'Ada');
+        const notices = await v.count({ within: form, css: 'fieldset input[type="checkbox"]:not(:checked)' });
+        for (let i = 0; i < notices; i += 1) await v.click({ within: form, css: 'fieldset input[type="checkbox"]:not(:checked)' });
+        await v.fill({ within: form, css: 'input', name: 'Last name' }, 'Lovelace');
+        await v.fill({ within: form, css: 'input', name: 'E-mail address' }, 'ada@example.com');
+        await v.fill({ within: form, css: 'input', name: /^Phone/ }, '+44 20 7946 0000');
+        assert.equal(await v.count({ within: form, css: 'li[part~="item"] [role="row"], li[part~="item"] tr' }), 3, 'a header row and two tickets');
+        await v.click({ within: form, css: 'button', name: 'Continue to payment' });
+        await v.waitForUrl(/\/sandbox\/pay\//);
+        // 5. Pay on the sandbox's payment page; back to the confirmation.
+        await v.click({ css: 'button', name: /^Pay\b/ });
+        await v.waitForUrl(/[?&]stagedoor=success/);
+        const confirmed = { css: 'h1, h2, h3, [role="heading"]', name: /your booking is confirmed/i };
+        await v.waitFor(confirmed, 60_000);
+        const referenceQuery = { css: '*', name: /^Booking reference\s*\S{4,}$/ };
+        const reference = await v.text(referenceQuery);
+        const pdf = { css: 'a', name: /^PDF ticket/ };
+        await v.waitFor(pdf, 60_000);
+        assert.equal(await v.count(pdf), 2, 'a PDF link per ticket');
+        assert.equal(await v.count({ css: 'a', name: /^Apple Wallet/ }), 2);
+        assert.equal(await v.count({ css: 'a', name: /^Google Wallet/ }), 2);
+        const href = await v.href(pdf);
+        assert.equal(await driver.evaluate(async (url: string) => (await fetch(url)).status, href), 200, 'the PDF e-ticket downloads');
+        // 6. Reload: the same booking.
+        await driver.goto(await driver.url());
+        await v.waitFor(confirmed, 60_000);
+        assert.equal(await v.text(referenceQuery), reference, 'the same booking reference after a reload');
+        await v.waitFor(pdf, 60_000);
+        assert.equal(await v.count(pdf), 2, 'the e-tickets again');
+      } catch (error) {
+        // What the visitor saw, kept in .test-results/.
+        await driver.screenshot(join(ROOT, '.test-results', `e2e-${engine}.png`)).catch(() => undefined);
+        throw error;
+      } finally {
+        await driver.close();
+      }
+    });
+  }
+});
