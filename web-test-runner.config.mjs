@@ -8,7 +8,9 @@
 //   (`visitorPrefers` in test/elements/helpers/engine.ts) run again in a browser that prefers dark;
 // - the visitor's time zone (WebKit): its main browser runs in the last zone of VISITOR_ZONES, and
 //   the files that ask for one (`visitorZones`) run once more per other zone, in a browser whose
-//   process has TZ set to it.
+//   process has TZ set to it;
+// - forced colours (Firefox): the files that ask for them (`visitorForcedColours`) run only in two
+//   browsers launched with forced colours, a light and a dark palette, not in the main one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromeLauncher, defaultReporter } from '@web/test-runner';
@@ -41,8 +43,8 @@ const filesCalling = (name) =>
     .sort();
 
 /** A launcher tagged with what the engine command needs to know about it. */
-const tagged = (launcher, engine, { colorScheme = 'light', timeZone } = {}) =>
-  Object.assign(launcher, { stagedoor: { engine, colorScheme, timeZone } });
+const tagged = (launcher, engine, { colorScheme = 'light', timeZone, forcedColours = false } = {}) =>
+  Object.assign(launcher, { stagedoor: { engine, colorScheme, timeZone, forcedColours } });
 
 function chromium() {
   return tagged(chromeLauncher({
@@ -55,16 +57,16 @@ function chromium() {
   }), 'chromium');
 }
 
-function firefox(colorScheme) {
+function firefox(colorScheme, { forcedColours = false } = {}) {
   const launcher = chromeLauncher({
     puppeteer,
     // A window of its own (a new page is by default a tab of the first window, where a page in
     // the background gets no animation frames).
     createPage: async ({ browser }) => (await browser.createBrowserContext()).newPage({ type: 'window' }),
-    launchOptions: firefoxLaunchOptions({ colorScheme }),
+    launchOptions: firefoxLaunchOptions({ colorScheme, forcedColours }),
   });
-  launcher.name = colorScheme === 'dark' ? 'Firefox (prefers dark)' : 'Firefox';
-  return tagged(launcher, 'firefox', { colorScheme });
+  launcher.name = forcedColours ? `Firefox (forced colours, ${colorScheme})` : colorScheme === 'dark' ? 'Firefox (prefers dark)' : 'Firefox';
+  return tagged(launcher, 'firefox', { colorScheme, forcedColours });
 }
 
 /** One Xvfb for every WebKit browser of the run. */
@@ -124,6 +126,12 @@ const enginePlugin = {
           return { emulated: true };
         }
         return { emulated: false, launchedWith: colorScheme };
+      case 'forced-colours':
+        // Chromium emulates them (the emulate-forced-colours command); Firefox shows the palette
+        // it was launched with, if any; WebKitGTK has no forced-colours mode.
+        if (engine === 'chromium') return { emulated: true };
+        if (engine === 'webkit') return { emulated: false, launchedWith: null, engineHasMode: false };
+        return { emulated: false, launchedWith: launcher.stagedoor.forcedColours ? colorScheme : null, engineHasMode: true };
       case 'time-zone':
         if (engine === 'webkit') {
           const unknown = (payload.wanted ?? []).filter((z) => !VISITOR_ZONES.includes(z));
@@ -170,9 +178,20 @@ function engineSetup() {
   if (ENGINE === 'chromium') return { browsers: [chromium()], groups: [], concurrency: 2 };
   const dark = filesCalling('visitorPrefers');
   if (ENGINE === 'firefox') {
+    const forced = filesCalling('visitorForcedColours');
     return {
       browsers: [firefox('light')],
-      groups: [{ name: 'firefox-prefers-dark', files: dark, browsers: [firefox('dark')] }],
+      // The main browser has no forced colours: the files asking for them run only in theirs
+      // (named on the command line, such a file loads there too and registers no test).
+      files: [...FILES, ...forced.map((f) => `!${f}`)],
+      groups: [
+        { name: 'firefox-prefers-dark', files: dark, browsers: [firefox('dark')] },
+        {
+          name: 'firefox-forced-colours',
+          files: forced,
+          browsers: [firefox('light', { forcedColours: true }), firefox('dark', { forcedColours: true })],
+        },
+      ],
       // One test file at a time per browser: with two windows, a key pressed for one page
       // sometimes reached the other (the same test passed alone and failed beside another).
       concurrency: 1,
@@ -197,14 +216,14 @@ function engineSetup() {
 }
 
 const setup = engineSetup();
-const { browsers, concurrency } = setup;
+const { browsers, concurrency, files = FILES } = setup;
 const groups = setup.groups.filter((g) => g.files.length > 0);
 
 export default {
   // A port the system hands out (web-test-runner's own search from 8000 raced when the three
   // engines' runs started at once: two took 8000).
   port: await freePort(),
-  files: FILES,
+  files,
   nodeResolve: true,
   concurrency,
   plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), enginePlugin, forcedColoursPlugin],

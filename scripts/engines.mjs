@@ -6,6 +6,8 @@
 //
 // What each engine cannot be told from outside, it is given at launch:
 // - the visitor's colour-scheme preference: Firefox by a pref, WebKitGTK by the GTK theme;
+// - forced colours (Windows High Contrast): Firefox by the pref that forces document colours, in a
+//   light or a dark palette (WebKitGTK has no forced-colours mode at all);
 // - the time zone (WebKit only; Chromium and Firefox emulate it per page): TZ in its environment.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -40,8 +42,12 @@ export function missing(engine) {
   throw new Error(`unknown engine '${engine}': one of ${ENGINES.join(', ')}`);
 }
 
-/** puppeteer-core's launch options for Firefox; `colorScheme` is the visitor's preference it starts with. */
-export function firefoxLaunchOptions({ colorScheme = 'light' } = {}) {
+/**
+ * puppeteer-core's launch options for Firefox; `colorScheme` is the visitor's preference it starts
+ * with; `forcedColours` forces every page's colours (`forced-colors: active`), in the light or the
+ * dark palette by `colorScheme`.
+ */
+export function firefoxLaunchOptions({ colorScheme = 'light', forcedColours = false } = {}) {
   return {
     browser: 'firefox',
     executablePath: firefoxPath(),
@@ -52,7 +58,34 @@ export function firefoxLaunchOptions({ colorScheme = 'light' } = {}) {
       // Focus and its events in every window, as if each had the system's focus (tests run in
       // two windows at once; Firefox's own harness does the same).
       'focusmanager.testmode': true,
+      ...(forcedColours ? firefoxForcedColourPrefs(colorScheme) : {}),
     },
+  };
+}
+
+/**
+ * Firefox's forced colours: 2 forces the page's colours always (0 only in a high-contrast system
+ * theme), from its own palette; a forced page's `prefers-color-scheme` follows that palette's
+ * background, not the content override, so the dark one is a palette of dark background.
+ */
+function firefoxForcedColourPrefs(colorScheme) {
+  // Windows' High Contrast Black and White: links, visited links and the selection (Highlight and
+  // HighlightText, the `ui.*` system colours; Firefox's own are white on #3399ff, 2.9:1).
+  const [background, foreground, link, visited, highlight, highlightText] = colorScheme === 'dark'
+    ? ['#000000', '#ffffff', '#ffff00', '#3ff23f', '#1aebff', '#000000']
+    : ['#ffffff', '#000000', '#00009f', '#600000', '#37006e', '#ffffff'];
+  const palette = {
+    background_color: background, foreground_color: foreground, anchor_color: link, visited_color: visited,
+  };
+  return {
+    'browser.display.document_color_use': 2,
+    'browser.display.use_system_colors': false,
+    'ui.highlight': highlight,
+    'ui.highlighttext': highlightText,
+    ...Object.fromEntries(Object.entries(palette).flatMap(([name, colour]) => {
+      const pref = name.startsWith('anchor') || name.startsWith('visited') ? `browser.${name}` : `browser.display.${name}`;
+      return [[pref, colour], [`${pref}.dark`, colour]];
+    })),
   };
 }
 

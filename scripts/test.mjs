@@ -71,7 +71,7 @@ async function browserTestsIn(engine) {
   if (!existsSync(out)) return { engine, passed: 0, failed: 1, seconds, note: 'ended without a report' };
   const counts = JSON.parse(readFileSync(out, 'utf8'));
   const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
-  return { engine, passed: counts.passed, failed, seconds };
+  return { engine, passed: counts.passed, failed, skipped: counts.skipped ?? 0, seconds };
 }
 
 /**
@@ -87,7 +87,9 @@ async function browserTests() {
   for (const r of results) {
     totals.passed += r.passed;
     totals.failed += r.failed;
-    engineLines.push(`browser tests in ${r.engine}: ${r.passed} passed, ${r.failed} failed, ${r.seconds.toFixed(0)} s${r.note ? ` (${r.note})` : ''}`);
+    // Skipped: tests whose names say why they cannot apply to that engine.
+    const skipped = r.skipped ? `, ${r.skipped} skipped` : '';
+    engineLines.push(`browser tests in ${r.engine}: ${r.passed} passed, ${r.failed} failed${skipped}, ${r.seconds.toFixed(0)} s${r.note ? ` (${r.note})` : ''}`);
   }
 }
 

@@ -4,7 +4,8 @@
 // @web/test-runner-commands' emulateMedia (forcedColors is Playwright-only) nor puppeteer's
 // emulateMediaFeatures (it checks names against a list without forced-colors) passes it on, so
 // the DevTools command is sent as it is, on a session kept per page (emulation lasts as long as
-// its session). Answers false on a browser it cannot drive so (a test then skips).
+// its session). Answers false on a browser it cannot drive so; there the tests ask
+// visitorForcedColours() (test/elements/helpers/engine.ts) what the browser was launched with.
 const sessions = new WeakMap();
 
 export const forcedColoursPlugin = {

@@ -6,34 +6,42 @@
  * background under forced text, a canvas) may vanish or lose its contrast.
  *
  * Chromium emulates forced colours through DevTools (the
- * `emulate-forced-colours` command of web-test-runner.config.mjs); a browser
- * it cannot drive so skips this file.
+ * `emulate-forced-colours` command of web-test-runner.config.mjs), both
+ * palettes and live; Firefox cannot be switched, so this file runs in two
+ * Firefoxes launched with forced colours, a light and a dark palette, each
+ * showing its own (and the live switch is Chromium's alone). WebKitGTK has no
+ * forced-colours mode: there the file shows that `forced-colors: active` never
+ * matches, and its other tests say so in their names.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
 import type { FullTicketInfo } from '../../src/api/types.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
+import { visitorForcedColours } from '../elements/helpers/engine.ts';
 import { ticket } from '../elements/helpers/seat-fixtures.ts';
 import { seat, seatedPicker, seatPixel } from '../elements/helpers/seat-picker-dom.ts';
 import { ELEMENTS, newRun } from './helpers/element-states.ts';
 
 type Scheme = 'light' | 'dark';
 
-async function forcedColours(active: boolean, scheme: Scheme): Promise<boolean> {
-  return Boolean(await executeServerCommand('emulate-forced-colours', { forcedColors: active ? 'active' : 'none', colorScheme: scheme }));
-}
+const forced = await visitorForcedColours();
+/** The palettes this file looks at here: where the engine has no forced-colours mode, both, to say so. */
+const SCHEMES = forced.engineHasMode ? forced.schemes : (['light', 'dark'] as const);
+const NO_MODE = ' (not in this engine: it has no forced-colours mode)';
+/** A test of forced colours, or, where the engine has none, the same test skipped and saying why. */
+const itForced = (name: string, fn: () => Promise<void>) => (forced.engineHasMode ? it(name, fn) : it.skip(`${name}${NO_MODE}`, fn));
 
-/** Hooks of a describe: forced colours on a `scheme` page before its tests (or skip them all), then back. */
+/** Hooks of a describe: forced colours on a `scheme` page before its tests, then back. */
 function forcedPage(scheme: Scheme): void {
   before(async function () {
-    if (!(await forcedColours(true, scheme))) this.skip();
+    if (!forced.engineHasMode) return;
+    await forced.force(true, scheme);
     document.documentElement.style.colorScheme = scheme;
     // A page that declares a scheme gets the browser's page colour for it; axe reads an explicit one.
     document.documentElement.style.background = 'Canvas';
   });
   after(async () => {
-    await forcedColours(false, 'light');
+    if (forced.live) await forced.force(false, 'light');
     document.documentElement.style.removeProperty('color-scheme');
     document.documentElement.style.removeProperty('background');
     resetSharedBookings();
@@ -51,19 +59,26 @@ async function axeFindings(el: Element): Promise<string[]> {
   }
 }
 
-for (const scheme of ['light', 'dark'] as const) {
+for (const scheme of SCHEMES) {
   describe(`forced colours on a ${scheme} page: every element, every state, passes axe`, function () {
     this.timeout(300_000);
 
     forcedPage(scheme);
 
-    it('the emulation is on', () => {
-      expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
-      expect(matchMedia(`(prefers-color-scheme: ${scheme})`).matches).to.equal(true);
-    });
+    if (forced.engineHasMode) {
+      it('forced colours are on', () => {
+        expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
+        expect(matchMedia(`(prefers-color-scheme: ${scheme})`).matches).to.equal(true);
+      });
+    } else {
+      it('this engine has no forced-colours mode: `forced-colors: active` never matches', () => {
+        expect(matchMedia('(forced-colors: none)').matches, 'the media feature is known, and none').to.equal(true);
+        expect(matchMedia('(forced-colors: active)').matches).to.equal(false);
+      });
+    }
 
     for (const [element, scenarios] of Object.entries(ELEMENTS)) {
-      it(`<${element}>`, async () => {
+      itForced(`<${element}>`, async () => {
         const findings: string[] = [];
         let looks = 0;
         for (const scenario of scenarios) {
@@ -106,13 +121,13 @@ function systemPixel(name: string): string {
   return `rgba(${r}, ${g}, ${b}, ${a})`;
 }
 
-for (const scheme of ['light', 'dark'] as const) {
+for (const scheme of SCHEMES) {
   describe(`the seat map's canvas in forced colours on a ${scheme} page`, function () {
     this.timeout(60_000);
 
     forcedPage(scheme);
 
-    it("paints seats in the visitor's system colours: Canvas, and Highlight for the choice", async () => {
+    itForced("paints seats in the visitor's system colours: Canvas, and Highlight for the choice", async () => {
       const el = await seatedPicker(TICKETS);
       expect(inside(el, 'Stalls, row A, seat 1,'), 'a free seat is Canvas').to.equal(systemPixel('Canvas'));
       seat(el, 'Stalls, row A, seat 2,').click();
@@ -120,13 +135,16 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(inside(el, 'Stalls, row A, seat 1,')).to.equal(systemPixel('Canvas'));
     });
 
-    it('repaints when forced colours are switched off, and on again', async () => {
+    const repaints = 'repaints when forced colours are switched off, and on again';
+    const switchOffAndOn = async () => {
       const el = await seatedPicker(TICKETS);
-      const forced = inside(el, 'Stalls, row A, seat 1,');
-      await forcedColours(false, scheme);
-      await waitUntil(() => inside(el, 'Stalls, row A, seat 1,') !== forced, 'repainted in our own colours', { timeout: 5000 });
-      await forcedColours(true, scheme);
+      const painted = inside(el, 'Stalls, row A, seat 1,');
+      await forced.force(false, scheme);
+      await waitUntil(() => inside(el, 'Stalls, row A, seat 1,') !== painted, 'repainted in our own colours', { timeout: 5000 });
+      await forced.force(true, scheme);
       await waitUntil(() => inside(el, 'Stalls, row A, seat 1,') === systemPixel('Canvas'), 'repainted in the system colours', { timeout: 5000 });
-    });
+    };
+    if (!forced.engineHasMode || forced.live) itForced(repaints, switchOffAndOn);
+    else it.skip(`${repaints} (not in this browser: its forced colours are fixed at launch; Chromium switches them live)`, switchOffAndOn);
   });
 }

@@ -82,3 +82,37 @@ export async function visitorPointers(): Promise<{ touch: boolean[]; use: (touch
     },
   };
 }
+
+/**
+ * Forced colours (Windows High Contrast) this browser can show, as the palettes of a light and a
+ * dark page: both where the driver emulates them (Chromium; `force` switches them, live), else
+ * the one palette it was launched with (Firefox: the same file runs in a browser launched with the
+ * other), or none: `engineHasMode` false where the engine has no forced-colours mode (WebKitGTK).
+ */
+export async function visitorForcedColours(): Promise<{
+  schemes: Scheme[];
+  live: boolean;
+  engineHasMode: boolean;
+  force: (active: boolean, scheme: Scheme) => Promise<void>;
+}> {
+  const probe = await command<{ emulated: true } | { emulated: false; launchedWith: Scheme | null; engineHasMode: boolean }>({ action: 'forced-colours' });
+  if (probe.emulated) {
+    return {
+      schemes: ['light', 'dark'],
+      live: true,
+      engineHasMode: true,
+      force: async (active, scheme) => {
+        await executeServerCommand('emulate-forced-colours', { forcedColors: active ? 'active' : 'none', colorScheme: scheme });
+      },
+    };
+  }
+  const own = probe.launchedWith;
+  return {
+    schemes: own ? [own] : [],
+    live: false,
+    engineHasMode: probe.engineHasMode,
+    force: async (active, scheme) => {
+      if (!own || !active || scheme !== own) throw new Error(`this browser's forced colours are fixed at launch (${own ?? 'none'}); it cannot be switched to ${active ? scheme : 'none'}`);
+    },
+  };
+}
