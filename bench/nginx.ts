@@ -2,8 +2,10 @@
  * nginx as the yardstick for the proxy bench: a keep-alive reverse proxy in
  * front of the same upstream, with a config this file writes into a temp
  * folder, on a free loopback port, one worker (our proxy is one process too),
- * no access log. Started only when an nginx binary is installed (Debian's
- * `nginx-light`: /usr/sbin/nginx); stopped by its pid.
+ * its access log on as nginx ships it (the combined format, a write per
+ * request, into the temp folder) unless `accessLog: false`. Started only when
+ * an nginx binary is installed (Debian's `nginx-light`: /usr/sbin/nginx);
+ * stopped by its pid.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,7 +49,7 @@ export function findNginx(): string | null {
   return null;
 }
 
-function config(dir: string, port: number, upstream: URL, apiKey: string): string {
+function config(dir: string, port: number, upstream: URL, apiKey: string, accessLog: boolean): string {
   return `daemon off;
 master_process on;
 worker_processes 1;
@@ -55,7 +57,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 4096; }
 http {
-  access_log off;
+  access_log ${accessLog ? `${dir}/access.log combined` : 'off'};
   client_body_temp_path ${dir}/body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
@@ -82,11 +84,11 @@ http {
 }
 
 /** Start nginx in front of `upstream` (an http://host:port base); resolves once it answers. */
-export async function startNginx(binary: string, upstream: string, apiKey: string): Promise<RunningNginx> {
+export async function startNginx(binary: string, upstream: string, apiKey: string, { accessLog = true }: { accessLog?: boolean } = {}): Promise<RunningNginx> {
   const dir = mkdtempSync(join(tmpdir(), 'stagedoor-nginx-'));
   const port = await freePort();
   const file = join(dir, 'nginx.conf');
-  writeFileSync(file, config(dir, port, new URL(upstream), apiKey));
+  writeFileSync(file, config(dir, port, new URL(upstream), apiKey, accessLog));
   const child = spawn(binary, ['-p', dir, '-c', file, '-e', join(dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -1,38 +1,43 @@
 /**
- * A throttled phone: today's eager bundle and the loader side by side, in one
- * run. Chromium through the DevTools protocol with a 4× CPU slowdown
- * (Emulation.setCPUThrottlingRate) and the slow-4G profile of Lighthouse's
- * mobile runs (Network.emulateNetworkConditions: 150 ms RTT applied as
- * 562.5 ms per request, 1.6 Mbit/s down and 750 kbit/s up, each × 0.9).
- * Pages are served gzip-compressed by the sandbox-backed site on 127.0.0.1
- * (the proxy and the sandbox in process, behind the same throttled network),
- * each load in a fresh browser context (a first visit: nothing cached).
+ * A throttled phone: today's build and the baseline (bench/baseline.ts: the
+ * commit issue 24 measured) side by side, in one run. Chromium through the
+ * DevTools protocol with a 4× CPU slowdown (Emulation.setCPUThrottlingRate)
+ * and the slow-4G profile of Lighthouse's mobile runs
+ * (Network.emulateNetworkConditions: 150 ms RTT applied as 562.5 ms per
+ * request, 1.6 Mbit/s down and 750 kbit/s up, each × 0.9). Pages are served
+ * gzip-compressed by the sandbox-backed site on 127.0.0.1 (the proxy and the
+ * sandbox in process, behind the same throttled network), the bundle's files
+ * with the caching rule of `stagedoor serve` (src/server/bundle-caching.ts).
+ * Both builds' pages list their chunks as modulepreload hints in their <head>
+ * (dist/stagedoor-preload.json), as a server-rendered host can.
  *
  * Timed from navigation start (performance.now() in the page):
- * - an <event-list> page: to its first event card;
+ * - an <event-list> page, a first visit (fresh context): to its first card;
+ *   then a second visit in the same context within the caches' life (the
+ *   browser's HTTP cache as the first visit left it): to its first card;
  * - the whole flow (every element, test/e2e/helpers/page-kinds.ts): to the
  *   first card, then, after opening an event and choosing a performance (by
- *   keyboard, as fast as the page allows), to the seat map's first paint.
- * Three variants: the eager bundle, the loader, and the loader with the
- * page's chunks listed as modulepreload hints in its <head> (what a
- * server-rendered host can add from dist/stagedoor-preload.json).
- * Medians of PHONE_RUNS loads (default 3), variants alternating. Nothing here
- * asserts a time; on a shared machine the numbers are noisy: compare columns
- * of one run, not runs.
+ *   keyboard, as fast as the page allows), to the seat map's first paint and
+ *   to the map ready for a tap (the choice with its "Add" rendered below it).
+ * Medians of PHONE_RUNS loads (default 3), the builds alternating. Nothing
+ * here asserts a time; on a shared machine the numbers are noisy: compare
+ * the columns of one run, not runs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { buildBundle, buildEagerBundle, preloadLinks, preloadList } from '../scripts/build.mjs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { buildBundle, preloadLinks, preloadList } from '../scripts/build.mjs';
 import { launchChromium } from '../test/e2e/helpers/browser.ts';
 import { hostPage, measurePage, tagsOf, type PageKind } from '../test/e2e/helpers/page-kinds.ts';
 import { startSandboxSite } from '../test/e2e/helpers/sandbox-site.ts';
+import { BASELINE_COMMIT, baselineBuild, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
 
 const RUNS = Number(process.env.PHONE_RUNS ?? 3);
 const KINDS: PageKind[] = ['event-list', 'flow'];
-const VARIANTS = ['eager', 'loader', 'hinted'] as const;
+const BUILDS = ['baseline', 'new'] as const;
+type Build = (typeof BUILDS)[number];
 
 /** Lighthouse's mobile slow-4G and 4× CPU (its constants: rttMs 150, requestLatencyMs 150 × 3.75, throughput × 0.9). */
 async function throttle(page: Page): Promise<void> {
@@ -53,39 +58,47 @@ const median = (xs: number[]): number => {
   return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 };
 
+const phoneContext = (browser: Awaited<ReturnType<typeof launchChromium>>): Promise<BrowserContext> =>
+  browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true });
+
 export default async function phone(): Promise<BenchTable[]> {
   const work = mkdtempSync(join(tmpdir(), 'stagedoor-phone-'));
-  const dirs = { eager: join(work, 'eager'), loader: join(work, 'loader') };
-  await buildEagerBundle({ outDir: dirs.eager });
-  const list = preloadList(await buildBundle({ outDir: dirs.loader, sourcemap: false }));
+  const dirs: Record<Build, string> = { baseline: join(work, 'baseline'), new: join(work, 'new') };
+  const before = loadNote('before the run');
+  const baseline = await baselineBuild();
+  const lists: Record<Build, Record<string, string[]>> = {
+    baseline: baseline.preloadList(await baseline.buildBundle({ outDir: dirs.baseline, sourcemap: false })),
+    new: preloadList(await buildBundle({ outDir: dirs.new, sourcemap: false })),
+  };
+  const mount: Record<Build, string> = { baseline: '/b/', new: '/n/' };
   const pages: Record<string, string> = {};
   for (const kind of KINDS) {
-    pages[`/eager/${kind}`] = hostPage(kind, '/e/stagedoor.js');
-    pages[`/loader/${kind}`] = hostPage(kind, '/l/stagedoor.js');
-    // The host lists the page's chunks as modulepreload hints in its own <head> (dist/stagedoor-preload.json).
-    pages[`/hinted/${kind}`] = hostPage(kind, '/l/stagedoor.js', preloadLinks(list, tagsOf(kind), '/l/'));
+    for (const build of BUILDS) pages[`/${build}/${kind}`] = hostPage(kind, `${mount[build]}stagedoor.js`, preloadLinks(lists[build], tagsOf(kind), mount[build]));
   }
-  const server = await startSandboxSite({ files: { '/e/': dirs.eager, '/l/': dirs.loader }, pages, compress: true });
+  const server = await startSandboxSite({ files: { '/b/': dirs.baseline, '/n/': dirs.new }, pages, compress: true, bundleCaching: true });
   const browser = await launchChromium();
-  // kind → milestone → variant → times
-  const times = new Map<string, Map<string, Record<string, number[]>>>();
-  const bytes: Record<string, Record<string, number>> = {};
+  // row label → build → times
+  const times = new Map<string, Record<Build, number[]>>();
+  const bytes: Record<string, Partial<Record<Build, number>>> = {};
+  const record = (label: string, build: Build, ms: number) => {
+    const row = times.get(label) ?? { baseline: [], new: [] };
+    times.set(label, row);
+    row[build].push(ms);
+  };
   try {
     for (let run = 0; run < RUNS; run += 1) {
       for (const kind of KINDS) {
-        const order = run % 2 ? [...VARIANTS].reverse() : [...VARIANTS];
-        for (const variant of order) {
-          const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 2.625, isMobile: true, hasTouch: true });
+        for (const build of run % 2 ? [...BUILDS].reverse() : BUILDS) {
+          const context = await phoneContext(browser);
           try {
-            const weight = await measurePage(context, `${server.origin}/${variant}/${kind}`, kind, throttle);
-            (bytes[kind] ??= {})[variant] = weight.gzip;
-            for (const [milestone, ms] of Object.entries(weight.times)) {
-              const key = `${kind}: ${milestone}`;
-              const row = times.get(key) ?? new Map<string, Record<string, number[]>>();
-              times.set(key, row);
-              const cell = row.get('ms') ?? { eager: [], loader: [], hinted: [] };
-              row.set('ms', cell);
-              cell[variant]?.push(ms);
+            const url = `${server.origin}/${build}/${kind}`;
+            const weight = await measurePage(context, url, kind, throttle, { ready: true });
+            (bytes[kind] ??= {})[build] = weight.gzip;
+            for (const [milestone, ms] of Object.entries(weight.times)) record(`${kind}: ${milestone}`, build, ms);
+            if (kind === 'event-list') {
+              // The same visitor again, within the caches' life: what the first visit left in the HTTP cache.
+              const again = await measurePage(context, url, kind, throttle);
+              record(`${kind}: first card, second visit`, build, again.times['first card'] ?? Number.NaN);
             }
           } finally {
             await context.close();
@@ -99,26 +112,31 @@ export default async function phone(): Promise<BenchTable[]> {
     rmSync(work, { recursive: true, force: true });
   }
   const rows: (string | number)[][] = [];
-  for (const [key, row] of times) {
-    const cell = row.get('ms') ?? {};
-    const eager = median(cell.eager ?? []);
-    const loader = median(cell.loader ?? []);
-    const hinted = median(cell.hinted ?? []);
-    const kind = key.split(':')[0] ?? '';
-    const diff = (ms: number) => `${ms <= eager ? '-' : '+'}${Math.abs(Math.round(ms - eager))}`;
-    rows.push([key, Math.round(eager), Math.round(loader), diff(loader), Math.round(hinted), diff(hinted), bytes[kind]?.eager ?? 0, bytes[kind]?.loader ?? 0]);
+  for (const [label, cell] of times) {
+    const old = median(cell.baseline);
+    const now = median(cell.new);
+    const kind = label.split(':')[0] ?? '';
+    rows.push([label, Math.round(old), Math.round(now), `${now <= old ? '−' : '+'}${Math.abs(Math.round(now - old))}`, `${Math.round((100 * now) / old)}%`]);
   }
+  const weightRows = KINDS.map((kind) => [kind, bytes[kind]?.baseline ?? 0, bytes[kind]?.new ?? 0]);
   return [
     {
-      title: `A throttled phone (4× CPU, slow 4G): ms from navigation, median of ${RUNS}`,
-      columns: ['page: milestone', 'eager bundle', 'loader', 'vs eager', 'loader + hints', 'vs eager', 'JS gzip eager', 'JS gzip loader'],
+      title: `A throttled phone (4× CPU, slow 4G): ms from navigation, median of ${RUNS}, baseline ${BASELINE_COMMIT} vs this build`,
+      columns: ['page: milestone', `baseline ${BASELINE_COMMIT}`, 'this build', 'change ms', 'this/baseline'],
       rows,
       notes: [
-        'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit (fresh context).',
-        '"loader + hints": the same page with <link rel="modulepreload"> for its elements\' chunks in its <head> (dist/stagedoor-preload.json), which a server-rendered host can add: the chunks load alongside the loader.',
+        'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit in a fresh context, the second visit in the same one.',
+        'Both builds: the page lists its elements\' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json); the bundle\'s files cached as `stagedoor serve` caches them (chunks immutable, the loader revalidated).',
+        'Goals (issue 24): first card ≤ 1,500 ms; ready for a tap ≤ 3,500 ms; second visit ≤ 1,000 ms to the first card.',
         'Served over HTTP/1.1 (6 connections per origin), where every extra file costs more than behind an HTTP/2 CDN.',
-        `Machine load (1-minute average) at the end: ${loadavg()[0]?.toFixed(2)}. The machine is shared: compare the columns of one run.`,
+        before,
+        loadNote('after the run'),
       ],
+    },
+    {
+      title: 'JavaScript the throttled pages fetched (gzip bytes, up to their last milestone)',
+      columns: ['page', `baseline ${BASELINE_COMMIT}`, 'this build'],
+      rows: weightRows,
     },
   ];
 }

@@ -1,16 +1,20 @@
 /**
  * `npm run bench -- proxy`: what the proxy adds, side by side in one run with
- * the sandbox called directly and with nginx as a keep-alive reverse proxy
- * (when nginx is installed: Debian's nginx-light; bench/nginx.ts writes its
- * config and starts it on a free loopback port).
+ * the sandbox called directly, with nginx as a keep-alive reverse proxy (when
+ * nginx is installed: Debian's nginx-light; bench/nginx.ts writes its config
+ * and starts it on a free loopback port) and with the baseline's proxy
+ * (bench/baseline.ts: the commit issue 24 measured).
  *
- * Every server is its own process on 127.0.0.1: the sandbox (`stagedoor
- * sandbox`), nginx in front of it (one worker, no access log), and our proxy
- * (`stagedoor proxy`, one process, its JSON access log written to a file) in
- * front of it, both commands compiled as the package ships them (built here
- * into node_modules/.cache). autocannon runs in this process; its latencies
- * are taken per response at microsecond resolution (autocannon's own
- * histogram keeps whole milliseconds).
+ * Every server is its own process on 127.0.0.1, started the way a theatre
+ * runs it: the sandbox (`stagedoor sandbox`); nginx in front of it (one
+ * worker, its access log on, as shipped: the combined format to a file);
+ * our proxy as `stagedoor proxy --upstream URL` with its defaults (one
+ * process, Prometheus metrics with the process's own, its JSON access log on
+ * stdout) with stdout sent to a file, as a service manager would; and the
+ * baseline's the same way. The commands are compiled as the package ships
+ * them (built here into node_modules/.cache). autocannon runs in this
+ * process; its latencies are taken per response at microsecond resolution
+ * (autocannon's own histogram keeps whole milliseconds).
  *
  * - an uncached basket read (GET Baskets/{id}): every request goes through to
  *   the sandbox and back;
@@ -18,15 +22,17 @@
  *   cache; nginx passes it through (it has no cache configured), the sandbox
  *   computes it.
  *
- * The three targets are measured in alternation, round after round, so a drift
- * in the machine's load hits them alike. A second table measures latency with
+ * The targets are measured in alternation, round after round, so a drift in
+ * the machine's load hits them alike. A second table measures latency with
  * one connection (no queueing): the latency the proxy adds to one request.
  * A third takes sockets out: the proxy's own cost per request, in process.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { BASELINE_COMMIT, baselineBuild, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
 import { findNginx, startNginx, type RunningNginx } from './nginx.ts';
 import { createProxy } from '../src/server/proxy/index.ts';
@@ -38,8 +44,8 @@ const CONNECTIONS = 10;
 const SECONDS = 3;
 const LATENCY_SECONDS = 2;
 const WARM_UP_SECONDS = 1;
-/** Rounds of alternating runs; the figures are their means. */
-const ROUNDS = 2;
+/** Rounds of alternating runs (PROXY_ROUNDS, default 3); the figures are their medians. */
+const ROUNDS = Number(process.env.PROXY_ROUNDS ?? 3);
 const KEY = 'bench-key';
 
 interface Measured {
@@ -90,9 +96,14 @@ function run(url: string, headers: Record<string, string>, seconds: number, conn
   });
 }
 
+/** The median of each figure over the rounds (a round that another job on the machine slowed does not drag it). */
 function mean(runs: Measured[]): Measured {
-  const avg = (pick: (m: Measured) => number) => runs.reduce((sum, m) => sum + pick(m), 0) / runs.length;
-  return { rps: avg((m) => m.rps), p50: avg((m) => m.p50), p99: avg((m) => m.p99), bad: runs.reduce((sum, m) => sum + m.bad, 0), cpuUs: avg((m) => m.cpuUs) };
+  const mid = (pick: (m: Measured) => number) => {
+    const s = runs.map(pick).sort((a, b) => a - b);
+    const m = Math.floor(s.length / 2);
+    return s.length % 2 ? (s[m] ?? Number.NaN) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+  };
+  return { rps: mid((m) => m.rps), p50: mid((m) => m.p50), p99: mid((m) => m.p99), bad: runs.reduce((sum, m) => sum + m.bad, 0), cpuUs: mid((m) => m.cpuUs) };
 }
 
 interface Target {
@@ -158,20 +169,68 @@ async function inProcess(eventPath: string): Promise<BenchTable> {
   };
 }
 
+interface Deployed {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `node <cli.js> proxy --upstream URL --port 0`, every other option its default, stdout (its access
+ * log and its first line) into `out` as a service manager would keep it, in its own process group.
+ */
+async function deployed(cliJs: string, upstream: string, out: string): Promise<Deployed> {
+  const fd = openSync(out, 'a');
+  const child = spawn(process.execPath, [cliJs, 'proxy', '--upstream', upstream, '--port', '0'], {
+    env: { ...process.env, STAGEDOOR_API_KEY: KEY },
+    stdio: ['ignore', fd, 'pipe'],
+    detached: true,
+  });
+  closeSync(fd);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const url = /^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//m.exec(readFileSync(out, 'utf8'))?.[1];
+    if (url) {
+      return {
+        child,
+        url,
+        async stop() {
+          if (child.exitCode !== null || child.pid === undefined) return;
+          process.kill(-child.pid, 'SIGTERM');
+          await exited;
+        },
+      };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the proxy did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export default async function proxyBench(): Promise<BenchTable[]> {
+  const loadBefore = loadNote('at the start of the run');
   // The command line as the package ships it: compiled, no tsx.
   const compiled = join(root, 'node_modules', '.cache', 'stagedoor-bench');
   rmSync(compiled, { recursive: true, force: true });
   await buildServer({ outDir: compiled, declarations: false });
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runProcess(process.execPath, [join(compiled, 'server', 'cli.js'), ...args], env);
+  const baseline = await baselineBuild();
+  const compiledBaseline = join(root, 'node_modules', '.cache', 'stagedoor-bench-baseline');
+  rmSync(compiledBaseline, { recursive: true, force: true });
+  await baseline.buildServer({ outDir: compiledBaseline, declarations: false });
   const logs = mkdtempSync(join(tmpdir(), 'stagedoor-bench-'));
   const sandboxCli = cli(['sandbox', '--port', '0']);
-  let proxyCli: Running | undefined;
+  let proxyCli: Deployed | undefined;
+  let baselineCli: Deployed | undefined;
   let nginx: RunningNginx | undefined;
   try {
     const sandbox = await started(sandboxCli, /^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//);
-    proxyCli = cli(['proxy', '--upstream', sandbox, '--port', '0', '--access-log', join(logs, 'access.log')], { STAGEDOOR_API_KEY: KEY });
-    const proxy = await started(proxyCli, /^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//);
+    // As a theatre runs it: `stagedoor proxy --upstream URL`, every other option its default (the access log on stdout).
+    proxyCli = await deployed(join(compiled, 'server', 'cli.js'), sandbox, join(logs, 'proxy.out'));
+    baselineCli = await deployed(join(compiledBaseline, 'server', 'cli.js'), sandbox, join(logs, 'baseline.out'));
+    const proxy = proxyCli.url;
     const nginxBinary = findNginx();
     if (nginxBinary) nginx = await startNginx(nginxBinary, sandbox, KEY);
 
@@ -183,12 +242,12 @@ export default async function proxyBench(): Promise<BenchTable[]> {
       ['uncached basket read: GET Baskets/{id}', `/rest/v2/Baskets/${BasketId}`],
       ['cached catalogue read: GET Events/{id}', eventPath],
     ];
-    const pidOf = (cli: Running) => () => (cli.child.pid === undefined ? [] : [cli.child.pid]);
-    const ours = proxyCli;
+    const pidOf = (cli: { child: ChildProcess }) => () => (cli.child.pid === undefined ? [] : [cli.child.pid]);
     const targets: Target[] = [
       { name: 'sandbox direct', base: sandbox, headers: { 'Api-Key': KEY }, pids: pidOf(sandboxCli) },
       ...(nginx ? [{ name: `nginx ${nginx.version}`, base: nginx.url, headers: {}, pids: () => nginx?.workers() ?? [] }] : []),
-      { name: 'our proxy', base: proxy, headers: {}, pids: pidOf(ours) },
+      { name: `our proxy ${BASELINE_COMMIT}`, base: baselineCli.url, headers: {}, pids: pidOf(baselineCli) },
+      { name: 'our proxy', base: proxy, headers: {}, pids: pidOf(proxyCli) },
     ];
 
     const loaded: (string | number)[][] = [];
@@ -206,25 +265,28 @@ export default async function proxyBench(): Promise<BenchTable[]> {
         loaded.push([label, t.name, Math.round(r.rps), (r.rps / direct.rps).toFixed(2), ms(r.p50), ms(r.p99), Number.isNaN(r.cpuUs) ? '' : Math.round(r.cpuUs), r.bad]);
         single.push([label, t.name, Math.round(one.rps), ms(one.p50), ms(one.p99), t.name === 'sandbox direct' ? '' : signed(one.p50 - directOne.p50), one.bad]);
       }
-      const ours = m.get('our proxy');
-      const oursOne = l.get('our proxy');
       const yardstick = nginx ? m.get(`nginx ${nginx.version}`) : undefined;
-      if (ours && yardstick && oursOne && directOne) {
-        summary.push(
-          `${label}: our proxy ${(ours.rps / yardstick.rps).toFixed(2)}× nginx's req/s; adds ${ms(oursOne.p50 - directOne.p50)} ms p50 over direct with one connection, ` +
-            `${ms(ours.p50 - (direct?.p50 ?? 0))} ms with ${CONNECTIONS}.`,
-        );
+      for (const name of [`our proxy ${BASELINE_COMMIT}`, 'our proxy']) {
+        const ours = m.get(name);
+        const oursOne = l.get(name);
+        if (ours && yardstick && oursOne && directOne) {
+          summary.push(
+            `${label}: ${name} ${(ours.rps / yardstick.rps).toFixed(2)}× nginx's req/s; adds ${ms(oursOne.p50 - directOne.p50)} ms p50 over direct with one connection, ` +
+              `${ms(ours.p50 - (direct?.p50 ?? 0))} ms with ${CONNECTIONS}.`,
+          );
+        }
       }
     }
-    const machine = `Machine: ${availableParallelism()} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end of the run; the load generator shares them.`;
+    const machine = `${loadBefore} ${loadNote('at the end of the run')} The load generator shares the CPUs.`;
     return [
       {
-        title: `Proxy under load (autocannon, ${CONNECTIONS} connections, ${ROUNDS} alternating runs of ${SECONDS} s after ${WARM_UP_SECONDS} s warm-up, 127.0.0.1)`,
+        title: `Proxy under load (autocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} alternating runs of ${SECONDS} s after ${WARM_UP_SECONDS} s warm-up, 127.0.0.1)`,
         columns: ['request', 'through', 'req/s', '× direct', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx + errors'],
         rows: loaded,
         notes: [
           ...(nginx ? [] : ['nginx is not installed (apt-get install nginx-light): no yardstick column.']),
-          'Goals (issue 12): uncached req/s at least 0.5× nginx; added p50 over direct at most 1 ms; cached reads at least nginx’s uncached req/s.',
+          'Goals (issues 12, 24): uncached req/s at least 0.5× nginx (both with their access logs on); added p50 over direct at most 1 ms; cached reads at least nginx’s uncached req/s.',
+          `Both proxies run as \`stagedoor proxy --upstream URL\` with the defaults (metrics, the JSON access log on stdout, here into a file); nginx logs each request to a file (combined format). "our proxy ${BASELINE_COMMIT}": the baseline's command line, built from its sources.`,
           'CPU µs/req: user + system CPU time of the serving process per request (the sandbox for direct, the nginx worker, our proxy process; not the sandbox behind them): what a request costs, whatever else loads the machine.',
           ...summary,
           machine,
@@ -239,6 +301,7 @@ export default async function proxyBench(): Promise<BenchTable[]> {
     ];
   } finally {
     await proxyCli?.stop();
+    await baselineCli?.stop();
     await nginx?.stop();
     await sandboxCli.stop();
     rmSync(logs, { recursive: true, force: true });

@@ -21,23 +21,28 @@
 import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
+import { BASELINE_COMMIT, baselineCheckout, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const RUNS = Number(process.env.SEATMAP_RUNS ?? 5);
 const SIZES = [1000, 5000, 20000];
-const LIBRARIES = [
-  { name: 'seat-picker', entry: 'seat-picker.page.ts' },
+/** Ours (this build, and the baseline's sources: bench/baseline.ts) and the peers. `root`: the checkout it is built from. */
+const LIBRARIES: { name: string; entry: string; ours?: boolean; root?: () => string }[] = [
+  { name: 'seat-picker', entry: 'seat-picker.page.ts', ours: true },
+  { name: `seat-picker ${BASELINE_COMMIT}`, entry: 'seat-picker.page.ts', ours: true, root: () => baselineCheckout() },
   { name: 'seatchart', entry: 'seatchart.page.ts' },
   { name: 'seatmap-canvas', entry: 'seatmap-canvas.page.ts' },
 ];
+/** A library's page and file names (no spaces). */
+const fileName = (name: string) => name.replace(/\s+/g, '-');
 const RENDER_TIMEOUT = 60_000;
 
 interface Sample {
@@ -51,25 +56,27 @@ interface Sample {
 
 async function buildPages(out: string): Promise<void> {
   for (const lib of LIBRARIES) {
+    const from = lib.root?.() ?? root;
+    const name = fileName(lib.name);
     await build({
-      entryPoints: { [lib.name]: join(here, 'seatmap', lib.entry) },
+      entryPoints: { [name]: join(from, 'bench', 'seatmap', lib.entry) },
       bundle: true,
       minify: true,
       format: 'esm',
       // Lazy parts (locales, DOMPurify, later views) stay chunks loaded on demand, as in the real bundle.
       splitting: true,
-      chunkNames: `${lib.name}-chunk-[hash]`,
+      chunkNames: `${name}-chunk-[hash]`,
       target: 'es2022',
       outdir: out,
-      tsconfig: join(root, 'tsconfig.json'),
+      tsconfig: join(from, 'tsconfig.json'),
       define: { 'process.env.NODE_ENV': '"production"' },
       conditions: ['production'],
       logLevel: 'error',
     });
-    const css = readdirSync(out).includes(`${lib.name}.css`) ? `<link rel="stylesheet" href="${lib.name}.css">` : '';
+    const css = readdirSync(out).includes(`${name}.css`) ? `<link rel="stylesheet" href="${name}.css">` : '';
     const page = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>${lib.name}</title>${css}</head>` +
-      `<body style="margin:0;font-family:system-ui,sans-serif"><script type="module" src="${lib.name}.js"></script></body></html>`;
-    (await import('node:fs')).writeFileSync(join(out, `${lib.name}.html`), page);
+      `<body style="margin:0;font-family:system-ui,sans-serif"><script type="module" src="${name}.js"></script></body></html>`;
+    (await import('node:fs')).writeFileSync(join(out, `${name}.html`), page);
   }
 }
 
@@ -163,26 +170,27 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
     return serve(out);
   })();
   const results = new Map<string, Sample[]>();
-  const loadBefore = loadavg()[0] ?? 0;
+  const loadBefore = loadNote('before the run');
   try {
     for (const size of SIZES) {
-      for (const lib of LIBRARIES) {
-        const samples: Sample[] = [];
-        for (let i = 0; i < RUNS; i++) {
+      for (const lib of LIBRARIES) results.set(`${lib.name}:${size}`, []);
+      // Round after round, every library once per round (in turn, the order reversed every other
+      // round): a change in the machine's load hits them alike.
+      for (let i = 0; i < RUNS; i++) {
+        for (const lib of i % 2 ? [...LIBRARIES].reverse() : LIBRARIES) {
           const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
           const page = await context.newPage();
           page.setDefaultTimeout(RENDER_TIMEOUT);
           try {
-            samples.push(await sample(page, `${url}/${lib.name}.html`, size, { bytes, reset }));
+            results.get(`${lib.name}:${size}`)?.push(await sample(page, `${url}/${fileName(lib.name)}.html`, size, { bytes, reset }));
           } catch (error) {
             console.error(`seatmap bench: ${lib.name} at ${size} seats, run ${i + 1}: ${(error as Error).message.split('\n')[0]}`);
           } finally {
             await context.close();
           }
         }
-        results.set(`${lib.name}:${size}`, samples);
-        console.error(`  ${lib.name} ${size} seats: ${samples.length} runs`);
       }
+      console.error(`  ${size} seats: ${RUNS} rounds`);
     }
   } finally {
     await browser.close();
@@ -197,8 +205,8 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
     for (const lib of LIBRARIES) {
       const s = results.get(`${lib.name}:${size}`) ?? [];
       const paint = median(s.map((x) => x.paint));
-      const peers = LIBRARIES.filter((l) => l.name !== 'seat-picker').map((l) => l.name);
-      const ratio = lib.name === 'seat-picker' ? `${(best('paint', peers) / paint).toFixed(1)}x` : '';
+      const peers = LIBRARIES.filter((l) => !l.ours).map((l) => l.name);
+      const ratio = lib.ours ? `${(best('paint', peers) / paint).toFixed(1)}x` : '';
       rows.push([
         size.toLocaleString('en-GB'),
         lib.name,
@@ -215,8 +223,9 @@ export default async function seatmapBench(): Promise<BenchTable[]> {
   }
   notes.push(
     `Medians of ${RUNS} fresh page loads per cell, headless Chromium (${process.env.CHROME_PATH ?? '/usr/bin/chromium'}), viewport 1280×800, --disable-gpu.`,
-    `Machine: ${cpus().length} CPUs, 1-minute load average ${loadBefore.toFixed(1)} before and ${(loadavg()[0] ?? 0).toFixed(1)} after the run (other work on the machine inflates every figure).`,
-    '"vs best peer": the best peer\'s first paint divided by <seat-picker>\'s (the goal: at least 5x at 5,000 and 20,000 seats).',
+    `${loadBefore} ${loadNote('after the run')} Other work on the machine inflates every figure: compare rows of one run.`,
+    `"seat-picker ${BASELINE_COMMIT}": the same page built from the baseline's sources (bench/baseline.ts), measured in the same rounds.`,
+    '"vs best peer": the best peer\'s first paint divided by <seat-picker>\'s (issue 24\'s goal: at least 10x at 5,000 and 20,000 seats).',
     '"next frame": in how many runs the click was answered in the first frame that began after the press (the goal: a click answered within one frame).',
     '"selected": in how many runs the click actually selected a seat (a click that only zooms or does nothing still counts its frame).',
     'Every library starts from the venue as objects in memory: <seat-picker> through an in-page fake api (FullAvailability), the peers through their options/data.',

@@ -132,6 +132,46 @@ function staticClosure(fileName, chunks) {
 }
 
 /**
+ * A dynamic import of one of our chunks (an element's later part, a language, DOMPurify) asks, at
+ * the same moment, for the chunks it imports that the importing chunk does not: what a
+ * `modulepreload` hint would do, without writing into the host's <head> (as the loader does for
+ * an element's chunks). Otherwise the browser finds them only once the chunk has arrived: a round
+ * trip more on every lazy part (the seat picker's choice and "Add" after its map's first paint).
+ * `import("./x.js")` becomes `Promise.all([import("./x.js"),import("./dep.js")]).then(m=>m[0])`;
+ * the source map follows (magic-string).
+ */
+function parallelImports() {
+  return {
+    name: 'stagedoor-parallel-imports',
+    async renderChunk(code, chunk, _options, meta) {
+      const chunks = meta?.chunks ?? {};
+      const closure = (name, seen = new Set()) => {
+        for (const dep of chunks[name]?.imports ?? []) {
+          if (!seen.has(dep)) {
+            seen.add(dep);
+            closure(dep, seen);
+          }
+        }
+        return seen;
+      };
+      const have = closure(chunk.fileName).add(chunk.fileName);
+      const { default: MagicString } = await import('magic-string');
+      const out = new MagicString(code);
+      let changed = false;
+      for (const m of code.matchAll(/\bimport\((["'`])\.\/([^"'`]+)\1\)/g)) {
+        const [whole, quote, file] = m;
+        if (!chunks[file]) continue;
+        const extra = [...closure(file)].filter((dep) => !have.has(dep));
+        if (!extra.length) continue;
+        out.overwrite(m.index, m.index + whole.length, `Promise.all([${whole},${extra.map((dep) => `import(${quote}./${dep}${quote})`).join(',')}]).then(m=>m[0])`);
+        changed = true;
+      }
+      return changed ? { code: out.toString(), map: out.generateMap({ hires: true }) } : null;
+    },
+  };
+}
+
+/**
  * The core chunk, `stagedoor-core-<hash>.js`: what every element needs, i.e.
  * every module the base class (src/elements/booking-element.ts) and
  * <booking-provider> import, transitively (Lit, @lit/context, the api client,
@@ -170,7 +210,12 @@ function coreChunk() {
  */
 const FINAL_COMMENTS = false;
 
-const isSharedModule = (id) => /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) || /[\\/]src[\\/]safe-url\.ts$/.test(id);
+const isSharedModule = (id) =>
+  /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) ||
+  /[\\/]src[\\/]safe-url\.ts$/.test(id) ||
+  // Small modules of our own that several elements import: each alone was a chunk of its own (a few
+  // hundred bytes, a request each and a worse compression), loaded by the flow page anyway.
+  /[\\/]src[\\/](state[\\/](event-details|lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
 
 /**
  * The script-tag bundle, in `outDir` (dist/ by default), all of it named
@@ -199,7 +244,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
     // bundle upgrades before its provider: the ContextRoot the npm entry points need stays out
     // (src/controllers/booking-controller.ts).
     define: { ...browserBuild().define, __STAGEDOOR_SCRIPT_TAG__: 'true' },
-    plugins: [minifier, core.plugin],
+    plugins: [minifier, core.plugin, parallelImports()],
     build: {
       ...browserBuild({ outDir, emptyOutDir, sourcemap }).build,
       // Library mode: dynamic imports stay plain import() (no preload helper writing into <head>).

@@ -8,7 +8,7 @@
  * one page). The loader defines each tag when it appears: at load, or later.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -88,6 +88,11 @@ describe('the script-tag bundle in a bare page', () => {
       '/seats': page(
         '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
         `<header><basket-timer></basket-timer></header><article><seat-picker performance-id="${performanceId}"></seat-picker></article>`,
+      ),
+      // A seat picker alone, nothing else on the page.
+      '/picker': page(
+        '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
+        `<main><seat-picker performance-id="${performanceId}"></seat-picker></main>`,
       ),
       // A seat picker and a checkout: the checkout's view loads once seats are added.
       '/basket': page(
@@ -346,6 +351,35 @@ describe('the script-tag bundle in a bare page', () => {
     assert.deepEqual(requests.filter(isSanitizerChunk), [], 'no HTML field was shown, so DOMPurify was not fetched');
     assert.deepEqual(requests.filter(languageChunk), [], 'English is built in: no language chunk was fetched');
     assert.deepEqual(requests.filter(isLocalizeRuntime), [], 'nor the runtime that switches languages');
+    await p.close();
+  });
+
+  it("asks for the seat picker's later part and the chunks it imports at once, not a round trip after it", async () => {
+    const later = readdirSync(dist).find((n) => /^stagedoor-seat-picker\.later-[\w-]+\.js$/.test(n));
+    assert.ok(later, 'the bundle has the picker\'s later part');
+    const imports = [...readFileSync(join(dist, later), 'utf8').matchAll(/\bfrom\s*["']\.\/([^"']+)["']/g)].map((m) => m[1] ?? '');
+    const { page: p, errors, requests } = await watchedPage(browser);
+    const name = (url: string) => new URL(url).pathname.slice(new URL(url).pathname.lastIndexOf('/') + 1);
+    // The later part's answer is held until every chunk it imports that the page has not fetched yet
+    // has been asked for (or 5 s have passed): with the later part alone asked for, those are only
+    // found once it has arrived, so they are not asked for while it is held.
+    let missing: string[] = [];
+    let released = -1;
+    await p.route(`**/${later}`, async (route) => {
+      missing = imports.filter((file) => !requests.some((url) => name(url) === file));
+      const until = Date.now() + 5000;
+      while (missing.some((file) => !requests.some((url) => name(url) === file)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      released = requests.length;
+      await route.continue();
+    });
+    await p.goto(`${server.origin}/picker`);
+    await p.locator('seat-picker').locator('[part~="summary"] [part~="add-button"]').first().waitFor();
+    assert.ok(missing.length > 0, `the later part imports chunks the page had not fetched (${imports.join(', ')})`);
+    for (const file of missing) {
+      const at = requests.findIndex((url) => name(url) === file);
+      assert.ok(at >= 0 && at < released, `${file} was asked for only after the later part had arrived`);
+    }
+    assert.deepEqual(errors, []);
     await p.close();
   });
 

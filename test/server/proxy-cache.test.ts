@@ -49,7 +49,7 @@ describe('cached operations', () => {
     assert.equal(upstreamCalls('/rest/v2/Events?type=1'), 1);
     assert.equal(second.status, 200);
     assert.equal(second.text, first.text);
-    assert.equal(second.headers.get('cache-control'), 'public, max-age=300');
+    assert.equal(second.headers.get('cache-control'), 'public, max-age=300, stale-while-revalidate=300');
     assert.equal(second.headers.get('age'), '42');
     assert.equal(second.headers.get('date'), new Date(clock.now()).toUTCString());
     assert.deepEqual(
@@ -78,12 +78,57 @@ describe('cached operations', () => {
     const seats = await api.call('GET', '/api/rest/v2/Performances/9/FullAvailability');
     assert.equal(seats.headers.get('cache-control'), 'public, max-age=5');
     const countries = await api.call('GET', '/api/rest/v2/System/Countries');
-    assert.equal(countries.headers.get('cache-control'), 'public, max-age=3600');
+    assert.equal(countries.headers.get('cache-control'), 'public, max-age=3600, stale-while-revalidate=3600');
     clock.advance(6_000);
     await api.call('GET', '/api/rest/v2/Performances/9/FullAvailability');
     await api.call('GET', '/api/rest/v2/System/Countries');
     assert.equal(upstreamCalls('/rest/v2/Performances/9/FullAvailability'), 2);
     assert.equal(upstreamCalls('/rest/v2/System/Countries'), 1);
+  });
+});
+
+describe('HTTP caching for browsers and CDNs', () => {
+  test('a catalogue answer carries a validator, and If-None-Match with it is answered 304 with no body', async () => {
+    const first = await api.call('GET', '/api/rest/v2/Events/61');
+    const tag = first.headers.get('etag');
+    assert.ok(tag, 'a catalogue answer has an ETag');
+    assert.match(first.headers.get('cache-control') ?? '', /^public, max-age=300, stale-while-revalidate=\d+$/);
+    // From the proxy's cache and from the upstream alike: the same body, the same tag.
+    const again = await api.call('GET', '/api/rest/v2/Events/61');
+    assert.equal(again.headers.get('etag'), tag);
+    const revalidated = await api.call('GET', '/api/rest/v2/Events/61', { headers: { 'If-None-Match': tag } });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.text, '');
+    assert.equal(revalidated.headers.get('etag'), tag);
+    assert.match(revalidated.headers.get('cache-control') ?? '', /^public, max-age=300/);
+    // A list of tags, and the strong spelling of the weak tag, match too (weak comparison).
+    const listed = await api.call('GET', '/api/rest/v2/Events/61', { headers: { 'If-None-Match': `"other", ${tag.replace(/^W\//, '')}` } });
+    assert.equal(listed.status, 304);
+  });
+
+  test('a validator that no longer matches gets the whole answer', async () => {
+    const stale = await api.call('GET', '/api/rest/v2/Events/62', { headers: { 'If-None-Match': 'W/"0-0"' } });
+    assert.equal(stale.status, 200);
+    assert.notEqual(stale.text, '');
+    const other = await api.call('GET', '/api/rest/v2/Events/63');
+    assert.notEqual(other.headers.get('etag'), stale.headers.get('etag'), 'another body, another tag');
+  });
+
+  test('seats may be kept a few seconds but never served stale', async () => {
+    const seats = await api.call('GET', '/api/rest/v2/Performances/19/FullAvailability');
+    assert.equal(seats.headers.get('cache-control'), 'public, max-age=5');
+    assert.ok(seats.headers.get('etag'));
+  });
+
+  test('basket answers are never cacheable: no-store, no validator, If-None-Match ignored', async () => {
+    const basket = '/api/rest/v2/Baskets/9a1c7e52-0d4b-4c53-8f7e-2b0d6a1e9c44';
+    const first = await api.call('GET', basket);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('cache-control'), 'no-store');
+    assert.equal(first.headers.get('etag'), null);
+    const conditional = await api.call('GET', basket, { headers: { 'If-None-Match': '*' } });
+    assert.equal(conditional.status, 200);
+    assert.equal(conditional.headers.get('etag'), null);
   });
 });
 
@@ -116,6 +161,7 @@ describe('never cached', () => {
     assert.equal(a.status, 404);
     assert.equal(b.status, 404);
     assert.equal(a.headers.get('cache-control'), 'no-store');
+    assert.equal(a.headers.get('etag'), null, 'an error carries no validator');
     assert.equal(upstreamCalls('/rest/v2/Events/404'), 2);
   });
 
@@ -126,7 +172,7 @@ describe('never cached', () => {
       await c.call('GET', '/api/rest/v2/Venues/77');
       const second = await c.call('GET', '/api/rest/v2/Venues/77');
       assert.equal(upstreamCalls('/rest/v2/Venues/77'), 2);
-      assert.equal(second.headers.get('cache-control'), 'public, max-age=300');
+      assert.equal(second.headers.get('cache-control'), 'public, max-age=300, stale-while-revalidate=300');
     } finally {
       await uncached.close();
     }

@@ -10,6 +10,7 @@ import { formatDateTime, formatList, formatMoney } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { plural } from '../../i18n/plural.ts';
+import { lookAhead } from '../../state/lookahead.ts';
 import { monthPerformances, monthPrices, type Month } from '../../state/month-performances.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -433,6 +434,8 @@ export class PerformanceCalendar extends BookingElement {
       aria-pressed=${selected ? 'true' : 'false'}
       ?disabled=${choice.soldOut}
       @click=${() => this.choose(choice)}
+      @pointerenter=${() => this.lookAhead(choice)}
+      @focus=${() => this.lookAhead(choice)}
     >
       <span part="time" class="time">${this.partsLabel(choice)}</span>
       <span part="availability" class="availability">
@@ -572,6 +575,12 @@ export class PerformanceCalendar extends BookingElement {
     const raw = (e.target as HTMLSelectElement).value;
     const value = Number(raw);
     this.count = raw !== '' && Number.isInteger(value) && value >= 1 ? value : 'any';
+  }
+
+  /** Pointed at (hover, focus; a touch is a pointer entering too): its seats are asked for now, for the picker to take on the click (state/lookahead.ts). */
+  private lookAhead(choice: PerformanceChoice): void {
+    if (choice.soldOut) return;
+    lookAhead(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
   }
 
   private choose(choice: PerformanceChoice): void {

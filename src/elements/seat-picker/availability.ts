@@ -9,6 +9,7 @@ import { toFailure, type Failure } from '../../state/failure.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { knownEvent, readEvent } from '../../state/event-details.ts';
+import { areasPrices, fullAvailability } from '../../state/lookahead.ts';
 
 /** What the performance offers, decided from the data (see `loadAvailability`). */
 export type Availability = (
@@ -81,7 +82,8 @@ async function fromService(api: ApiClient, performanceId: number, signal: AbortS
   }
   let tickets: FullTicketInfo[] | null = null;
   try {
-    const full = await api.getFullAvailability({ performanceId }, { signal });
+    // The lookup started when the visitor pointed at the performance, when there is one (state/lookahead.ts).
+    const full = await fullAvailability(api, performanceId, signal);
     tickets = Array.isArray(full?.AvailableTickets) ? full.AvailableTickets : [];
   } catch (error) {
     if (!isRefusal(error)) throw error;
@@ -99,7 +101,7 @@ async function fromService(api: ApiClient, performanceId: number, signal: AbortS
 /** AreasPrices: the groups with seats left (a refusal is "none"; a failure is thrown). */
 async function loadAreas(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<AreaPriceGroup[]> {
   try {
-    const prices = await api.getAreasPrices({ performanceId }, { signal });
+    const prices = await areasPrices(api, performanceId, signal);
     return (Array.isArray(prices?.AreasPrices) ? prices.AreasPrices : []).filter(
       (a) => Array.isArray(a?.Prices) && a.Prices.some((p) => p.AvailableSeatsCount > 0),
     );

@@ -83,9 +83,22 @@ export class UpstreamClock {
     return low <= 0 && high >= 0 ? now : now + high;
   }
 
+  /** The stamp, for an answer built with it (then `stamped`). */
+  timingHeader(): string {
+    return clockTiming(this.read());
+  }
+
+  /** Answers built with the stamp among their headers: the middleware leaves them as they are. */
+  private readonly carrying = new WeakSet<Response>();
+
+  stamped(response: Response): Response {
+    this.carrying.add(response);
+    return response;
+  }
+
   /** Middleware: every answer of the proxy, its own refusals included, carries the stamp. */
   readonly stamp: MiddlewareHandler = async (c, next) => {
     await next();
-    c.res.headers.set('Server-Timing', clockTiming(this.read()));
+    if (!this.carrying.has(c.res)) c.res.headers.set('Server-Timing', clockTiming(this.read()));
   };
 }

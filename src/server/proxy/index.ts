@@ -35,8 +35,10 @@
  * availability 5 s, basket and health never; in this process and, with a
  * shared `store` (Redis), across processes (lookup.ts). Only 200 answers are
  * stored. Concurrent misses for one key make one upstream call, across
- * processes too. Cached answers say `Cache-Control: public, max-age=<ttl>` so a
- * CDN can keep them too; everything else says `no-store`. `Date` is the
+ * processes too. Cacheable answers say `Cache-Control: public, max-age=<ttl>`
+ * (with `stale-while-revalidate` for the catalogue and system lists) and carry
+ * an `ETag` answering `If-None-Match` with 304, so browsers and CDNs keep and
+ * revalidate them too (http-cache.ts); everything else says `no-store`. `Date` is the
  * upstream's on a fresh answer and the proxy's clock on a cache hit (with
  * `Age`), because the widget corrects the visitor's clock with it.
  *
@@ -52,6 +54,7 @@ import type { OperationKind, OperationName, OperationRow } from '../../api/opera
 import { UpstreamClock } from './clock.ts';
 import { corsFor, normaliseOrigin } from './cors.ts';
 import { clientAddressReader, rateLimitSubject } from './client-address.ts';
+import { cacheableControl, entityTag, matchesIfNoneMatch } from './http-cache.ts';
 import { headerOf } from './incoming.ts';
 import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
@@ -274,12 +277,26 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const submissions = new Submissions({ state, now, keepMs: paymentTimeoutMs, timeoutMs, lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2) });
   const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000) });
 
-  function cacheControl(op: OperationRow, reply: Reply): string {
+  /** The answer as sent: a cacheable 200 with its Cache-Control and ETag, or 304 when the request names that tag (http-cache.ts). */
+  function answer(request: Request, env: unknown, op: OperationRow, reply: Reply): Response {
     const ttl = op.method === 'GET' ? ttlSeconds[op.kind] : 0;
-    return reply.status === 200 && !reply.error && ttl > 0 ? `public, max-age=${ttl}` : 'no-store';
+    if (reply.status !== 200 || reply.error || ttl <= 0 || reply.body === null) return respond(reply, 'no-store');
+    const tag = entityTag(reply.body);
+    const control = cacheableControl(op.kind, ttl);
+    if (matchesIfNoneMatch(headerOf(request, env, 'if-none-match') ?? null, tag)) {
+      return respond({ ...reply, body: null }, control, { ETag: tag }, 304);
+    }
+    return respond(reply, control, { ETag: tag });
   }
 
-  const plain = (reply: Reply, headers?: Record<string, string>) => toResponse(reply, 'no-store', httpDate, headers);
+  /**
+   * An answer of the proxy's own, with the service's clock stamp (clock.ts) among its plain
+   * headers: @hono/node-server then writes it as built, where setting a header afterwards (the
+   * stamp middleware) makes a WHATWG Headers object for every request.
+   */
+  const respond = (reply: Reply, control: string, extra?: Record<string, string>, status?: number) =>
+    clock.stamped(toResponse(reply, control, httpDate, { ...extra, 'Server-Timing': clock.timingHeader() }, status));
+  const plain = (reply: Reply, headers?: Record<string, string>) => respond(reply, 'no-store', headers);
 
   async function route(request: Request, env: unknown, entry: AccessLogEntry): Promise<Response> {
     const url = new URL(request.url);
@@ -373,7 +390,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (reply.upstreamStatus !== undefined) entry.upstreamStatus = reply.upstreamStatus;
     if (reply.error) entry.error = reply.error;
     if (reply.retried) entry.retried = true;
-    return toResponse(reply, cacheControl(op, reply), httpDate);
+    return answer(request, env, op, reply);
   }
 
   async function handle(request: Request, env: unknown): Promise<Response> {

@@ -99,7 +99,7 @@ export function replyFrom(result: UpstreamResult, redact: (text: string) => stri
 }
 
 /** The Response for a reply. `date` is the proxy's clock, used when the reply carries no upstream Date. */
-export function toResponse(reply: Reply, cacheControl: string, date: () => string, extra?: Record<string, string>): Response {
+export function toResponse(reply: Reply, cacheControl: string, date: () => string, extra?: Record<string, string>, status = reply.status): Response {
   const headers: Record<string, string> = {
     'Cache-Control': cacheControl,
     Date: reply.date ?? date(),
@@ -109,7 +109,7 @@ export function toResponse(reply: Reply, cacheControl: string, date: () => strin
   if (reply.retryAfter) headers['Retry-After'] = reply.retryAfter;
   if (reply.age !== undefined) headers.Age = String(reply.age);
   if (extra) Object.assign(headers, extra);
-  return new Response(reply.body, { status: reply.status, headers });
+  return new Response(reply.body, { status, headers });
 }
 
 /** The request body as text, at most `limit` bytes. */

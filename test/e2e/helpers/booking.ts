@@ -7,8 +7,9 @@ import type { Locator, Page, Response } from 'playwright-core';
 
 /** Open the first bookable performance of a calendar (month grid: open a day first; list: pick directly). */
 export async function choosePerformance(calendar: Locator): Promise<void> {
-  const day = calendar.locator('[part~="day-button"][part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
-  const performance = calendar.locator('[part~="performance-button"]:not([part~="sold-out"])').filter({ visible: true }).first();
+  // The part names before issue 21's vocabulary too (day, performance): the benches walk a baseline build with this.
+  const day = calendar.locator(':is([part~="day-button"], [part~="day"])[part~="has-performances"]:not([aria-disabled="true"])').filter({ visible: true }).first();
+  const performance = calendar.locator(':is([part~="performance-button"], [part~="performance"]):not([part~="sold-out"])').filter({ visible: true }).first();
   await day.or(performance).first().waitFor();
   if (!(await performance.count())) await day.press('Enter');
   await performance.press('Enter');

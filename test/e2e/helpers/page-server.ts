@@ -10,7 +10,9 @@ import { serve } from '@hono/node-server';
 import { readFileSync, existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { bundleCacheControl } from '../../../src/server/bundle-caching.ts';
 
 export interface PageServerOptions {
   /** path → HTML text, e.g. { '/': '<!doctype html>...' } */
@@ -25,6 +27,11 @@ export interface PageServerOptions {
   apis?: Record<string, (request: Request) => Response | Promise<Response>>;
   /** Send JavaScript and HTML gzip-compressed when the browser accepts it (as a real server would). */
   compress?: boolean;
+  /**
+   * Cache the bundle's files as `stagedoor serve` does (src/server/bundle-caching.ts: chunks
+   * immutable, the loader revalidated), with an ETag answering If-None-Match with 304.
+   */
+  bundleCaching?: boolean;
   /** Handles every path no page or file answers (the sandbox's own pages and images). */
   fallback?: (request: Request) => Response | Promise<Response>;
 }
@@ -65,6 +72,13 @@ export function startPageServer(options: PageServerOptions): Promise<PageServer>
       const ext = file.slice(file.lastIndexOf('.'));
       const headers: Record<string, string> = { 'Content-Type': types[ext] ?? 'application/octet-stream' };
       let body: Buffer = readFileSync(file);
+      const policy = options.bundleCaching ? bundleCacheControl(url.pathname) : null;
+      if (policy) {
+        const tag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+        headers['Cache-Control'] = policy;
+        headers.ETag = tag;
+        if (request.headers.get('if-none-match') === tag) return new Response(null, { status: 304, headers });
+      }
       if (options.compress && (ext === '.js' || ext === '.html') && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
         body = gzipSync(body, { level: 9 });
         headers['Content-Encoding'] = 'gzip';

@@ -1,0 +1,104 @@
+/**
+ * Lookups started before they are asked for. When the visitor points at a
+ * performance (hover, focus, touch), its seats are asked for at once: by the
+ * time the click has chosen it and <seat-picker> asks, the answer is on its
+ * way or here. The picker's own request takes the one started ahead (once:
+ * a later request, after an add or a conflict, asks the service again), so
+ * there is never a second request for the same seats.
+ *
+ * Per api client (so per widget). A lookup started ahead is taken only within
+ * `FRESH_MS` of its start (the proxy keeps seats 5 s; older seats are asked
+ * for again); a failed one is forgotten at once (the picker asks itself and
+ * shows its own error). Nothing here renders.
+ */
+import type { ApiClient } from '../api/client.ts';
+import type { AreasPricesResult, FullAvailabilityResult } from '../api/types.ts';
+import { knownEvent } from './event-details.ts';
+
+/** How long a lookup started ahead may be taken (ms from its start). */
+export const FRESH_MS = 5000;
+
+interface Ahead {
+  promise: Promise<unknown>;
+  at: number;
+}
+
+const ahead = new WeakMap<ApiClient, Map<string, Ahead>>();
+
+function started(api: ApiClient): Map<string, Ahead> {
+  let map = ahead.get(api);
+  if (!map) ahead.set(api, (map = new Map()));
+  return map;
+}
+
+/** Start `run` for `key` now, unless one started ahead is still fresh. */
+function startAhead(api: ApiClient, key: string, run: () => Promise<unknown>, now: number): void {
+  const map = started(api);
+  const found = map.get(key);
+  if (found && now - found.at < FRESH_MS) return;
+  const entry: Ahead = { promise: run(), at: now };
+  map.set(key, entry);
+  entry.promise.catch(() => {
+    if (map.get(key) === entry) map.delete(key);
+  });
+}
+
+/** Wait for `promise` unless `signal` aborts first (the lookup itself goes on). */
+function until<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/** The lookup started ahead for `key` (taken: it answers once), or `run` now. */
+function take<T>(api: ApiClient, key: string, run: () => Promise<T>, signal: AbortSignal | undefined, now = Date.now()): Promise<T> {
+  const map = ahead.get(api);
+  const found = map?.get(key);
+  if (found) {
+    map?.delete(key);
+    if (now - found.at < FRESH_MS) return until(found.promise as Promise<T>, signal);
+  }
+  return run();
+}
+
+const fullKey = (performanceId: number) => `FullAvailability:${performanceId}`;
+const areasKey = (performanceId: number) => `AreasPrices:${performanceId}`;
+
+/**
+ * The visitor points at a performance of this event: ask for its seats now.
+ * Only when the event's detail is known on this page (its SeatingPlanSupported
+ * says which lookup the picker will make: FullAvailability for a seat map,
+ * AreasPrices for general admission), so nothing is asked that the picker
+ * would not ask.
+ */
+export function lookAhead(api: ApiClient, performanceId: number, eventId: number | null): void {
+  const event = eventId === null ? undefined : knownEvent(api, eventId);
+  if (!event || !Number.isInteger(performanceId) || performanceId <= 0) return;
+  const now = Date.now();
+  if (event.SeatingPlanSupported === false) startAhead(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }), now);
+  else startAhead(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }), now);
+}
+
+/** FullAvailability: the lookup started ahead when there is one, else asked now. */
+export function fullAvailability(api: ApiClient, performanceId: number, signal?: AbortSignal): Promise<FullAvailabilityResult> {
+  return take(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }, { signal }), signal);
+}
+
+/** AreasPrices: the lookup started ahead when there is one, else asked now. */
+export function areasPrices(api: ApiClient, performanceId: number, signal?: AbortSignal): Promise<AreasPricesResult> {
+  return take(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }, { signal }), signal);
+}
+

@@ -1,0 +1,102 @@
+/**
+ * Seats asked for before the click: pointing at a performance in
+ * <performance-calendar> (hover, focus) starts its availability lookup through
+ * the state (src/state/lookahead.ts), and <seat-picker> takes that very
+ * request when the click chooses the performance: one request, never two.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { ServerClock } from '../../src/api/time.ts';
+import type { FullAvailabilityResult, FullTicketInfo } from '../../src/api/types.ts';
+import '../../src/elements/performance-calendar/performance-calendar.ts';
+import '../../src/elements/seat-picker/seat-picker.ts';
+import type { PerformanceCalendar } from '../../src/elements/performance-calendar/performance-calendar.ts';
+import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.ts';
+import { resetSharedBookings } from '../../src/state/booking.ts';
+import { readEvent } from '../../src/state/event-details.ts';
+import { fakeApi, testBooking, type FakeApi } from './helpers/fake-api.ts';
+import { eventDetailFixture, performanceFixture } from './helpers/catalogue-fixtures.ts';
+import { performance, ticket } from './helpers/seat-fixtures.ts';
+import { seatButtons } from './helpers/seat-picker-dom.ts';
+
+/** 21 November 2026, noon in London. */
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+const EVENT = 5;
+const SEATED = performanceFixture(301, '2026-11-28T19:30:00', { EventId: EVENT });
+const TICKETS: FullTicketInfo[] = [ticket(1, 'Stalls', 'A', '1', 40), ticket(2, 'Stalls', 'A', '2', 40)];
+
+/** A deferred answer: the test decides when the service answers. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function page(seatPlan: boolean) {
+  const seats = deferred<FullAvailabilityResult>();
+  const api: FakeApi = fakeApi(
+    {
+      getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { SeatingPlanSupported: seatPlan }) }),
+      getEventPerformances: () => ({ EventId: EVENT, Performances: [SEATED] }),
+      getPreliminaryBookingInfo: () => ({ Performances: [] }),
+      getPerformance: ({ performanceId }) => performance(performanceId, { EventId: EVENT }),
+      getFullAvailability: () => seats.promise,
+      getAreasPrices: () => ({ PerformanceId: SEATED.PerformanceId, AreasPrices: [] }),
+    },
+    { clock: new ServerClock(() => NOW) },
+  );
+  const booking = testBooking(api);
+  // The visitor opened the event in <event-list>, which read its detail.
+  await readEvent(api, EVENT);
+  booking.selection.selectEvent(EVENT);
+  const provider = await fixture(html`<booking-provider .booking=${booking}>
+    <performance-calendar></performance-calendar>
+    <seat-picker></seat-picker>
+  </booking-provider>`);
+  const calendar = provider.querySelector('performance-calendar') as PerformanceCalendar;
+  const picker = provider.querySelector('seat-picker') as SeatPicker;
+  const choice = () => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`button[data-performance-id="${SEATED.PerformanceId}"]`) ?? null;
+  await waitUntil(choice, 'the calendar shows the performance');
+  return { api, picker, choice: choice() as HTMLButtonElement, seats };
+}
+
+afterEach(() => resetSharedBookings());
+
+describe('seats asked for ahead of the click', () => {
+  it('hovering a performance starts exactly one availability request, and the click reuses it', async () => {
+    const { api, picker, choice, seats } = await page(true);
+    expect(api.callsTo('getFullAvailability')).to.have.length(0);
+    choice.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    // Hovering again, and focus, while it is on its way: no second request.
+    choice.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'touch' }));
+    choice.focus();
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+
+    choice.click();
+    await picker.updateComplete;
+    seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
+    await waitUntil(() => seatButtons(picker).length > 0, 'the seat map shows the seats answered to the hover', { timeout: 5000 });
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+  });
+
+  it('the lookup started ahead is taken once: the picker asking again goes to the service', async () => {
+    const { api, picker, choice, seats } = await page(true);
+    choice.focus();
+    choice.click();
+    seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
+    await waitUntil(() => seatButtons(picker).length > 0, 'the seat map shows', { timeout: 5000 });
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+    // Fresh seats (after an add, a conflict): never the answer kept from before the click.
+    picker.performanceId = 999;
+    await picker.updateComplete;
+    picker.performanceId = SEATED.PerformanceId;
+    await waitUntil(() => api.callsTo('getFullAvailability').length === 3, 'each new lookup asks the service');
+  });
+
+  it('for a general-admission show it asks AreasPrices, never FullAvailability (which would be refused)', async () => {
+    const { api, choice } = await page(false);
+    choice.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    expect(api.callsTo('getAreasPrices')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    expect(api.callsTo('getFullAvailability')).to.have.length(0);
+  });
+});
