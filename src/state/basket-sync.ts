@@ -24,7 +24,6 @@
  */
 import { bookingEvent, type BookingEventDetails } from '../events.ts';
 import type { BasketStore, SharedChange } from './basket-store.ts';
-import { pendingPayment } from './pending-payment.ts';
 
 /** What one tab tells the others. */
 interface SyncMessage {
@@ -111,23 +110,16 @@ export function syncBasket(store: BasketStore, key: string): void {
 /** Take in a change from another tab, then tell the host page (once, from one element of this tab). */
 async function apply(store: BasketStore, change: SharedChange): Promise<void> {
   await store.adopt(change);
-  const payment = pendingPayment(store);
   const booked = change === 'completed' ? store.bookedElsewhere : null;
-  if (booked) payment.bookedElsewhere(booked);
-  else if (change === 'payment' || change === 'completed' || change === 'resumed') await payment.check();
+  // What became of a payment: asked only when there is one (pending-payment.ts loads then, not
+  // with every page's first download: a page showing only the timer never needs it).
+  if (booked || change === 'payment' || change === 'completed' || change === 'resumed') {
+    const payment = (await import('./pending-payment.ts')).pendingPayment(store);
+    if (booked) payment.bookedElsewhere(booked);
+    else await payment.check();
+  }
   const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };
   const host = [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
   host?.dispatchEvent(bookingEvent('booking-remote-change', detail));
 }
 
-/**
- * Before an order is sent: whether another tab already sent this basket to payment (its
- * record is kept for every tab). Then this tab takes that in (its basket is the one awaiting
- * payment) and offers to continue that payment: no second order for one basket.
- */
-export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
-  if (store.pendingRecord?.basketId !== basketId) return false;
-  store.forget();
-  void pendingPayment(store).check();
-  return true;
-}

@@ -238,3 +238,15 @@ export function pendingPayment(basket: BasketStore): PendingPayment {
   }
   return store;
 }
+
+/**
+ * Before an order is sent: whether another tab already sent this basket to payment (its
+ * record is kept for every tab, basket-sync.ts). Then this tab takes that in (its basket is the one awaiting
+ * payment) and offers to continue that payment: no second order for one basket.
+ */
+export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
+  if (store.pendingRecord?.basketId !== basketId) return false;
+  store.forget();
+  void pendingPayment(store).check();
+  return true;
+}
