@@ -107,17 +107,31 @@ export function syncBasket(store: BasketStore, key: string): void {
   store.addDisposer(store.onSharedChange(send));
 }
 
+/** pending-payment.ts's `pendingPayment`, once that module has loaded (it gives it here as it loads). */
+let loadedPending: ((store: BasketStore) => PendingPaymentLike) | null = null;
+
+interface PendingPaymentLike {
+  bookedElsewhere(booking: { basketId: string; bookingReference: string }): void;
+  check(): Promise<void>;
+}
+
+/** Called by pending-payment.ts as it loads: from then on a change is taken in as it arrives. */
+export function providePendingPayment(pendingPayment: (store: BasketStore) => PendingPaymentLike): void {
+  loadedPending = pendingPayment;
+}
+
 /** Take in a change from another tab, then tell the host page (once, from one element of this tab). */
 async function apply(store: BasketStore, change: SharedChange): Promise<void> {
   await store.adopt(change);
+  // The payment in progress (pending-payment.ts): at once where it is loaded (any page showing a
+  // basket loads it); elsewhere fetched only when the change is about a payment, so a page that
+  // shows only the timer does not download it with its first chunks.
+  let payment = loadedPending?.(store) ?? null;
   const booked = change === 'completed' ? store.bookedElsewhere : null;
-  // What became of a payment: asked only when there is one (pending-payment.ts loads then, not
-  // with every page's first download: a page showing only the timer never needs it).
-  if (booked || change === 'payment' || change === 'completed' || change === 'resumed') {
-    const payment = (await import('./pending-payment.ts')).pendingPayment(store);
-    if (booked) payment.bookedElsewhere(booked);
-    else await payment.check();
-  }
+  const aboutPayment = booked !== null || change === 'payment' || change === 'completed' || change === 'resumed';
+  if (!payment && aboutPayment) payment = (await import('./pending-payment.ts')).pendingPayment(store);
+  if (booked) payment?.bookedElsewhere(booked);
+  else if (aboutPayment) await payment?.check();
   const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };
   const host = [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
   host?.dispatchEvent(bookingEvent('booking-remote-change', detail));

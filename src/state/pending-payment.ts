@@ -22,6 +22,7 @@ import { isBasketGone } from './failure.ts';
 import type { BasketContent } from '../api/types.ts';
 import { safeUrl } from '../safe-url.ts';
 import { PAYMENT_TIMEOUT_MS, type BasketStore } from './basket-store.ts';
+import { providePendingPayment } from './basket-sync.ts';
 import { returnMarker } from './return-page.ts';
 import { Store } from './store.ts';
 
@@ -238,6 +239,9 @@ export function pendingPayment(basket: BasketStore): PendingPayment {
   }
   return store;
 }
+
+// The cross-tab sync takes a change about a payment in at once from now on (basket-sync.ts).
+providePendingPayment(pendingPayment);
 
 /**
  * Before an order is sent: whether another tab already sent this basket to payment (its
