@@ -215,10 +215,22 @@ const FINAL_COMMENTS = false;
 
 const isSharedModule = (id) =>
   /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) ||
-  /[\\/]src[\\/]safe-url\.ts$/.test(id) ||
-  // Small modules of our own that several elements import: each alone was a chunk of its own (a few
-  // hundred bytes, a request each and a worse compression), loaded by the flow page anyway.
-  /[\\/]src[\\/](state[\\/](event-details|lookahead)|elements[\\/]failure-view)\.ts$/.test(id);
+  /[\\/]src[\\/](safe-url|state[\\/]event-details)\.ts$/.test(id);
+
+/**
+ * Small modules of our own that the elements after the list import (calendar, seat picker, checkout,
+ * confirmation): each alone was a chunk of its own (a few hundred bytes, a request each and a worse
+ * compression), loaded by the flow page anyway. Not in the shared chunk, which the event-list page
+ * loads too and which would make it pay for them.
+ */
+const isFlowModule = (id) =>
+  /[\\/]src[\\/](state[\\/](lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
+
+/**
+ * The failure module, its one template, the single-seat sentence and the plural rules (which each
+ * of their importers also needs): one chunk, not four small ones (each a request).
+ */
+const isFailureModule = (id) => /[\\/]src[\\/](state[\\/](failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
 
 /**
  * The script-tag bundle, in `outDir` (dist/ by default), all of it named
@@ -266,6 +278,8 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
               // What several elements share beyond the core (@lit/task, Lit's directives, safeUrl):
               // one chunk rather than four small ones, each a request of its own.
               { name: 'shared', test: isSharedModule, priority: 1, minShareCount: 2 },
+              { name: 'flow', test: isFlowModule, priority: 1, minShareCount: 2 },
+              { name: 'failure', test: isFailureModule, priority: 1, minShareCount: 2 },
             ],
           },
           // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).

@@ -56,6 +56,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether the service no longer knows the basket, or refuses to touch it (403, 404). */
+export function isBasketGone(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 403 || error.status === 404);
+}
+
 /** No answer at all: offline, DNS, connection refused, CORS refusal. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';

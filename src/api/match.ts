@@ -21,7 +21,13 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const routes: CompiledRoute[] = operationList.map((op) => {
+/**
+ * The table's paths as patterns, compiled on the first match: only the proxy matches routes, and
+ * a module-level compile would run (and be carried) in every browser bundle that builds requests
+ * with this module's other functions.
+ */
+let routes: CompiledRoute[] | undefined;
+const compileRoutes = (): CompiledRoute[] => operationList.map((op) => {
   const names: string[] = [];
   const source = op.path
     .split('/')
@@ -49,7 +55,7 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   // A literal segment beats a parameter: /rest/v2/Baskets/{id}/Tickets (DELETE) vs
   // /rest/v2/Baskets/{id} never overlap, but be explicit about order anyway:
   // the first row whose method matches wins.
-  for (const route of routes) {
+  for (const route of (routes ??= compileRoutes())) {
     const m = route.pattern.exec(pathname);
     if (!m) continue;
     if (route.op.method !== method.toUpperCase()) {

@@ -24,10 +24,8 @@
  *   refresh that fails, or a service late to release, is retried with backoff
  *   (1 s doubling to 30 s), never in a tight loop.
  */
-import { msg, str } from '../i18n/msg.ts';
-import { plural } from '../i18n/plural.ts';
-import { ApiError, type ApiClient } from '../api/client.ts';
-import { basketInvalidMessage, isBasketGone, toFailure, type FailureWords } from './failure.ts';
+import { ApiError, isBasketGone, type ApiClient } from '../api/client.ts';
+import { networkMessage } from './network-message.ts';
 import { isMinServiceDateTime, serviceTimeToInstant } from '../api/time.ts';
 import type { AddTicketsResult, AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
 import { Store } from './store.ts';
@@ -204,62 +202,43 @@ export interface BasketStoreOptions {
 
 const EMPTY_RELEASED: readonly BasketItem[] = Object.freeze([]);
 
-/** The reason text of an add-result, trusted over the number (upstream-facts.md). */
-function reasonName(result: Pick<AddTicketsResult, 'FailureReason' | 'FailureReasonText'>): string {
-  if (result.FailureReasonText) return result.FailureReasonText;
-  const names: Record<number, string> = {
-    1: 'TicketNotAvailable', 2: 'BasketIsLocked', 3: 'TicketsLimitExceeded', 4: 'TicketsLimitSubceeded',
-    5: 'TicketLeavesSingleSeat', 6: 'BoxOfficeApiUnavailable', 7: 'TicketForNonBookablePerformance', 8: 'BookableTicketsExceeded',
-  };
-  return names[result.FailureReason] ?? `Reason${result.FailureReason}`;
+/** A failure of a basket action, its sentence made when read (so a language change follows). */
+export function basketFailure(
+  action: BasketAction,
+  kind: BasketFailureKind,
+  message: () => string,
+  extra: Partial<Pick<BasketFailure, 'status' | 'reason' | 'bookableTicketsCount' | 'retryable'>> = {},
+): BasketFailure {
+  return Object.freeze({
+    action,
+    kind,
+    get message() {
+      return message();
+    },
+    status: extra.status ?? null,
+    reason: extra.reason ?? null,
+    bookableTicketsCount: extra.bookableTicketsCount ?? null,
+    retryable: extra.retryable ?? false,
+  });
 }
 
-/** A FailureReason in words. */
-export function describeFailureReason(reason: string, bookable: number | null = null): string {
-  switch (reason) {
-    case 'TicketNotAvailable':
-      return msg('Some of those seats have just been taken. Please choose again.');
-    case 'BasketIsLocked':
-      return msg('This basket has already been sent to payment and can no longer be changed.');
-    case 'TicketsLimitExceeded':
-      return msg('That is more tickets than one booking may hold.');
-    case 'TicketsLimitSubceeded':
-      return msg('This performance needs more tickets in one booking.');
-    case 'TicketLeavesSingleSeat':
-      return msg('That choice would leave a single empty seat. Please choose seats side by side, or include the gap.');
-    case 'BoxOfficeApiUnavailable':
-      return msg("The theatre's box office is not answering just now. Please try again in a moment.");
-    case 'TicketForNonBookablePerformance':
-      return msg('This part can only be booked together with its paired performance.');
-    case 'BookableTicketsExceeded':
-      return bookable === null
-        ? msg('Fewer tickets are left than you asked for.')
-        : bookable === 0
-          ? msg('No more tickets can be booked for this performance.')
-          : plural(bookable, {
-              one: () => msg(str`Only ${bookable} ticket can still be booked for this performance.`),
-              other: () => msg(str`Only ${bookable} tickets can still be booked for this performance.`),
-            });
-    default:
-      return msg('The tickets could not be added to your basket.');
-  }
+/** The failure words (basket-failure.ts), once loaded. */
+export interface BasketWords {
+  basketFailureOf(action: BasketAction, error: unknown): BasketFailure;
+  rejectedFailure(result: AddTicketsResult): BasketFailure;
+}
+let loadedWords: BasketWords | null = null;
+
+/**
+ * basket-failure.ts, loaded: from then on, failures are worded without waiting. Parts of elements
+ * that change the basket (the seat picker's Add, the checkout's basket) give it as they load.
+ */
+export function provideBasketWords(words: BasketWords): void {
+  loadedWords = words;
 }
 
-
-/** What the visitor is told when a basket change fails, beside the common sentences (state/failure.ts). */
-const somethingWrong = () => msg('Something went wrong. Please try again.');
-const noAnswer = () => msg('The box office did not answer. Your choice is kept: please try again.');
-const BASKET_WORDS: FailureWords = {
-  otherwise: somethingWrong,
-  cancelled: () => msg('The request was cancelled.'),
-  unavailable: noAnswer,
-  timeout: (f) => (f.status === null ? somethingWrong() : noAnswer()),
-  gone: basketInvalidMessage,
-  'not-found': basketInvalidMessage,
-  server: (f) => f.serviceMessage ?? somethingWrong(),
-  // Our own call was refused before it was sent: its reason (a programming error, not the visitor's).
-  invalid: (f) => (f.error instanceof Error ? f.error.message : somethingWrong()),
-};
+/** When not even the words of a failure could be fetched, there is no connection. */
+const offlineFailure = (action: BasketAction) => basketFailure(action, 'network', networkMessage, { retryable: true });
 
 export class BasketStore extends Store<BasketState> {
   readonly api: ApiClient;
@@ -292,6 +271,7 @@ export class BasketStore extends Store<BasketState> {
   /** Expiry refreshes in a row that found a hold past due (drives the backoff). */
   private expiryAttempts = 0;
   private creating: Promise<string> | undefined;
+  private wordsLoad: Promise<BasketWords> | undefined;
 
   constructor(options: BasketStoreOptions) {
     const storage = options.storage ?? safeLocalStorage();
@@ -353,11 +333,11 @@ export class BasketStore extends Store<BasketState> {
             this.accept(await this.api.getBasket({ basketId }), 'refresh');
           } catch (again) {
             if (isBasketGone(again)) this.releaseAll();
-            else return { ok: false, error: this.fail('remove', again) } as const;
+            else return { ok: false, error: await this.fail('remove', again) } as const;
           }
           return { ok: true } as const;
         }
-        return { ok: false, error: this.fail('remove', error) } as const;
+        return { ok: false, error: await this.fail('remove', error) } as const;
       }
     });
   }
@@ -382,7 +362,7 @@ export class BasketStore extends Store<BasketState> {
           this.forget();
           return { ok: true } as const;
         }
-        return { ok: false, error: this.fail('clear', error) } as const;
+        return { ok: false, error: await this.fail('clear', error) } as const;
       }
     });
   }
@@ -409,7 +389,7 @@ export class BasketStore extends Store<BasketState> {
           this.releaseAll();
           return { ok: true } as const;
         }
-        const failure = this.fail('refresh', error);
+        const failure = await this.fail('refresh', error);
         this.scheduleExpiry(); // an expiry refresh that failed is tried again
         return { ok: false, error: failure } as const;
       }
@@ -613,6 +593,7 @@ export class BasketStore extends Store<BasketState> {
   private track<T>(action: BasketAction, key: string, run: () => Promise<T>): Promise<T> {
     const existing = this.inflight.get(key);
     if (existing) return existing.promise as Promise<T>;
+    if (!loadedWords) void this.words().catch(() => undefined); // what a failure of it would say, fetched while it runs
     this.patch({ busy: action });
     const promise = run().finally(() => {
       this.inflight.delete(key);
@@ -652,7 +633,7 @@ export class BasketStore extends Store<BasketState> {
     try {
       basketId = await this.ensureBasket();
     } catch (error) {
-      return { ok: false, error: this.fail('add', error) };
+      return { ok: false, error: await this.fail('add', error) };
     }
     try {
       const result = await this.api.addTickets({ basketId, body });
@@ -660,13 +641,10 @@ export class BasketStore extends Store<BasketState> {
         this.accept(result.GetBasketContentResult, 'add');
         return { ok: true, content: result.GetBasketContentResult };
       }
-      const reason = reasonName(result);
-      const failure = this.failure('add', 'rejected', () => describeFailureReason(reason, result.BookableTicketsCount), {
-        status: 200,
-        reason,
-        bookableTicketsCount: result.BookableTicketsCount,
-        retryable: reason === 'BoxOfficeApiUnavailable',
-      });
+      const failure = loadedWords ? loadedWords.rejectedFailure(result) : await this.words().then(
+        (words) => words.rejectedFailure(result),
+        () => offlineFailure('add'),
+      );
       this.keepContent(result.GetBasketContentResult);
       this.patch({ error: failure });
       return { ok: false, error: failure };
@@ -678,7 +656,7 @@ export class BasketStore extends Store<BasketState> {
         return this.doAdd(body, true);
       }
       if (error instanceof ApiError && error.addResult) this.keepContent(error.addResult.GetBasketContentResult);
-      return { ok: false, error: this.fail('add', error) };
+      return { ok: false, error: await this.fail('add', error) };
     }
   }
 
@@ -813,53 +791,26 @@ export class BasketStore extends Store<BasketState> {
     this.expiryTimer = undefined;
   }
 
-  private failure(
-    action: BasketAction,
-    kind: BasketFailureKind,
-    message: string | (() => string),
-    extra: Partial<Pick<BasketFailure, 'status' | 'reason' | 'bookableTicketsCount' | 'retryable'>> = {},
-  ): BasketFailure {
-    // Our own sentences are made when read, so a failure shown before the visitor's
-    // language changes is shown in the new language afterwards.
-    const text = typeof message === 'function' ? message : () => message;
-    return Object.freeze({
-      action,
-      kind,
-      get message() {
-        return text();
-      },
-      status: extra.status ?? null,
-      reason: extra.reason ?? null,
-      bookableTicketsCount: extra.bookableTicketsCount ?? null,
-      retryable: extra.retryable ?? false,
-    });
-  }
-
-  /** Turn an error into a failure (state/failure.ts, in the basket's words), record it, and keep the last good basket. */
-  private fail(action: BasketAction, error: unknown): BasketFailure {
-    const outcome = toFailure(error, BASKET_WORDS);
-    const add = error instanceof ApiError ? error.addResult : null;
-    const reason = outcome.kind === 'conflict' ? (add ? reasonName(add) : 'TicketNotAvailable') : null;
-    const kind: BasketFailureKind =
-      outcome.kind === 'network'
-        ? 'network'
-        : outcome.kind === 'unavailable' || (outcome.kind === 'timeout' && outcome.status !== null)
-          ? 'supplier'
-          : outcome.kind === 'gone' || outcome.kind === 'not-found'
-            ? 'invalid-basket'
-            : reason === 'BookableTicketsExceeded'
-              ? 'bookable-exceeded'
-              : reason
-                ? 'unavailable'
-                : 'other';
-    const failure = this.failure(action, kind, reason ? () => describeFailureReason(reason, add?.BookableTicketsCount ?? null) : () => outcome.message, {
-      status: outcome.status,
-      reason,
-      bookableTicketsCount: reason ? (add?.BookableTicketsCount ?? null) : null,
-      retryable: outcome.retryable,
-    });
+  /**
+   * Turn an error into a failure (basket-failure.ts, in the basket's words), record it, and keep the last good basket.
+   * The words load with the store's first request (a page that never asks for a basket never fetches them).
+   */
+  private async fail(action: BasketAction, error: unknown): Promise<BasketFailure> {
+    const failure = loadedWords ? loadedWords.basketFailureOf(action, error) : await this.words().then(
+      (words) => words.basketFailureOf(action, error),
+      // Not even our own words could be fetched: there is no connection.
+      () => offlineFailure(action),
+    );
     this.patch({ error: failure });
     return failure;
+  }
+
+  /** The failure words (basket-failure.ts): asked for with the first request, and again after a failed load. */
+  private words(): Promise<BasketWords> {
+    return (this.wordsLoad ??= import('./basket-failure.ts').then(({ basketWords }) => (provideBasketWords(basketWords), basketWords)).catch((error: unknown) => {
+      this.wordsLoad = undefined;
+      throw error;
+    }));
   }
 
   /** Stop timers and the other tabs' channel (the last element of this basket left the page). */

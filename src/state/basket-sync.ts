@@ -28,7 +28,6 @@
  */
 import { bookingEvent, type BookingEventDetails } from '../events.ts';
 import type { BasketStore, SharedAbout, SharedChange } from './basket-store.ts';
-import { pendingPayment } from './pending-payment.ts';
 
 /** What one tab tells the others. */
 interface SyncMessage {
@@ -127,28 +126,35 @@ export function syncBasket(store: BasketStore, key: string): void {
   store.addDisposer(store.onSharedChange(send));
 }
 
+/** pending-payment.ts's `pendingPayment`, once that module has loaded (it gives it here as it loads). */
+let loadedPending: ((store: BasketStore) => PendingPaymentLike) | null = null;
+
+interface PendingPaymentLike {
+  bookedElsewhere(booking: { basketId: string; bookingReference: string }): void;
+  check(): Promise<void>;
+}
+
+/** Called by pending-payment.ts as it loads: from then on a change is taken in as it arrives. */
+export function providePendingPayment(pendingPayment: (store: BasketStore) => PendingPaymentLike): void {
+  loadedPending = pendingPayment;
+}
+
 /** Take in a change from another tab, then tell the host page (once, from one element of this tab). */
 async function apply(store: BasketStore, change: SharedChange, about: SharedAbout): Promise<void> {
   // A payment begun there names its basket, a booking completed there names the booking: this tab
   // takes them from the message, even where its storage lags it.
   await store.adopt(change, about);
-  const payment = pendingPayment(store);
+  // The payment in progress (pending-payment.ts): at once where it is loaded (any page showing a
+  // basket loads it); elsewhere fetched only when the change is about a payment, so a page that
+  // shows only the timer does not download it with its first chunks.
+  let payment = loadedPending?.(store) ?? null;
   const booked = change === 'completed' ? (about.booking ?? store.bookedElsewhere) : null;
-  if (booked) payment.bookedElsewhere(booked);
-  else if (change === 'payment' || change === 'completed' || change === 'resumed') await payment.check();
+  const aboutPayment = booked !== null || change === 'payment' || change === 'completed' || change === 'resumed';
+  if (!payment && aboutPayment) payment = (await import('./pending-payment.ts')).pendingPayment(store);
+  if (booked) payment?.bookedElsewhere(booked);
+  else if (aboutPayment) await payment?.check();
   const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };
   const host = [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
   host?.dispatchEvent(bookingEvent('booking-remote-change', detail));
 }
 
-/**
- * Before an order is sent: whether another tab already sent this basket to payment (its
- * record is kept for every tab). Then this tab takes that in (its basket is the one awaiting
- * payment) and offers to continue that payment: no second order for one basket.
- */
-export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
-  if (store.pendingRecord?.basketId !== basketId) return false;
-  store.forget();
-  void pendingPayment(store).check();
-  return true;
-}

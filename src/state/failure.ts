@@ -9,8 +9,9 @@
  * this module maps an error to words or looks at a status code to decide what
  * to say.
  */
-import { ApiError, InvalidRequestError, NetworkError, isAbortError } from '../api/client.ts';
+import { ApiError, InvalidRequestError, NetworkError, isAbortError, isBasketGone } from '../api/client.ts';
 import { msg } from '../i18n/msg.ts';
+import { networkMessage } from './network-message.ts';
 
 export type FailureKind =
   /** No answer at all: offline, DNS, connection refused, CORS refusal. */
@@ -64,7 +65,7 @@ export interface Failure {
 export type FailureWords = { readonly otherwise: () => string } & { readonly [K in FailureKind]?: (failure: Omit<Failure, 'message'>) => string };
 
 /** The one sentence for "no answer at all". */
-export const networkMessage = () => msg('We could not reach the box office. Check your connection and try again.');
+export { networkMessage };
 
 /** The one sentence for a basket the service no longer knows or lets change (403, 404). */
 export const basketInvalidMessage = () => msg('Your basket is no longer valid.');
@@ -133,10 +134,7 @@ export function isLostAnswer(error: unknown): boolean {
 }
 
 /** Whether the service no longer knows the basket, or refuses to touch it (403, 404). */
-export function isBasketGone(error: unknown): boolean {
-  const { kind } = kindOf(error);
-  return kind === 'gone' || kind === 'not-found';
-}
+export { isBasketGone };
 
 /** The status of the answer an error came with, or null (for `booking-error`'s detail). */
 export function statusOf(error: unknown): number | null {

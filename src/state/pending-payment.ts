@@ -22,6 +22,7 @@ import { isBasketGone } from './failure.ts';
 import type { BasketContent } from '../api/types.ts';
 import { safeUrl } from '../safe-url.ts';
 import { PAYMENT_TIMEOUT_MS, type BasketStore } from './basket-store.ts';
+import { providePendingPayment } from './basket-sync.ts';
 import { returnMarker } from './return-page.ts';
 import { Store } from './store.ts';
 
@@ -237,4 +238,19 @@ export function pendingPayment(basket: BasketStore): PendingPayment {
     if (basket.pendingRecord) void created.check();
   }
   return store;
+}
+
+// The cross-tab sync takes a change about a payment in at once from now on (basket-sync.ts).
+providePendingPayment(pendingPayment);
+
+/**
+ * Before an order is sent: whether another tab already sent this basket to payment (its
+ * record is kept for every tab, basket-sync.ts). Then this tab takes that in (its basket is the one awaiting
+ * payment) and offers to continue that payment: no second order for one basket.
+ */
+export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
+  if (store.pendingRecord?.basketId !== basketId) return false;
+  store.forget();
+  void pendingPayment(store).check();
+  return true;
 }

@@ -18,9 +18,8 @@ import { intlLocale } from '../../i18n/locale.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingContextValue } from '../../state/booking.ts';
-import { paymentBegunElsewhere } from '../../state/basket-sync.ts';
 import { orderStore } from '../../state/order.ts';
-import { savedEntries } from '../../state/pending-payment.ts';
+import { paymentBegunElsewhere, savedEntries } from '../../state/pending-payment.ts';
 import { confirmationPresence, type ReturnOutcome } from '../../state/return-page.ts';
 import { orderStyles } from '../order.styles.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -44,6 +43,11 @@ import {
 import type { CheckoutForm } from './checkout-form.component.ts';
 import { checkoutFormViewStyles } from './checkout-form.view.styles.ts';
 import { fieldRefusal, orderFields, sendFailure } from './checkout-submit.ts';
+import { provideBasketWords } from '../../state/basket-store.ts';
+import { basketWords } from '../../state/basket-failure.ts';
+
+// The basket store words a change of the basket here that fails at once (basket-store.ts): this part is loaded when the visitor can make one.
+provideBasketWords(basketWords);
 
 /** The styles of what the view shows (added to the element's own when it loads). */
 export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles, pendingStyles];

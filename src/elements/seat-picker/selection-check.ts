@@ -8,7 +8,7 @@ import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveControllerHost } from 'lit';
 import { isAbortError, type ApiClient } from '../../api/client.ts';
 import type { SeatsSelectionValidationResult } from '../../api/types.ts';
-import { describeFailureReason } from '../../state/basket-store.ts';
+import { singleSeatMessage } from '../../state/single-seat-words.ts';
 import { leavesSingleSeat, type SeatMap } from '../../state/seat-map.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 
@@ -79,7 +79,7 @@ export class SelectionValidation {
     return {
       state: 'refused',
       message: single
-        ? describeFailureReason('TicketLeavesSingleSeat')
+        ? singleSeatMessage()
         : result.ErrorMessagePlan || result.ErrorMessageBasket || msg('These seats cannot be booked together.'),
       seat,
       disable: result.DisableBooking,
