@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { root } from '../../scripts/build.mjs';
-import { book, findSeatPair, rotation } from '../server/booking-steps.ts';
+import { book, findSeatPair, RETURN_ORIGIN, rotation } from '../server/booking-steps.ts';
 import { run, type Running } from '../server/cli-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
@@ -79,7 +79,7 @@ describe('the package installed from its tarball with --omit=dev', () => {
     const sandbox = npxStagedoor(['sandbox', '--port', '0', '--api-key', KEY]);
     const [, sandboxUrl] = await sandbox.line(/^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//, 60_000);
     assert.ok(sandboxUrl);
-    const proxy = npxStagedoor(['proxy', '--upstream', sandboxUrl, '--port', '0'], { STAGEDOOR_API_KEY: KEY });
+    const proxy = npxStagedoor(['proxy', '--upstream', sandboxUrl, '--port', '0', '--return-origin', RETURN_ORIGIN], { STAGEDOOR_API_KEY: KEY });
     const [, endpoint] = await proxy.line(/^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//, 60_000);
     assert.ok(endpoint);
 
