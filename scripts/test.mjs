@@ -75,15 +75,23 @@ async function browserTestsIn(engine) {
 }
 
 /**
- * The browser tests in every engine (STAGEDOOR_ENGINES=chromium,firefox to choose). The engines
- * run side by side: each mostly waits on its own browser processes.
+ * The browser tests in every engine (STAGEDOOR_ENGINES=chromium,firefox to choose), side by side:
+ * each mostly waits on its own browser processes. WebKit takes about twice as long as the others,
+ * so once every other engine has ended, `then` (the Node tests) runs beside it.
  */
-async function browserTests() {
+async function browserTests(then) {
   const files = [...findTests('test/elements'), ...findTests('test/browser')];
-  if (!files.length) return;
+  if (!files.length) return then();
   const engines = process.env.STAGEDOOR_ENGINES ? process.env.STAGEDOOR_ENGINES.split(',') : ENGINES;
   console.log(`\n== browser tests in ${engines.join(', ')} (side by side; each engine's output when it ends)`);
-  const results = await Promise.all(engines.map(browserTestsIn));
+  const runs = engines.map((engine) => ({ engine, result: browserTestsIn(engine) }));
+  const slowest = runs.length > 1 ? runs.find((r) => r.engine === 'webkit') : undefined;
+  const after = Promise.all(runs.filter((r) => r !== slowest).map((r) => r.result)).then(() => {
+    if (slowest) console.log(`\n== the Node tests start beside the browser tests in ${slowest.engine}, which go on`);
+    return then();
+  });
+  const results = await Promise.all(runs.map((r) => r.result));
+  await after;
   for (const r of results) {
     totals.passed += r.passed;
     totals.failed += r.failed;
@@ -93,17 +101,23 @@ async function browserTests() {
   }
 }
 
+/** The Node tests: all but the time tests, then the time tests again under three time zones. */
+async function allNodeTests() {
+  const nodeFiles = [...findTests('test/api'), ...findTests('test/server'), ...findTests('test/e2e')];
+  const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);
+  await nodeTests('all but time', nodeFiles.filter((f) => !isTimeTest(f)));
+  const timeFiles = nodeFiles.filter(isTimeTest);
+  for (const tz of ['UTC', 'America/New_York', 'Asia/Tokyo']) await nodeTests(`time, TZ=${tz}`, timeFiles, { TZ: tz });
+}
+
+const started = Date.now();
 await typecheck('tsconfig.json');
 await typecheck('tsconfig.node.json');
 await typecheck('examples/react/tsconfig.json');
-await browserTests();
-const nodeFiles = [...findTests('test/api'), ...findTests('test/server'), ...findTests('test/e2e')];
-const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);
-await nodeTests('all but time', nodeFiles.filter((f) => !isTimeTest(f)));
-const timeFiles = nodeFiles.filter(isTimeTest);
-for (const tz of ['UTC', 'America/New_York', 'Asia/Tokyo']) await nodeTests(`time, TZ=${tz}`, timeFiles, { TZ: tz });
+await browserTests(allNodeTests);
 
 console.log('');
 for (const line of engineLines) console.log(line);
+console.log(`whole run: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed ? 1 : 0);
