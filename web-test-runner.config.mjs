@@ -234,8 +234,8 @@ export default {
   testFramework: { config: { timeout: ENGINE === 'webkit' ? 30000 : 10000 } },
   browserStartTimeout: 60000,
   testsStartTimeout: 60000,
-  // A file's tests (i18n-every-state: every element in every state in nine languages) take WebKit
-  // over two minutes alone, more beside the other engines.
+  // A file's tests (i18n-every-state/<element>: one element in every state in nine languages) take
+  // WebKit up to a minute alone, more beside the other engines.
   testsFinishTimeout: ENGINE === 'webkit' ? 600000 : 300000,
   reporters: [defaultReporter(), countReporter({ out: `.test-results/browser-${ENGINE}.json` })],
 };

@@ -1,5 +1,7 @@
 /**
- * Every element, through its states, in each of the nine languages: nothing
+ * The check behind test/browser/i18n-every-state/<element>.test.ts (one file per element, so
+ * each runs in a page of its own: all of them in one page took WebKit over two minutes and once
+ * lost its browser). Every element, through its states, in each of the nine languages: nothing
  * on screen or in what assistive technology reads (text, accessible names,
  * live announcements) is still in English.
  *
@@ -12,9 +14,9 @@
  * "Total" in French). A state that is not reached fails its own wait.
  */
 import { expect } from '@open-wc/testing';
-import { setLocale } from '../../src/i18n/locale.ts';
-import { resetSharedBookings } from '../../src/state/booking.ts';
-import { ELEMENTS, LOCALES, newRun, type Scenario } from './helpers/element-states.ts';
+import { setLocale } from '../../../src/i18n/locale.ts';
+import { resetSharedBookings } from '../../../src/state/booking.ts';
+import { ELEMENTS, LOCALES, newRun, type Scenario } from './element-states.ts';
 
 // ------------------------------------------------------------------ the comparison
 
@@ -53,48 +55,49 @@ async function render(element: string, scenario: Scenario, locale: string) {
   return run;
 }
 
-describe('every element in every state, in each of the nine languages', function () {
-  this.timeout(180_000);
+/** One element's states in every language, as one `describe`. */
+export function describeEveryLanguage(element: string): void {
+  const scenarios = ELEMENTS[element];
+  if (!scenarios) throw new Error(`no states described for <${element}>`);
+  describe(`<${element}> in every state, in each of the nine languages`, function () {
+    this.timeout(180_000);
 
-  after(async () => {
-    resetSharedBookings();
-    await setLocale('en');
-  });
+    after(async () => {
+      resetSharedBookings();
+      await setLocale('en');
+    });
 
-  for (const [element, scenarios] of Object.entries(ELEMENTS)) {
-    describe(`<${element}>`, () => {
-      before(async () => {
-        for (const scenario of scenarios) {
-          const run = await render(element, scenario, 'en');
-          english.set(`${element}|${scenario.state}`, { seen: run.seen, data: run.data });
-        }
-      });
-
-      it('has English text in English (the baseline the other languages are compared with)', () => {
-        for (const scenario of scenarios) {
-          const base = english.get(`${element}|${scenario.state}`);
-          expect(base && [...base.seen].some((s) => ownWords(s, base.data)), `${scenario.state}: nothing of ours on screen`).to.equal(true);
-        }
-      });
-
-      for (const locale of LOCALES) {
-        it(`leaves nothing in English in ${locale}`, async () => {
-          const allowed = await keptInEnglish(locale);
-          const left: string[] = [];
-          for (const scenario of scenarios) {
-            const run = await render(element, scenario, locale);
-            const base = english.get(`${element}|${scenario.state}`);
-            if (!base) throw new Error('no English baseline');
-            const data = new Set([...base.data, ...run.data]);
-            for (const segment of run.seen) {
-              if (!base.seen.has(segment) || !ownWords(segment, data)) continue;
-              if (allowed.some((re) => re.test(segment))) continue;
-              left.push(`${scenario.state}: "${segment}"`);
-            }
-          }
-          expect(left, `still in English in ${locale}:\n${left.join('\n')}`).to.deep.equal([]);
-        });
+    before(async () => {
+      for (const scenario of scenarios) {
+        const run = await render(element, scenario, 'en');
+        english.set(`${element}|${scenario.state}`, { seen: run.seen, data: run.data });
       }
     });
-  }
-});
+
+    it('has English text in English (the baseline the other languages are compared with)', () => {
+      for (const scenario of scenarios) {
+        const base = english.get(`${element}|${scenario.state}`);
+        expect(base && [...base.seen].some((s) => ownWords(s, base.data)), `${scenario.state}: nothing of ours on screen`).to.equal(true);
+      }
+    });
+
+    for (const locale of LOCALES) {
+      it(`leaves nothing in English in ${locale}`, async () => {
+        const allowed = await keptInEnglish(locale);
+        const left: string[] = [];
+        for (const scenario of scenarios) {
+          const run = await render(element, scenario, locale);
+          const base = english.get(`${element}|${scenario.state}`);
+          if (!base) throw new Error('no English baseline');
+          const data = new Set([...base.data, ...run.data]);
+          for (const segment of run.seen) {
+            if (!base.seen.has(segment) || !ownWords(segment, data)) continue;
+            if (allowed.some((re) => re.test(segment))) continue;
+            left.push(`${scenario.state}: "${segment}"`);
+          }
+        }
+        expect(left, `still in English in ${locale}:\n${left.join('\n')}`).to.deep.equal([]);
+      });
+    }
+  });
+}
