@@ -7,7 +7,8 @@ import { ApiError } from '../api/client.ts';
 import type { AddTicketsResult } from '../api/types.ts';
 import { msg, str } from '../i18n/msg.ts';
 import { plural } from '../i18n/plural.ts';
-import { basketFailure, type BasketAction, type BasketWords, type BasketFailure, type BasketFailureKind } from './basket-store.ts';
+import { basketFailure } from './basket-store.ts';
+import type { BasketAction, BasketWords, BasketFailure, BasketFailureKind } from './basket-types.ts';
 import { basketInvalidMessage, toFailure, type FailureWords } from './failure.ts';
 import { singleSeatMessage } from './single-seat-words.ts';
 

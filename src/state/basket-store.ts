@@ -6,201 +6,30 @@
  * - One request per change: a double click adds once (the same add while one
  *   is in flight returns that one's promise); a different add, remove or clear
  *   waits for the change in flight and then runs, so none is dropped.
- * - The BasketId is kept in localStorage per endpoint, with the instant its
- *   hold runs out (by this browser's clock), so every tab and window of the
- *   site, a reload and the return from the payment page continue the same
- *   basket (basket-sync.ts tells the other tabs of each change). It lapses
- *   with the hold: a record past it is never restored. It is forgotten when
- *   the basket is emptied, expires, or the service answers 403/404. An
- *   unfinished payment is kept beside it until its payment window closes. The
- *   last completed booking (id and reference) is kept in this tab's
- *   sessionStorage, for the confirmation to survive a reload. Where storage
- *   is refused (a browser setting, a sandboxed frame, a full quota) all of
- *   it lives in memory, within the tab, and nothing is said.
+ * - The BasketId is kept in localStorage per endpoint (basket-record.ts, what
+ *   is kept and for how long), so every tab and window of the site, a reload
+ *   and the return from the payment page continue the same basket
+ *   (basket-sync.ts tells the other tabs of each change). It is forgotten when
+ *   the basket is emptied, expires, or the service answers 403/404.
  * - After any failure the store still holds the last good basket and says
- *   what failed (`error`).
- * - Expiry: when an item's ExpirationDate passes by the server's clock, the
- *   store refreshes the basket and reports which items were released. A
- *   refresh that fails, or a service late to release, is retried with backoff
- *   (1 s doubling to 30 s), never in a tight loop.
+ *   what failed (`error`, worded by basket-failure.ts, loaded lazily).
+ * - Expiry: when an item's ExpirationDate passes by the server's clock
+ *   (basket-expiry.ts), the store refreshes the basket and reports which
+ *   items were released. A refresh that fails, or a service late to release,
+ *   is retried with backoff (1 s doubling to 30 s), never in a tight loop.
+ *
+ * Its types are in basket-types.ts; they, the storage wrappers and the
+ * payment timeout are exported from here too.
  */
 import { ApiError, isBasketGone, type ApiClient } from '../api/client.ts';
 import { networkMessage } from './network-message.ts';
-import { isMinServiceDateTime, serviceTimeToInstant } from '../api/time.ts';
-import type { AddTicketsResult, AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
-import { Store } from './store.ts';
+import type { AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
+import { BasketRecordStore, EMPTY_RELEASED, storedId } from './basket-record.ts';
+import { expiresAt, itemExpiry, nextExpiry } from './basket-expiry.ts';
+import type { AddOutcome, BasketAction, BasketFailure, BasketFailureKind, BasketState, BasketStoreOptions, BasketWords, ChangeOutcome, SharedAbout, SharedChange } from './basket-types.ts';
 
-/** The payment timeout of the interface (§3, §8): the payment stays open this long after Submit Order. */
-export const PAYMENT_TIMEOUT_MS = 20 * 60_000;
-
-export type BasketAction = 'add' | 'remove' | 'clear' | 'refresh';
-
-export type BasketFailureKind =
-  /** Seats no longer available (409), or a single-seat restriction. */
-  | 'unavailable'
-  /** Fewer tickets can be booked than asked (409 BookableTicketsExceeded). */
-  | 'bookable-exceeded'
-  /** The service said no (Success false with a FailureReason). */
-  | 'rejected'
-  /** A supplier failure (502): worth retrying. */
-  | 'supplier'
-  /** The basket is no longer valid (403/404). */
-  | 'invalid-basket'
-  /** No answer at all. */
-  | 'network'
-  /** Anything else. */
-  | 'other';
-
-export interface BasketFailure {
-  action: BasketAction;
-  kind: BasketFailureKind;
-  /** A sentence for the visitor, in the language the widget shows now (read it when rendering). */
-  readonly message: string;
-  status: number | null;
-  /** FailureReasonText, when the service gave one. */
-  reason: string | null;
-  /** For bookable-exceeded: how many can still be booked (a point-in-time value). */
-  bookableTicketsCount: number | null;
-  /** Whether trying again may succeed. */
-  retryable: boolean;
-}
-
-export interface BasketState {
-  basketId: string | null;
-  /** The last good basket content (null before any basket). */
-  content: BasketContent | null;
-  /** The action in flight, if any. */
-  busy: BasketAction | null;
-  /** What failed last; cleared by the next success. */
-  error: BasketFailure | null;
-  /** Items the latest expiry released (empty until one does; emptied by `clearReleased` or the next add). */
-  released: readonly BasketItem[];
-  /** Increments on every expiry release, so listeners can tell a new one. */
-  expiryCount: number;
-  /** Whether the latest release was learnt from another tab (it spoke and fired its events there). */
-  releasedElsewhere: boolean;
-}
-
-export type AddOutcome = { ok: true; content: BasketContent } | { ok: false; error: BasketFailure };
-export type ChangeOutcome = { ok: true } | { ok: false; error: BasketFailure };
-
-/** Storage that never throws (Safari private mode, sandboxed frames, no storage at all). */
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-
-/**
- * A Web Storage area that never throws: reading the area itself may throw (a sandboxed frame,
- * storage blocked), and writing may (a full quota). A key whose write failed lives in memory
- * for this tab; every other key is read from the area itself, so a change another tab made
- * is seen at once.
- */
-function safeStorage(area: () => Storage | undefined): KeyValueStorage {
-  const memory = new Map<string, string>();
-  const real = (): Storage | null => {
-    try {
-      return area() ?? null;
-    } catch {
-      return null;
-    }
-  };
-  return {
-    getItem: (key) => {
-      if (memory.has(key)) return memory.get(key) ?? null;
-      try {
-        return real()?.getItem(key) ?? null;
-      } catch {
-        return null;
-      }
-    },
-    setItem: (key, value) => {
-      try {
-        const storage = real();
-        if (!storage) throw new Error('no storage');
-        storage.setItem(key, value);
-        memory.delete(key);
-      } catch {
-        memory.set(key, value); // refused: this tab only
-        try {
-          real()?.removeItem(key); // no older value left to be read instead
-        } catch {
-          /* none */
-        }
-      }
-    },
-    removeItem: (key) => {
-      memory.delete(key);
-      try {
-        real()?.removeItem(key);
-      } catch {
-        /* memory only */
-      }
-    },
-  };
-}
-
-/** This tab's sessionStorage, never throwing. */
-export function safeSessionStorage(): KeyValueStorage {
-  return safeStorage(() => (typeof sessionStorage === 'undefined' ? undefined : sessionStorage));
-}
-
-/** The site's localStorage (every tab and window of the origin), never throwing. */
-export function safeLocalStorage(): KeyValueStorage {
-  return safeStorage(() => (typeof localStorage === 'undefined' ? undefined : localStorage));
-}
-
-/** A change of the basket other tabs must learn of (basket-sync.ts). */
-export type SharedChange = 'add' | 'remove' | 'clear' | 'expiry' | 'payment' | 'completed' | 'resumed';
-
-/**
- * What a change told to the other tabs is about, carried with its message: the other tabs'
- * storage takes this tab's writes in its own time, not in step with the messages.
- */
-export interface SharedAbout {
-  /** The basket ('payment': the one that went to payment), or null. */
-  basketId: string | null;
-  /** 'completed': the booking made. */
-  booking?: { basketId: string; bookingReference: string } | null;
-  /** 'payment': what was kept for the payment (`pendingRecord`). */
-  record?: Record<string, unknown> | null;
-}
-
-/** How long a basket with no hold known yet (just created) is kept: past it, it is not restored. */
-const UNKNOWN_HOLD_MS = 30 * 60_000;
-/** How long past the payment window an unfinished payment is kept (the service may answer late). */
-const PAYMENT_GRACE_MS = 60_000;
-
-/** A stored record (JSON with `until`, this browser's clock) still within its time; a bare id (as kept before) counts as one. */
-function readRecord(raw: string | null, now: number): Record<string, unknown> | null {
-  if (!raw) return null;
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (typeof value === 'object' && value !== null) {
-      const until = (value as { until?: unknown }).until;
-      return typeof until === 'number' && until < now ? null : (value as Record<string, unknown>);
-    }
-  } catch {
-    /* a bare id */
-  }
-  return /^[0-9a-f-]{8,}$/i.test(raw) ? { basketId: raw } : null;
-}
-
-export interface BasketStoreOptions {
-  api: ApiClient;
-  /** Identifies the endpoint in storage keys. */
-  storageKey: string;
-  timeZone: string;
-  /** Where the basket id and an unfinished payment are kept (default: localStorage, shared by the site's tabs). */
-  storage?: KeyValueStorage;
-  /** Where the last completed booking is kept (default: this tab's sessionStorage; with `storage` given, that). */
-  sessionStorage?: KeyValueStorage;
-  /** Restore a stored basket at once (default true). */
-  restore?: boolean;
-}
-
-const EMPTY_RELEASED: readonly BasketItem[] = Object.freeze([]);
+export { PAYMENT_TIMEOUT_MS, safeLocalStorage, safeSessionStorage, type KeyValueStorage } from './basket-record.ts';
+export type * from './basket-types.ts';
 
 /** A failure of a basket action, its sentence made when read (so a language change follows). */
 export function basketFailure(
@@ -223,10 +52,6 @@ export function basketFailure(
 }
 
 /** The failure words (basket-failure.ts), once loaded. */
-export interface BasketWords {
-  basketFailureOf(action: BasketAction, error: unknown): BasketFailure;
-  rejectedFailure(result: AddTicketsResult): BasketFailure;
-}
 let loadedWords: BasketWords | null = null;
 
 /**
@@ -240,26 +65,15 @@ export function provideBasketWords(words: BasketWords): void {
 /** When not even the words of a failure could be fetched, there is no connection. */
 const offlineFailure = (action: BasketAction) => basketFailure(action, 'network', networkMessage, { retryable: true });
 
-export class BasketStore extends Store<BasketState> {
+export class BasketStore extends BasketRecordStore {
   readonly api: ApiClient;
-  /** The endpoint, as it keys what is stored. */
-  readonly endpointKey: string;
-  /** Shared by the site's tabs (localStorage), or memory where refused. */
-  readonly storage: KeyValueStorage;
-  private readonly session: KeyValueStorage;
   /** Listeners to changes made here (basket-sync.ts tells the other tabs). */
   private readonly shared = new Set<(change: SharedChange, about: SharedAbout) => void>();
-  /** The payment record another tab's message carried, until this tab's storage has it (or the next change). */
-  private heardPending: string | null = null;
   /** While above zero, what changes was learnt from another tab: not told again. */
   private adopting = 0;
   private readonly disposers: (() => void)[] = [];
   /** Disposed: the page no longer shows this basket (nothing it hears should act on it). */
   disposed = false;
-  private readonly key: string;
-  private readonly pendingKey: string;
-  private readonly completedKey: string;
-  private readonly bookedKey: string;
   private readonly timeZone: string;
   /** Requests in flight by key (`add:<body>`, `remove:<id>`, `clear`, `refresh`). */
   private inflight = new Map<string, { action: BasketAction; promise: Promise<unknown> }>();
@@ -274,30 +88,10 @@ export class BasketStore extends Store<BasketState> {
   private wordsLoad: Promise<BasketWords> | undefined;
 
   constructor(options: BasketStoreOptions) {
-    const storage = options.storage ?? safeLocalStorage();
-    const key = `stagedoor:basket:${options.storageKey}`;
-    const stored = BasketStore.storedId(storage, key);
-    super(
-      Object.freeze({ basketId: stored, content: null, busy: null, error: null, released: EMPTY_RELEASED, expiryCount: 0, releasedElsewhere: false }),
-    );
+    super(options);
     this.api = options.api;
-    this.endpointKey = options.storageKey;
-    this.storage = storage;
-    this.session = options.sessionStorage ?? (options.storage ? storage : safeSessionStorage());
-    this.key = key;
-    this.pendingKey = `stagedoor:payment:${options.storageKey}`;
-    this.completedKey = `stagedoor:completed:${options.storageKey}`;
-    this.bookedKey = `stagedoor:booked:${options.storageKey}`;
     this.timeZone = options.timeZone;
-    if (stored && options.restore !== false) void this.refresh();
-  }
-
-  /** The basket id kept under `key`, unless its hold has lapsed (then the record is dropped). */
-  private static storedId(storage: KeyValueStorage, key: string): string | null {
-    const raw = storage.getItem(key);
-    const record = readRecord(raw, Date.now());
-    if (raw && !record) storage.removeItem(key);
-    return typeof record?.basketId === 'string' ? record.basketId : null;
+    if (this.value.basketId && options.restore !== false) void this.refresh();
   }
 
   /** Total of the basket's items (without delivery). */
@@ -435,7 +229,7 @@ export class BasketStore extends Store<BasketState> {
     this.disposers.push(dispose);
   }
 
-  private share(change: SharedChange, about: SharedAbout = { basketId: this.value.basketId }): void {
+  protected share(change: SharedChange, about: SharedAbout = { basketId: this.value.basketId }): void {
     if (this.adopting > 0) return;
     for (const listener of [...this.shared]) listener(change, about);
   }
@@ -460,7 +254,7 @@ export class BasketStore extends Store<BasketState> {
       if (change === 'expiry' && this.value.basketId) await this.refresh();
       // Seats held again (or a fresh start) there: the release this tab showed is over.
       else if (change !== 'remove' && this.value.released.length) this.patch({ released: EMPTY_RELEASED });
-      let stored = BasketStore.storedId(this.storage, this.key);
+      let stored = storedId(this.storage, this.key);
       if (change === 'payment' && paid !== null && stored === paid) {
         this.storage.removeItem(this.key);
         stored = null;
@@ -476,118 +270,7 @@ export class BasketStore extends Store<BasketState> {
     }
   }
 
-  // ------------------------------------------------------------------ payment hand-over
-
-  /**
-   * The basket went to payment: the store starts afresh, and the id is kept
-   * aside (with `details`: the payment page's address, when it was sent, what
-   * it holds and the customer's entries, see pending-payment.ts) so the page
-   * can continue an unfinished payment, show the summary, or, after a failed
-   * payment, bring the basket back with the customer's entries.
-   */
-  submitted(details: object = {}): void {
-    const basketId = this.value.basketId;
-    if (!basketId) return;
-    const submittedAt = (details as { submittedAt?: unknown }).submittedAt;
-    const until = (typeof submittedAt === 'number' ? submittedAt - this.api.clock.now() + Date.now() : Date.now()) + PAYMENT_TIMEOUT_MS + PAYMENT_GRACE_MS;
-    const record = { ...details, basketId, until };
-    this.storage.setItem(this.pendingKey, JSON.stringify(record));
-    this.forget();
-    // The other tabs are told what to offer, not the customer's entries (the sync key may outlive the record).
-    this.share('payment', { basketId, record: { ...record, entries: undefined } });
-  }
-
-  /**
-   * What was kept when the basket went to payment (`{ basketId, ...details }`),
-   * also after a failed payment brought it back (then `returned` is true), until
-   * the booking completes or the basket is forgotten. A bare id (as kept before
-   * details were) reads as `{ basketId }`.
-   */
-  get pendingRecord(): ({ basketId: string; returned?: boolean } & Record<string, unknown>) | null {
-    const raw = this.storage.getItem(this.pendingKey) ?? this.heardPending;
-    const record = readRecord(raw, Date.now());
-    if (raw && !record) this.storage.removeItem(this.pendingKey); // its payment window has closed
-    return typeof record?.basketId === 'string' ? (record as { basketId: string } & Record<string, unknown>) : null;
-  }
-
-  /** The basket id awaiting payment, if one went to payment from this tab and has not come back. */
-  get awaitingPayment(): string | null {
-    const record = this.pendingRecord;
-    return record && !record.returned ? record.basketId : null;
-  }
-
-  /** The payment will not be finished (its basket was released): forget what was kept for it. */
-  dropPending(): void {
-    this.heardPending = null;
-    this.storage.removeItem(this.pendingKey);
-  }
-
-  /**
-   * The order is complete and its summary shown: the id no longer awaits
-   * payment. `record` (the booking, as payment-return.ts writes it) is kept as
-   * this endpoint's last completed booking for the rest of the session, so a
-   * reload of the return page shows the confirmation again.
-   */
-  completed(record?: string): void {
-    if (record) this.session.setItem(this.completedKey, record);
-    const had = this.storage.getItem(this.pendingKey) !== null;
-    this.heardPending = null;
-    this.storage.removeItem(this.pendingKey);
-    if (!had) return;
-    // For the other tabs to show it (they awaited this payment): a short while, then it lapses.
-    if (record) this.storage.setItem(this.bookedKey, JSON.stringify({ ...(readRecord(record, 0) ?? {}), until: Date.now() + PAYMENT_TIMEOUT_MS }));
-    this.share('completed', { basketId: null, booking: this.bookedElsewhere });
-  }
-
-  /** The booking another tab completed lately (`basketId`, `bookingReference`), while it is news. */
-  get bookedElsewhere(): { basketId: string; bookingReference: string } | null {
-    const record = readRecord(this.storage.getItem(this.bookedKey), Date.now());
-    return typeof record?.basketId === 'string' && typeof record.bookingReference === 'string'
-      ? { basketId: record.basketId, bookingReference: record.bookingReference }
-      : null;
-  }
-
-  /** The record of the last booking completed from this tab on this endpoint (this session), if any. */
-  get lastCompleted(): string | null {
-    return this.session.getItem(this.completedKey);
-  }
-
-  /**
-   * Payment failed: bring the basket back, if the service still holds it.
-   * True: back in the store; false: the service no longer holds it; null: it
-   * could not be checked (network, 5xx) — the id is kept and `error` says why,
-   * so a later refresh can still bring it back.
-   */
-  async resumeAfterFailedPayment(): Promise<boolean | null> {
-    const record = this.pendingRecord;
-    const basketId = record && !record.returned ? record.basketId : null;
-    if (!basketId) return false;
-    // Kept, marked as returned, for the customer's entries (cleared with the basket).
-    this.storage.setItem(this.pendingKey, JSON.stringify({ ...record, returned: true }));
-    this.keepBasketKey(basketId);
-    this.patch({ basketId, content: null });
-    const outcome = await this.refresh();
-    if (!outcome.ok) return null;
-    this.share('resumed');
-    return (this.value.content?.Items.length ?? 0) > 0;
-  }
-
   // ------------------------------------------------------------------ internals
-
-  /** Keep the basket id for every tab, until its hold (by this browser's clock) runs out. */
-  private keepBasketKey(basketId: string): void {
-    const next = this.nextExpiry();
-    const until = next === null ? Date.now() + UNKNOWN_HOLD_MS : next - this.api.clock.now() + Date.now() + 1000;
-    this.storage.setItem(this.key, JSON.stringify({ basketId, until }));
-  }
-
-  /** The basket is no longer this tab's: its id, and what a failed payment of it brought back (the customer's entries). */
-  private dropBasketKey(): void {
-    const basketId = BasketStore.storedId(this.storage, this.key);
-    this.storage.removeItem(this.key);
-    const record = this.pendingRecord;
-    if (record?.returned && (!basketId || record.basketId === basketId)) this.storage.removeItem(this.pendingKey);
-  }
 
   /** Run a request once per key: while it is in flight, the same key gets the same promise. */
   private track<T>(action: BasketAction, key: string, run: () => Promise<T>): Promise<T> {
@@ -731,7 +414,7 @@ export class BasketStore extends Store<BasketState> {
   }
 
   private expiresAt(item: BasketItem): number {
-    return this.itemExpiry(item) ?? Number.POSITIVE_INFINITY;
+    return expiresAt(item, this.timeZone, this.api.clock);
   }
 
   /**
@@ -740,26 +423,12 @@ export class BasketStore extends Store<BasketState> {
    * nearest now); null when its ExpirationDate is not a DateTime.
    */
   itemExpiry(item: BasketItem): number | null {
-    try {
-      return serviceTimeToInstant(item.ExpirationDate, this.timeZone, { near: this.api.clock.now() });
-    } catch {
-      return null;
-    }
+    return itemExpiry(item, this.timeZone, this.api.clock);
   }
 
   /** The earliest expiry instant of the basket, by its items (MinExpirationDate as a fallback). */
   nextExpiry(): number | null {
-    const content = this.value.content;
-    if (!content || content.Items.length === 0) return null;
-    const times = content.Items.map((i) => this.expiresAt(i)).filter(Number.isFinite);
-    if (!times.length && !isMinServiceDateTime(content.MinExpirationDate)) {
-      try {
-        times.push(serviceTimeToInstant(content.MinExpirationDate, this.timeZone, { near: this.api.clock.now() }));
-      } catch {
-        /* none */
-      }
-    }
-    return times.length ? Math.min(...times) : null;
+    return nextExpiry(this.value.content, this.timeZone, this.api.clock);
   }
 
   private scheduleExpiry(): void {

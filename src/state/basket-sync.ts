@@ -27,7 +27,8 @@
  * elements it is given to fire its event from.
  */
 import { bookingEvent, type BookingEventDetails } from '../events.ts';
-import type { BasketStore, SharedAbout, SharedChange } from './basket-store.ts';
+import type { BasketStore } from './basket-store.ts';
+import type { SharedAbout, SharedChange } from './basket-types.ts';
 
 /** What one tab tells the others. */
 interface SyncMessage {

@@ -8,7 +8,7 @@
  *
  * No rendering; the DOM only through `location` (read).
  */
-import { safeSessionStorage, type KeyValueStorage } from './basket-store.ts';
+import { safeSessionStorage, type KeyValueStorage } from './basket-record.ts';
 import { returnMarker } from './return-page.ts';
 import type { Selection, SelectionStore } from './selection.ts';
 

@@ -10,7 +10,8 @@
  * No rendering; the DOM only through `document` and `window` (focus and
  * visibility).
  */
-import type { BasketStore, KeyValueStorage } from './basket-store.ts';
+import type { BasketStore } from './basket-store.ts';
+import type { KeyValueStorage } from './basket-record.ts';
 import { TAB } from './basket-sync.ts';
 
 const KEEP_MS = 30 * 60_000;
