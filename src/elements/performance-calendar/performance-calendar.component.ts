@@ -1,19 +1,21 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { Task, TaskStatus, initialState } from '@lit/task';
-import { localized, msg, str } from '../../i18n/msg.ts';
+import { TaskStatus } from '@lit/task';
+import { localized, msg } from '../../i18n/msg.ts';
 import { isAbortError } from '../../api/client.ts';
-import { toFailure, type Failure } from '../../state/failure.ts';
-import { daysInMonth, parseServiceDateTime, serviceDate, serviceToday } from '../../api/time.ts';
-import type { PerformanceInfo, PreliminaryPerformanceInfo } from '../../api/types.ts';
-import { formatDateTime, formatList, formatMoney } from '../../format.ts';
+import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
-import { plural } from '../../i18n/plural.ts';
 import { lookAhead } from '../../state/lookahead.ts';
-import { monthPerformances, monthPrices, type Month } from '../../state/month-performances.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
+import { addMonths, compareMonths, parseMonth, type CalendarDate, type Month } from './calendar-dates.ts';
+import { MonthData, loadFailure } from './calendar-data.ts';
+import { renderDayPanel, renderGrid, type GridView } from './calendar-grid.ts';
+import { keyTarget } from './calendar-keys.ts';
+import { renderList } from './calendar-list.ts';
+import { emptyText, monthCountText, monthTitle } from './calendar-words.ts';
+import type { PerformanceChoice } from './performance-choices.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
 /**
@@ -122,30 +124,17 @@ export class PerformanceCalendar extends BookingElement {
     return serviceToday(this.booking.api.clock.now(), this.booking.config.timeZone);
   }
 
-  // The month's performances and prices come from state (month-performances.ts): asked so that either
-  // reading of a date-only dateTo covers the month, and filtered to the month (never the service's edge).
-  private readonly performancesTask = new Task(this, {
-    onError: (error) => {
+  // The month's performances and prices (calendar-data.ts, from state/month-performances.ts).
+  private readonly data = new MonthData(
+    this,
+    () => this.booking.api,
+    () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
+    (error) => {
       if (isAbortError(error)) return;
-      const failure = this.failure(error);
+      const failure = loadFailure(error);
       void this.emit('booking-error', { source: 'performance-calendar', message: failure.message, status: failure.status });
     },
-    task: async ([eventId, year, month, count], { signal }) => {
-      if (eventId === null || year === null || month === null) return initialState;
-      const performances = await monthPerformances(this.booking.api, eventId, { year, month }, count, signal);
-      return { key: `${eventId}|${year}|${month}|${count}`, performances };
-    },
-    args: () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
-  });
-
-  private readonly pricesTask = new Task(this, {
-    task: async ([eventId, year, month, count], { signal }) => {
-      if (eventId === null || year === null || month === null || count === null) return initialState;
-      const prices = await monthPrices(this.booking.api, eventId, { year, month }, count, signal);
-      return { key: `${eventId}|${year}|${month}|${count}`, prices };
-    },
-    args: () => [this.currentEventId, this.visible?.year ?? null, this.visible?.month ?? null, this.tickets] as const,
-  });
+  );
 
   private shownEvent: number | null = null;
 
@@ -183,21 +172,7 @@ export class PerformanceCalendar extends BookingElement {
 
   /** The visible month's choices by day, when the data for the current arguments is in. */
   private choicesByDay(): Map<number, PerformanceChoice[]> | null {
-    const month = this.visible;
-    const eventId = this.currentEventId;
-    const data = this.performancesTask.value;
-    if (!month || eventId === null || !data) return null;
-    const key = `${eventId}|${month.year}|${month.month}|${this.tickets}`;
-    if (data.key !== key || this.performancesTask.status !== TaskStatus.COMPLETE) return null;
-    const prices = this.tickets !== null && this.pricesTask.value?.key === key ? this.pricesTask.value.prices : [];
-    const ratio = Number.isFinite(this.fewLeftRatio) && this.fewLeftRatio >= 0 ? this.fewLeftRatio : 0.1;
-    const days = groupChoices(data.performances, month, { fewLeftRatio: ratio, prices });
-    // Days already gone at the venue cannot be booked, whatever the answer holds.
-    const today = this.today;
-    if (today.year === month.year && today.month === month.month) {
-      for (const day of days.keys()) if (day < today.day) days.delete(day);
-    }
-    return days;
+    return this.data.choicesByDay(this.currentEventId, this.visible, this.tickets, this.fewLeftRatio, () => this.today);
   }
 
   protected override render(): TemplateResult {
@@ -207,7 +182,8 @@ export class PerformanceCalendar extends BookingElement {
       return html`<div part="base"><p part="empty" class="empty">${msg('Choose a show to see its dates.')}</p></div>`;
     }
     const days = this.choicesByDay();
-    const status = this.performancesTask.status;
+    const status = this.data.performances.status;
+    const view = this.view();
     return html`<div part="base">
       <p part="status" class="visually-hidden" role="status">${this.statusText(days)}</p>
       <div class="toolbar">
@@ -215,56 +191,46 @@ export class PerformanceCalendar extends BookingElement {
         ${this.renderCount()}
       </div>
       ${status === TaskStatus.ERROR
-        ? renderFailure(this.failure(this.performancesTask.error).message, () => void this.performancesTask.run())
+        ? renderFailure(loadFailure(this.data.performances.error).message, () => void this.data.performances.run())
         : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
-            ${this.emptyText(month)}
+            ${emptyText(monthTitle(month, this.booking.config), this.tickets)}
           </p>`
         : nothing}
       <div class="grid-view">
-        ${this.renderGrid(month, days)}
-        ${this.renderDayPanel(month, days)}
+        ${renderGrid(month, days, view)}
+        ${renderDayPanel(month, days, view)}
       </div>
-      <div class="list-view">${this.renderList(month, days)}</div>
+      <div class="list-view">${renderList(month, days, view)}</div>
     </div>`;
   }
 
-  private emptyText(month: Month): string {
-    const title = this.monthTitle(month);
-    const tickets = this.tickets;
-    if (tickets === null) return msg(str`No performances in ${title}.`);
-    return plural(tickets, {
-      one: () => msg(str`No performances in ${title} with ${tickets} ticket available.`),
-      other: () => msg(str`No performances in ${title} with ${tickets} tickets available.`),
-    });
-  }
-
-  /** What the visitor is told when the month's performances could not be read (state/failure.ts). */
-  private failure(error: unknown): Failure {
-    const notLoaded = () => msg('The performances could not be loaded.');
-    return toFailure(error, { otherwise: notLoaded, network: notLoaded });
+  /** What the grid, the open day and the list need of this element. */
+  private view(): GridView {
+    return {
+      config: this.booking.config,
+      tickets: this.tickets,
+      selected: this.bookingController.selection.performanceId,
+      today: this.today,
+      firstWeekday: this.firstWeekday(),
+      activeDay: this.activeDay,
+      openDay: this.openDay,
+      busy: this.data.performances.status === TaskStatus.PENDING,
+      onKeydown: this.handleGridKeydown,
+      onDay: (day) => this.openDayPanel(day, false),
+      onPanelKeydown: this.handlePanelKeydown,
+      choose: (choice) => this.choose(choice),
+      lookAhead: (choice) => this.lookAhead(choice),
+    };
   }
 
   private statusText(days: Map<number, PerformanceChoice[]> | null): string {
     const month = this.visible;
     if (!month) return '';
-    if (this.performancesTask.status === TaskStatus.PENDING) return msg('Loading performances…');
+    if (this.data.performances.status === TaskStatus.PENDING) return msg('Loading performances…');
     if (!days) return '';
-    const count = [...days.values()].reduce((n, list) => n + list.length, 0);
-    const title = this.monthTitle(month);
-    return plural(count, {
-      one: () => msg(str`${title}: ${count} performance`),
-      other: () => msg(str`${title}: ${count} performances`),
-    });
-  }
-
-  private monthTitle(month: Month): string {
-    return formatDateTime(`${serviceDate(month.year, month.month, 1)}T12:00:00`, this.booking.config, { month: 'long', year: 'numeric' });
-  }
-
-  private dayLabel(date: CalendarDate, options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' }): string {
-    return formatDateTime(`${serviceDate(date.year, date.month, date.day)}T12:00:00`, this.booking.config, options);
+    return monthCountText(monthTitle(month, this.booking.config), days);
   }
 
   private renderHeader(month: Month): TemplateResult {
@@ -274,7 +240,7 @@ export class PerformanceCalendar extends BookingElement {
       <div part="header" class="header">
         <button part="nav-button previous" class="nav" data-variant="secondary" ?disabled=${atFirst}
           aria-label=${msg('Previous month')} @click=${() => this.showMonth(-1)}>‹</button>
-        <h2 part="month-heading" id="month-title" class="month">${this.monthTitle(month)}</h2>
+        <h2 part="month-heading" id="month-title" class="month">${monthTitle(month, this.booking.config)}</h2>
         <button part="nav-button next" class="nav" data-variant="secondary"
           aria-label=${msg('Next month')} @click=${() => this.showMonth(1)}>›</button>
       </div>
@@ -298,193 +264,6 @@ export class PerformanceCalendar extends BookingElement {
   /** The week starts where the visitor's locale starts it (Monday in Europe, Sunday in the US). */
   private firstWeekday(): number {
     return firstDayOfWeek(intlLocale(this.booking.config.locale));
-  }
-
-  private renderGrid(month: Month, days: Map<number, PerformanceChoice[]> | null): TemplateResult {
-    const first = this.firstWeekday();
-    const weeks = monthWeeks(month, first);
-    const today = this.today;
-    const isThisMonth = today.year === month.year && today.month === month.month;
-    // Column headers from a week that starts on the right day (5–11 January 2026 is Monday to Sunday).
-    const headers = Array.from({ length: 7 }, (_, i) => {
-      const date: CalendarDate = { year: 2026, month: 1, day: 5 + ((first - 1 + i) % 7) };
-      return { short: this.dayLabel(date, { weekday: 'short' }), long: this.dayLabel(date, { weekday: 'long' }) };
-    });
-    const selected = this.bookingController.selection.performanceId;
-    return html`
-      <table
-        role="grid"
-        part="grid"
-        class="grid"
-        aria-labelledby="month-title"
-        aria-busy=${this.performancesTask.status === TaskStatus.PENDING ? 'true' : 'false'}
-        @keydown=${this.handleGridKeydown}
-      >
-        <thead>
-          <tr>
-            ${headers.map((h) => html`<th part="weekday" scope="col" abbr=${h.long}><span aria-hidden="true">${h.short}</span><span class="visually-hidden">${h.long}</span></th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${weeks.map(
-            (week) => html`<tr>
-              ${week.map((day) => {
-                if (day === null) return html`<td class="outside"></td>`;
-                const choices = days?.get(day) ?? [];
-                const has = choices.length > 0;
-                const soldOut = has && choices.every((c) => c.soldOut);
-                const fewLeft = has && !soldOut && choices.some((c) => c.fewLeft && !c.soldOut);
-                const isSelected = choices.some((c) => c.performance.PerformanceId === selected);
-                const open = this.openDay === day;
-                const tokens = [
-                  'day-button',
-                  isThisMonth && day === today.day ? 'today' : '',
-                  has ? 'has-performances' : 'disabled',
-                  soldOut ? 'sold-out' : '',
-                  fewLeft ? 'few-left' : '',
-                  isSelected ? 'selected' : '',
-                  open ? 'open' : '',
-                ].filter(Boolean).join(' ');
-                return html`<td aria-selected=${open ? 'true' : 'false'}>
-                  <button
-                    part=${tokens}
-                    class="day"
-                    data-day=${String(day)}
-                    tabindex=${day === this.activeDay ? '0' : '-1'}
-                    aria-disabled=${has ? 'false' : 'true'}
-                    aria-current=${isThisMonth && day === today.day ? 'date' : nothing}
-                    @click=${() => this.openDayPanel(day, false)}
-                  >
-                    <span class="visually-hidden">${this.dayAriaLabel({ ...month, day }, choices, soldOut, fewLeft)}</span>
-                    <span part="day-number" class="day-number" aria-hidden="true">${day}</span>
-                    ${has
-                      ? html`<span part="day-times" class="day-times" aria-hidden="true">
-                          ${choices.slice(0, 2).map((c) => html`<span>${this.time(c.performance)}</span>`)}
-                          ${choices.length > 2 ? html`<span>+${choices.length - 2}</span>` : nothing}
-                        </span>`
-                      : nothing}
-                  </button>
-                </td>`;
-              })}
-            </tr>`,
-          )}
-        </tbody>
-      </table>
-    `;
-  }
-
-  private dayAriaLabel(date: CalendarDate, choices: PerformanceChoice[], soldOut: boolean, fewLeft: boolean): string {
-    const label = this.dayLabel(date);
-    if (!choices.length) return msg(str`${label}, no performances`);
-    const times = formatList(choices.map((c) => this.time(c.performance)), this.booking.config, { style: 'short', type: 'unit' });
-    if (soldOut) return msg(str`${label}, sold out (${times})`);
-    if (fewLeft) return msg(str`${label}, few tickets left, ${times}`);
-    const count = choices.length;
-    return plural(count, {
-      one: () => msg(str`${label}, ${count} performance, ${times}`),
-      other: () => msg(str`${label}, ${count} performances, ${times}`),
-    });
-  }
-
-  private time(p: PerformanceInfo): string {
-    return formatDateTime(p.PerformanceDate, this.booking.config, { timeStyle: 'short' });
-  }
-
-  private renderDayPanel(month: Month, days: Map<number, PerformanceChoice[]> | null): TemplateResult | typeof nothing {
-    const day = this.openDay;
-    if (day === null || !days) return nothing;
-    const choices = days.get(day) ?? [];
-    return html`
-      <section part="day-panel" class="day-panel" aria-labelledby="day-title" @keydown=${this.handlePanelKeydown}>
-        <h3 part="day-heading" id="day-title">${this.dayLabel({ ...month, day }, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}</h3>
-        ${choices.length
-          ? html`<ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>`
-          : html`<p>${msg('No performances on this day.')}</p>`}
-      </section>
-    `;
-  }
-
-  private renderList(month: Month, days: Map<number, PerformanceChoice[]> | null): TemplateResult | typeof nothing {
-    if (!days || !days.size) return nothing;
-    const sorted = [...days.entries()].sort(([a], [b]) => a - b);
-    return html`
-      <ol part="list" class="list" aria-label=${msg(str`Performances in ${this.monthTitle(month)}`)}>
-        ${sorted.map(
-          ([day, choices]) => html`<li part="list-day" class="list-day">
-            <h3 part="day-heading">${this.dayLabel({ ...month, day })}</h3>
-            <ul class="performances">${choices.map((c) => html`<li>${this.renderChoice(c)}</li>`)}</ul>
-          </li>`,
-        )}
-      </ol>
-    `;
-  }
-
-  private renderChoice(choice: PerformanceChoice): TemplateResult {
-    const p = choice.performance;
-    const selected = this.bookingController.selection.performanceId === p.PerformanceId;
-    const tokens = ['performance-button', choice.soldOut ? 'sold-out' : '', choice.fewLeft ? 'few-left' : '', selected ? 'selected' : '']
-      .filter(Boolean)
-      .join(' ');
-    const config = this.booking.config;
-    const tickets = this.tickets;
-    return html`<button
-      part=${tokens}
-      class="performance"
-      data-performance-id=${String(p.PerformanceId)}
-      aria-pressed=${selected ? 'true' : 'false'}
-      ?disabled=${choice.soldOut}
-      @click=${() => this.choose(choice)}
-      @pointerenter=${() => this.lookAhead(choice)}
-      @focus=${() => this.lookAhead(choice)}
-    >
-      <span part="time" class="time">${this.partsLabel(choice)}</span>
-      <span part="availability" class="availability">
-        ${choice.soldOut ? msg('Sold out') : choice.fewLeft ? msg('Few left') : msg('Available')}
-      </span>
-      ${choice.soldOut
-        ? nothing
-        : html`<span part="price" class="price">
-            ${choice.range && tickets !== null
-              ? this.rangeText(choice.range, tickets)
-              : msg(str`From ${formatMoney(p.MinimumTicketPrice, config)}`)}
-          </span>`}
-      ${p.ContainsDiscountOfferTickets && !choice.soldOut ? html`<span part="badge discount" class="badge">${msg('Discount')}</span>` : nothing}
-      ${p.ContainsNoFeeOfferTickets && !choice.soldOut ? html`<span part="badge no-fee" class="badge">${msg('No booking fee')}</span>` : nothing}
-    </button>`;
-  }
-
-  /** "£40.00 each for 2 tickets", "£40.00–£65.00 each for 2 tickets". */
-  private rangeText(range: { min: number; max: number }, tickets: number): string {
-    const config = this.booking.config;
-    const min = formatMoney(range.min, config);
-    if (range.min === range.max) {
-      return plural(tickets, {
-        one: () => msg(str`${min} for ${tickets} ticket`),
-        other: () => msg(str`${min} each for ${tickets} tickets`),
-      });
-    }
-    const max = formatMoney(range.max, config);
-    return plural(tickets, {
-      one: () => msg(str`${min}–${max} for ${tickets} ticket`),
-      other: () => msg(str`${min}–${max} each for ${tickets} tickets`),
-    });
-  }
-
-  /** "19:30", or for a pair "Part 1 14:30 + Part 2 19:30" (with the date when a part is on another day). */
-  private partsLabel(choice: PerformanceChoice): string {
-    if (choice.parts.length === 1) {
-      return choice.missingParts ? msg(str`${this.time(choice.performance)}, booked with its paired performance`) : this.time(choice.performance);
-    }
-    const day = choice.performance.PerformanceDate.slice(0, 10);
-    return choice.parts
-      .map((part, i) => {
-        const sameDay = part.PerformanceDate.slice(0, 10) === day;
-        const when = sameDay
-          ? this.time(part)
-          : formatDateTime(part.PerformanceDate, this.booking.config, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-        return msg(str`Part ${i + 1} ${when}`);
-      })
-      .join(' + ');
   }
 
   // ------------------------------------------------------------------ handlers
@@ -515,44 +294,11 @@ export class PerformanceCalendar extends BookingElement {
   private handleGridKeydown(e: KeyboardEvent): void {
     const month = this.visible;
     if (!month || !(e.target instanceof HTMLElement) || !e.target.matches('[part~="day-button"]')) return;
-    const current: CalendarDate = { ...month, day: this.activeDay };
-    const weekday = (isoWeekday(current) - this.firstWeekday() + 7) % 7;
-    let target: CalendarDate | null = null;
-    switch (e.key) {
-      case 'ArrowLeft':
-        target = addDays(current, -1);
-        break;
-      case 'ArrowRight':
-        target = addDays(current, 1);
-        break;
-      case 'ArrowUp':
-        target = addDays(current, -7);
-        break;
-      case 'ArrowDown':
-        target = addDays(current, 7);
-        break;
-      case 'Home':
-        target = addDays(current, -weekday);
-        break;
-      case 'End':
-        target = addDays(current, 6 - weekday);
-        break;
-      case 'PageUp':
-        target = addMonths(current, e.shiftKey ? -12 : -1);
-        break;
-      case 'PageDown':
-        target = addMonths(current, e.shiftKey ? 12 : 1);
-        break;
-      case 'Enter':
-      case ' ':
-        e.preventDefault();
-        this.openDayPanel(this.activeDay, true);
-        return;
-      default:
-        return;
-    }
+    const target = keyTarget(e, { ...month, day: this.activeDay }, this.firstWeekday());
+    if (target === null) return;
     e.preventDefault();
-    this.moveTo(target, true);
+    if (target === 'open') this.openDayPanel(this.activeDay, true);
+    else this.moveTo(target, true);
   }
 
   private handlePanelKeydown(e: KeyboardEvent): void {
@@ -592,137 +338,4 @@ export class PerformanceCalendar extends BookingElement {
     selection.setTicketCount(this.tickets);
     void this.emit('booking-selection', { kind: 'performance', eventId, performanceId });
   }
-}
-
-// ---------------------------------------------------------------- the calendar's model
-// Calendar arithmetic and the grouping of performances into choices, apart from rendering.
-// Calendar dates are plain {year, month, day}; performance dates are read with time.ts
-// (venue wall clock), never `new Date(string)`.
-
-export interface CalendarDate {
-  year: number;
-  /** 1–12 */
-  month: number;
-  day: number;
-}
-
-export type { Month };
-
-/** Day of week, 1 = Monday … 7 = Sunday (ISO). */
-export function isoWeekday(date: CalendarDate): number {
-  const d = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
-  return d === 0 ? 7 : d;
-}
-
-export function addDays(date: CalendarDate, days: number): CalendarDate {
-  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
-/** The same day `months` later, clamped to the month's length (31 Jan + 1 month = 28/29 Feb). */
-export function addMonths(date: CalendarDate, months: number): CalendarDate {
-  const index = date.year * 12 + (date.month - 1) + months;
-  const year = Math.floor(index / 12);
-  const month = (index % 12) + 1;
-  return { year, month, day: Math.min(date.day, daysInMonth(year, month)) };
-}
-
-export function compareMonths(a: Month, b: Month): number {
-  return a.year * 12 + a.month - (b.year * 12 + b.month);
-}
-
-/** Parse a `yyyy-MM` month attribute. */
-export function parseMonth(value: string | null | undefined): Month | null {
-  const m = /^(\d{4})-(\d{2})$/.exec(value?.trim() ?? '');
-  if (!m) return null;
-  const month = Number(m[2]);
-  return month >= 1 && month <= 12 ? { year: Number(m[1]), month } : null;
-}
-
-/**
- * The weeks of a month as rows of 7 cells (day numbers, null outside the
- * month), starting on `firstDay` (1 = Monday … 7 = Sunday).
- */
-export function monthWeeks(month: Month, firstDay: number): (number | null)[][] {
-  const lead = (isoWeekday({ ...month, day: 1 }) - firstDay + 7) % 7;
-  const cells: (number | null)[] = Array.from({ length: lead }, () => null);
-  for (let day = 1; day <= daysInMonth(month.year, month.month); day++) cells.push(day);
-  while (cells.length % 7) cells.push(null);
-  const weeks: (number | null)[][] = [];
-  for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
-  return weeks;
-}
-
-/** A bookable performance with the performances booked together with it (its pair), in time order. */
-export interface PerformanceChoice {
-  performance: PerformanceInfo;
-  /** Every part, the bookable one included, in time order; one element when it is not paired. */
-  parts: PerformanceInfo[];
-  /** Paired performances that were not in the answer (booked together, details unknown). */
-  missingParts: number;
-  day: number;
-  soldOut: boolean;
-  fewLeft: boolean;
-  /** The price range for the chosen number of tickets, when PreliminaryBookingInfo gave one. */
-  range: { min: number; max: number } | null;
-}
-
-function sortKey(p: PerformanceInfo): string {
-  const f = parseServiceDateTime(p.PerformanceDate);
-  return f ? `${f.year}`.padStart(4, '0') + [f.month, f.day, f.hour, f.minute, f.second].map((n) => String(n).padStart(2, '0')).join('') : '';
-}
-
-/**
- * Group a month's performances into the visitor's choices, by venue-local day.
- * Performances that are not directly bookable appear only as parts of their
- * bookable pair; ones whose date is not a service DateTime, or falls outside
- * the month, are left out.
- */
-export function groupChoices(
-  performances: readonly PerformanceInfo[],
-  month: Month,
-  options: { fewLeftRatio: number; prices?: readonly PreliminaryPerformanceInfo[] },
-): Map<number, PerformanceChoice[]> {
-  const byId = new Map(performances.map((p) => [p.PerformanceId, p] as const));
-  const partners = new Map<number, Set<number>>();
-  const link = (a: number, b: number) => {
-    if (a === b) return;
-    if (!partners.has(a)) partners.set(a, new Set());
-    partners.get(a)?.add(b);
-  };
-  for (const p of performances) {
-    for (const other of p.PairedPerformances ?? []) {
-      link(p.PerformanceId, other);
-      link(other, p.PerformanceId);
-    }
-  }
-  const prices = new Map((options.prices ?? []).map((p) => [p.PerformanceId, p] as const));
-  const days = new Map<number, PerformanceChoice[]>();
-  for (const performance of performances) {
-    if (performance.DirectlyBookablePerformance === false) continue;
-    const when = parseServiceDateTime(performance.PerformanceDate);
-    if (!when || when.year !== month.year || when.month !== month.month) continue;
-    const ids = [...(partners.get(performance.PerformanceId) ?? [])];
-    const known = ids.map((id) => byId.get(id)).filter((p): p is PerformanceInfo => p !== undefined);
-    const parts = [performance, ...known].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
-    const soldOut = parts.some((p) => p.TotalAvailableTickesCount <= 0);
-    const fewLeft =
-      !soldOut &&
-      parts.some((p) => p.TotalSeatsCount > 0 && p.TotalAvailableTickesCount <= Math.max(1, Math.ceil(p.TotalSeatsCount * options.fewLeftRatio)));
-    const price = prices.get(performance.PerformanceId);
-    const choice: PerformanceChoice = {
-      performance,
-      parts,
-      missingParts: ids.length - known.length,
-      day: when.day,
-      soldOut,
-      fewLeft,
-      range: price ? { min: price.MinimalTicketPrice, max: price.MaximalTicketPrice } : null,
-    };
-    const list = days.get(when.day) ?? [];
-    list.push(choice);
-    days.set(when.day, list);
-  }
-  for (const list of days.values()) list.sort((a, b) => sortKey(a.performance).localeCompare(sortKey(b.performance)));
-  return days;
 }
