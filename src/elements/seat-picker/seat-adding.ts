@@ -10,6 +10,7 @@ import type { AddTicketsV2Body, SeatsSelectionValidationResult } from '../../api
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import type { BasketFailure, BasketStore } from '../../state/basket-store.ts';
 import { networkMessage } from '../../state/failure.ts';
+import { notTogetherMessage } from '../../state/single-seat-words.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
 import type { BestAvailable } from './best-available.ts';
 import type { GeneralAdmission } from './general-admission.ts';
@@ -83,7 +84,7 @@ export class SeatAdding {
       this.adding = false;
     }
     if (validation && !validation.SelectionValid && validation.DisableBooking && this.port.selected() === ticketIds) {
-      this.port.announce(validation.ErrorMessagePlan || msg('These seats cannot be booked together.'));
+      this.port.announce(validation.ErrorMessagePlan || notTogetherMessage());
       return;
     }
     await this.add({ Tickets: [...ticketIds] }, ticketIds.length, {

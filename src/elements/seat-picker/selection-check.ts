@@ -3,12 +3,11 @@
  * once the choice has been still for a moment (a newer choice aborts the question), read as
  * a `SelectionCheck` (seat-summary.ts) for Add, the seats' names and the legend.
  */
-import { msg } from '../../i18n/msg.ts';
 import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveControllerHost } from 'lit';
 import { isAbortError, type ApiClient } from '../../api/client.ts';
 import type { SeatsSelectionValidationResult } from '../../api/types.ts';
-import { singleSeatMessage } from '../../state/single-seat-words.ts';
+import { notTogetherMessage, singleSeatMessage } from '../../state/single-seat-words.ts';
 import { leavesSingleSeat, type SeatMap } from '../../state/seat-map.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 
@@ -80,7 +79,7 @@ export class SelectionValidation {
       state: 'refused',
       message: single
         ? singleSeatMessage()
-        : result.ErrorMessagePlan || result.ErrorMessageBasket || msg('These seats cannot be booked together.'),
+        : result.ErrorMessagePlan || result.ErrorMessageBasket || notTogetherMessage(),
       seat,
       disable: result.DisableBooking,
     };
