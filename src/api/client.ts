@@ -166,6 +166,12 @@ function statusText(status: number): string {
 }
 
 /** Retry-After as seconds from now: delta-seconds, or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+/** Whether a cache may have kept this answer (`max-age` or `s-maxage` above zero, not `no-store`). */
+function mayBeCached(response: Response): boolean {
+  const control = response.headers.get('Cache-Control') ?? '';
+  return !/no-store/i.test(control) && /(?:^|,)\s*(?:s-)?max-age=(?!0\b)\d/i.test(control);
+}
+
 function retryAfterSeconds(header: string | null, now: number): number | null {
   const value = header?.trim();
   if (!value) return null;
@@ -235,7 +241,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (isAbortError(error) || init.signal?.aborted) throw error;
       throw new NetworkError(op.name, { cause: error });
     }
-    clock.read(response.headers.get('Date'), sentAt, clock.localNow(), response.headers.get('Server-Timing'));
+    // An answer a cache may keep (the catalogue's `max-age`) may come from the browser's cache or a
+    // CDN, stamped when it was first sent: no reading of the server's clock (a second tab read its
+    // clock seconds behind from one and counted a hold 601 s long). Basket answers are never kept.
+    if (!mayBeCached(response)) clock.read(response.headers.get('Date'), sentAt, clock.localNow(), response.headers.get('Server-Timing'));
 
     if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
     const parsed = await readBody(response, init.signal);

@@ -504,6 +504,22 @@ describe('client: area prices and the server clock', () => {
     assert.equal(clock.now(), Date.parse('2026-11-21T11:00:00Z') + 499.5, 'the middle of that second');
   });
 
+  test('an answer a cache may have kept (max-age) is no reading of the clock: its stamp may be seconds old; a no-store one is', async () => {
+    const server = Date.parse('2026-11-21T11:00:00.437Z');
+    const clock = new ServerClock(() => server);
+    const old = { Date: 'Sat, 21 Nov 2026 10:59:58 GMT', 'Server-Timing': `clock;desc="${server - 2_000}"` };
+    let headers: Record<string, string> = { ...old, 'Cache-Control': 'public, max-age=60, stale-while-revalidate=60' };
+    let body: unknown = okBody('getEvents');
+    const { api } = clientWith(() => json(200, body, headers), clock);
+    await api.getEvents();
+    assert.equal(clock.synced, false, 'a catalogue answer, perhaps from the browser cache, set the clock');
+    headers = { 'Server-Timing': `clock;desc="${server}"`, 'Cache-Control': 'no-store' };
+    body = { Success: true };
+    await api.getBasket({ basketId: BASKET });
+    assert.equal(clock.synced, true);
+    assert.equal(clock.now(), server);
+  });
+
   test('an error answer also sets the clock', async () => {
     const clock = new ServerClock(() => Date.parse('2026-11-21T11:10:00Z'));
     const stamp = { Date: 'Sat, 21 Nov 2026 11:00:00 GMT', 'Server-Timing': `clock;desc="${Date.parse('2026-11-21T11:00:00Z')}"` };
