@@ -251,7 +251,11 @@ export class BasketStore extends BasketRecordStore {
     this.heardPending = paid !== null && about.record?.basketId === paid ? JSON.stringify(about.record) : null;
     this.adopting++;
     try {
-      if (change === 'expiry' && this.value.basketId) await this.refresh();
+      if (change === 'expiry') {
+        // This tab may have found the release itself first (both tabs' timers run out together):
+        // the message is then news of the same release, never the end of it.
+        if (this.value.basketId) await this.refresh();
+      }
       // Seats held again (or a fresh start) there: the release this tab showed is over.
       else if (change !== 'remove' && this.value.released.length) this.patch({ released: EMPTY_RELEASED });
       let stored = storedId(this.storage, this.key);

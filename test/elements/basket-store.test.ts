@@ -546,6 +546,31 @@ describe('basket store', () => {
       expect(s.store.value.released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
     });
 
+    it('two tabs whose holds run out together: the other tab\'s news of the release keeps what this one found released', async () => {
+      const s = skewedSetup();
+      await s.store.add({ Tickets: [1] });
+      const other = s.reload();
+      await timers.tickAsync(0);
+      expect(itemNames(other.value.content)).to.deep.equal(['Show 1']);
+      await timers.tickAsync(10 * MINUTE + 1000);
+      // Each tab's own timer found the release.
+      for (const tab of [s.store, other]) {
+        expect(tab.value.released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+        expect(tab.value.basketId).to.equal(null);
+      }
+      // Then each hears the other's message of it: still released, still offered again.
+      await other.adopt('expiry', { basketId: null });
+      await s.store.adopt('expiry', { basketId: null });
+      for (const tab of [s.store, other]) {
+        expect(tab.value.released.map((i) => i.EventName)).to.deep.equal(['Show 1']);
+        expect(tab.value.expiryCount).to.equal(1);
+      }
+      // Seats held again in one tab: the other's release is over.
+      await s.store.add({ Tickets: [1] });
+      await other.adopt('add', { basketId: s.store.value.basketId });
+      expect(other.value.released).to.deep.equal([]);
+    });
+
     it('clearReleased forgets the released items (the visitor started again)', async () => {
       const s = skewedSetup();
       await s.store.add({ Tickets: [1] });
