@@ -130,8 +130,10 @@ export abstract class BasketRecordStore extends Store<BasketState> {
   readonly storage: KeyValueStorage;
   private readonly session: KeyValueStorage;
   /** The payment record another tab's message carried, until this tab's storage has it (or the next change). */
-  protected heardPending: string | null = null;
-  protected readonly key: string;
+  /** @internal */
+  heardPending: string | null = null;
+  /** @internal Where the basket id is kept. */
+  readonly key: string;
   protected readonly pendingKey: string;
   private readonly completedKey: string;
   private readonly bookedKey: string;
@@ -143,7 +145,7 @@ export abstract class BasketRecordStore extends Store<BasketState> {
   /** Read the basket again (BasketStore.refresh). */
   abstract refresh(): Promise<ChangeOutcome>;
   /** Tell the other tabs of a change made here (BasketStore.share). */
-  protected abstract share(change: SharedChange, about?: SharedAbout): void;
+  abstract share(change: SharedChange, about?: SharedAbout): void;
 
   constructor(options: BasketStoreOptions) {
     const storage = options.storage ?? safeLocalStorage();
@@ -254,15 +256,15 @@ export abstract class BasketRecordStore extends Store<BasketState> {
     return (this.value.content?.Items.length ?? 0) > 0;
   }
 
-  /** Keep the basket id for every tab, until its hold (by this browser's clock) runs out. */
-  protected keepBasketKey(basketId: string): void {
+  /** @internal Keep the basket id for every tab, until its hold (by this browser's clock) runs out. */
+  keepBasketKey(basketId: string): void {
     const next = this.nextExpiry();
     const until = next === null ? Date.now() + UNKNOWN_HOLD_MS : next - this.api.clock.now() + Date.now() + 1000;
     this.storage.setItem(this.key, JSON.stringify({ basketId, until }));
   }
 
-  /** The basket is no longer this tab's: its id, and what a failed payment of it brought back (the customer's entries). */
-  protected dropBasketKey(): void {
+  /** @internal The basket is no longer this tab's: its id, and what a failed payment of it brought back (the customer's entries). */
+  dropBasketKey(): void {
     const basketId = storedId(this.storage, this.key);
     this.storage.removeItem(this.key);
     const record = this.pendingRecord;

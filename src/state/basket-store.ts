@@ -18,14 +18,18 @@
  *   items were released. A refresh that fails, or a service late to release,
  *   is retried with backoff (1 s doubling to 30 s), never in a tight loop.
  *
+ * What it does with the service (each request and what its answer means, the
+ * expiry timer) is basket-engine.ts, loaded with the first request: a page that
+ * shows no basket never fetches it.
+ *
  * Its types are in basket-types.ts; they, the storage wrappers and the
  * payment timeout are exported from here too.
  */
-import { ApiError, isBasketGone, type ApiClient } from '../api/client.ts';
+import type { ApiClient } from '../api/client.ts';
 import { networkMessage } from './network-message.ts';
-import type { AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
-import { BasketRecordStore, EMPTY_RELEASED, storedId } from './basket-record.ts';
-import { expiresAt, itemExpiry, nextExpiry } from './basket-expiry.ts';
+import type { AddTicketsV2Body, BasketItem } from '../api/types.ts';
+import { BasketRecordStore, EMPTY_RELEASED } from './basket-record.ts';
+import type { BasketEngine } from './basket-engine.ts';
 import type { AddOutcome, BasketAction, BasketFailure, BasketFailureKind, BasketState, BasketStoreOptions, BasketWords, ChangeOutcome, SharedAbout, SharedChange } from './basket-types.ts';
 
 export { PAYMENT_TIMEOUT_MS, safeLocalStorage, safeSessionStorage, type KeyValueStorage } from './basket-record.ts';
@@ -62,30 +66,61 @@ export function provideBasketWords(words: BasketWords): void {
   loadedWords = words;
 }
 
+/** The failure words, when loaded (basket-engine.ts words a failure without waiting then). */
+export const loadedBasketWords = (): BasketWords | null => loadedWords;
+
 /** When not even the words of a failure could be fetched, there is no connection. */
-const offlineFailure = (action: BasketAction) => basketFailure(action, 'network', networkMessage, { retryable: true });
+export const offlineFailure = (action: BasketAction) => basketFailure(action, 'network', networkMessage, { retryable: true });
+
+/** basket-engine.ts, once loaded (it gives itself here as it loads). */
+let loadedEngine: BasketEngine | null = null;
+let engineLoad: Promise<BasketEngine> | undefined;
+
+/** Called by basket-engine.ts as it loads: from then on the store's requests start without waiting. */
+export function provideBasketEngine(engine: BasketEngine): void {
+  loadedEngine = engine;
+}
+
+/** basket-engine.ts: asked for with the store's first request, and again after a failed load. */
+function basketEngine(): Promise<BasketEngine> {
+  if (loadedEngine) return Promise.resolve(loadedEngine);
+  return (engineLoad ??= import('./basket-engine.ts').then(({ basketEngine: engine }) => (loadedEngine = engine)).catch((error: unknown) => {
+    engineLoad = undefined;
+    throw error;
+  }));
+}
+
+/** The failure words (basket-failure.ts) for `store`: asked for with its first request, and again after a failed load. */
+export function wordsOf(store: BasketStore): Promise<BasketWords> {
+  return store.words();
+}
 
 export class BasketStore extends BasketRecordStore {
   readonly api: ApiClient;
   /** Listeners to changes made here (basket-sync.ts tells the other tabs). */
   private readonly shared = new Set<(change: SharedChange, about: SharedAbout) => void>();
-  /** While above zero, what changes was learnt from another tab: not told again. */
-  private adopting = 0;
   private readonly disposers: (() => void)[] = [];
   /** Disposed: the page no longer shows this basket (nothing it hears should act on it). */
   disposed = false;
-  private readonly timeZone: string;
   /** Requests in flight by key (`add:<body>`, `remove:<id>`, `clear`, `refresh`). */
   private inflight = new Map<string, { action: BasketAction; promise: Promise<unknown> }>();
   /** The tail of the queue of changes (add, remove, clear run one after another). */
   private changes: Promise<unknown> = Promise.resolve();
-  /** Counts accepted changes, so a refresh that started before one does not undo it. */
-  private changeVersion = 0;
-  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Expiry refreshes in a row that found a hold past due (drives the backoff). */
-  private expiryAttempts = 0;
-  private creating: Promise<string> | undefined;
   private wordsLoad: Promise<BasketWords> | undefined;
+
+  // What basket-engine.ts keeps here between requests (for it alone).
+  /** @internal The service's time zone (expiry instants are read in it). */
+  readonly timeZone: string;
+  /** @internal While above zero, what changes was learnt from another tab: not told again. */
+  adopting = 0;
+  /** @internal Counts accepted changes, so a refresh that started before one does not undo it. */
+  changeVersion = 0;
+  /** @internal */
+  expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** @internal Expiry refreshes in a row that found a hold past due (drives the backoff). */
+  expiryAttempts = 0;
+  /** @internal The basket being created (the first add). */
+  creating: Promise<string> | undefined;
 
   constructor(options: BasketStoreOptions) {
     super(options);
@@ -99,6 +134,11 @@ export class BasketStore extends BasketRecordStore {
     return (this.value.content?.Items ?? []).reduce((sum, item) => sum + item.PriceSubTotal, 0);
   }
 
+  /** @internal For basket-engine.ts. */
+  override patch(changes: Partial<BasketState>): void {
+    super.patch(changes);
+  }
+
   // ------------------------------------------------------------------ actions
 
   /**
@@ -107,33 +147,12 @@ export class BasketStore extends BasketRecordStore {
    * click adds once); a different one runs after it.
    */
   add(body: AddTicketsV2Body): Promise<AddOutcome> {
-    return this.change('add', `add:${JSON.stringify(body)}`, () => this.doAdd(body));
+    return this.change('add', `add:${JSON.stringify(body)}`, () => this.withEngine('add', (e) => e.add(this, body)));
   }
 
   /** Remove one item. A basket the service no longer knows (403/404) is forgotten without an error. */
   remove(basketItemId: number): Promise<ChangeOutcome> {
-    return this.change('remove', `remove:${basketItemId}`, async () => {
-      const basketId = this.value.basketId;
-      if (!basketId) return { ok: true } as const;
-      try {
-        const result = await this.api.deleteBasketItem({ basketId, basketItemId });
-        this.accept(result.GetBasketContentResult, 'remove');
-        return { ok: true } as const;
-      } catch (error) {
-        if (isBasketGone(error)) {
-          // The item is gone, not necessarily the basket: its hold may have run out upstream
-          // before our refresh. Read the basket to know, and keep what is still held.
-          try {
-            this.accept(await this.api.getBasket({ basketId }), 'refresh');
-          } catch (again) {
-            if (isBasketGone(again)) this.releaseAll();
-            else return { ok: false, error: await this.fail('remove', again) } as const;
-          }
-          return { ok: true } as const;
-        }
-        return { ok: false, error: await this.fail('remove', error) } as const;
-      }
-    });
+    return this.change('remove', `remove:${basketItemId}`, () => this.withEngine('remove', (e) => e.remove(this, basketItemId)));
   }
 
   /**
@@ -141,24 +160,7 @@ export class BasketStore extends BasketRecordStore {
    * basket is already empty or gone) is the same outcome: forgotten, no error.
    */
   clear(): Promise<ChangeOutcome> {
-    return this.change('clear', 'clear', async () => {
-      const basketId = this.value.basketId;
-      if (!basketId) return { ok: true } as const;
-      try {
-        await this.api.deleteAllFromBasket({ basketId });
-        this.changeVersion++;
-        this.forget();
-        this.share('clear');
-        return { ok: true } as const;
-      } catch (error) {
-        if (isBasketGone(error)) {
-          this.changeVersion++;
-          this.forget();
-          return { ok: true } as const;
-        }
-        return { ok: false, error: await this.fail('clear', error) } as const;
-      }
-    });
+    return this.change('clear', 'clear', () => this.withEngine('clear', (e) => e.clear(this)));
   }
 
   /**
@@ -167,27 +169,7 @@ export class BasketStore extends BasketRecordStore {
    * (403/404) is forgotten without an error.
    */
   refresh(): Promise<ChangeOutcome> {
-    return this.track('refresh', 'refresh', async () => {
-      const basketId = this.value.basketId;
-      if (!basketId) return { ok: true } as const;
-      const version = this.changeVersion;
-      try {
-        const content = await this.api.getBasket({ basketId });
-        // A change landed meanwhile: its answer is newer than this one.
-        if (version !== this.changeVersion || basketId !== this.value.basketId) return { ok: true } as const;
-        this.accept(content, 'refresh');
-        return { ok: true } as const;
-      } catch (error) {
-        if (version !== this.changeVersion || basketId !== this.value.basketId) return { ok: true } as const;
-        if (isBasketGone(error)) {
-          this.releaseAll();
-          return { ok: true } as const;
-        }
-        const failure = await this.fail('refresh', error);
-        this.scheduleExpiry(); // an expiry refresh that failed is tried again
-        return { ok: false, error: failure } as const;
-      }
-    });
+    return this.track('refresh', 'refresh', () => this.withEngine('refresh', (e) => e.refresh(this)));
   }
 
   /** Refresh now if any item's expiry has passed by the server's clock (e.g. when a page becomes visible). */
@@ -229,7 +211,8 @@ export class BasketStore extends BasketRecordStore {
     this.disposers.push(dispose);
   }
 
-  protected share(change: SharedChange, about: SharedAbout = { basketId: this.value.basketId }): void {
+  /** @internal Tell the other tabs of a change made here (not one learnt from them). */
+  share(change: SharedChange, about: SharedAbout = { basketId: this.value.basketId }): void {
     if (this.adopting > 0) return;
     for (const listener of [...this.shared]) listener(change, about);
   }
@@ -247,31 +230,9 @@ export class BasketStore extends BasketRecordStore {
    * `about.record` stands for the stored payment record until storage has it.
    */
   async adopt(change: SharedChange, about: SharedAbout = { basketId: null }): Promise<void> {
-    const paid = change === 'payment' ? about.basketId : null;
-    this.heardPending = paid !== null && about.record?.basketId === paid ? JSON.stringify(about.record) : null;
-    this.adopting++;
-    try {
-      if (change === 'expiry') {
-        // This tab may have found the release itself first (both tabs' timers run out together):
-        // the message is then news of the same release, never the end of it.
-        if (this.value.basketId) await this.refresh();
-      }
-      // Seats held again (or a fresh start) there: the release this tab showed is over.
-      else if (change !== 'remove' && this.value.released.length) this.patch({ released: EMPTY_RELEASED });
-      let stored = storedId(this.storage, this.key);
-      if (change === 'payment' && paid !== null && stored === paid) {
-        this.storage.removeItem(this.key);
-        stored = null;
-      }
-      if (stored !== this.value.basketId) {
-        this.changeVersion++;
-        this.clearExpiryTimer();
-        this.patch({ basketId: stored, content: null, error: null });
-      }
-      if (stored) await this.refresh();
-    } finally {
-      this.adopting--;
-    }
+    const engine = await basketEngine().catch(() => null);
+    // Not even the engine could be fetched (offline): the next message or reload tries again.
+    if (engine) await engine.adopt(this, change, about);
   }
 
   // ------------------------------------------------------------------ internals
@@ -299,126 +260,14 @@ export class BasketStore extends BasketRecordStore {
     });
   }
 
-  private async ensureBasket(): Promise<string> {
-    const existing = this.value.basketId;
-    if (existing) return existing;
-    this.creating ??= this.api
-      .createBasket()
-      .then((result) => {
-        this.keepBasketKey(result.BasketId);
-        this.patch({ basketId: result.BasketId });
-        return result.BasketId;
-      })
-      .finally(() => {
-        this.creating = undefined;
-      });
-    return this.creating;
-  }
-
-  private async doAdd(body: AddTicketsV2Body, retried = false): Promise<AddOutcome> {
-    let basketId: string;
-    try {
-      basketId = await this.ensureBasket();
-    } catch (error) {
-      return { ok: false, error: await this.fail('add', error) };
-    }
-    try {
-      const result = await this.api.addTickets({ basketId, body });
-      if (result.Success) {
-        this.accept(result.GetBasketContentResult, 'add');
-        return { ok: true, content: result.GetBasketContentResult };
-      }
-      const failure = loadedWords ? loadedWords.rejectedFailure(result) : await this.words().then(
-        (words) => words.rejectedFailure(result),
-        () => offlineFailure('add'),
-      );
-      this.keepContent(result.GetBasketContentResult);
-      this.patch({ error: failure });
-      return { ok: false, error: failure };
-    } catch (error) {
-      // The stored basket is gone upstream (expired long ago, or paid): start a new one, once.
-      if (!retried && isBasketGone(error)) {
-        this.dropBasketKey();
-        this.patch({ basketId: null, content: null });
-        return this.doAdd(body, true);
-      }
-      if (error instanceof ApiError && error.addResult) this.keepContent(error.addResult.GetBasketContentResult);
-      return { ok: false, error: await this.fail('add', error) };
-    }
-  }
-
-  /** Take a basket content that came with a failure, when it is a real one. */
-  private keepContent(content: BasketContent | undefined | null): void {
-    if (content && Array.isArray(content.Items) && content.BasketId === this.value.basketId) {
-      this.accept(content, null);
-    }
-  }
-
-  /**
-   * Take a basket content from the service. `action` null: it came with a
-   * failure (a 409 or Success false), which keeps the error and the basket id.
-   */
-  private accept(content: BasketContent, action: BasketAction | null): void {
-    if (action !== 'refresh') this.changeVersion++;
-    const previous = this.value.content;
-    const now = this.api.clock.now();
-    const stillThere = new Set(content.Items.map((i) => i.BasketItemId));
-    // Items that vanished without the visitor removing them, and whose hold had run out, were released by expiry.
-    const released =
-      action === 'refresh' && previous
-        ? previous.Items.filter((i) => !stillThere.has(i.BasketItemId) && this.expiresAt(i) <= now + 1000)
-        : [];
-    const releaseChange: Partial<BasketState> = released.length
-      ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1, releasedElsewhere: this.adopting > 0 }
-      : action === 'add'
-        ? { released: EMPTY_RELEASED } // tickets added after an expiry: the visitor started again
-        : {};
-    if (content.Items.length === 0) {
-      this.clearExpiryTimer();
-      if (action === null) {
-        // An add refused on a new (or emptied) basket: the basket itself is still good, keep its id.
-        this.patch({ content: null, ...releaseChange });
-        return;
-      }
-      this.dropBasketKey();
-      this.patch({ basketId: null, content: null, error: null, ...releaseChange });
-      this.shareAfter(action, released.length > 0);
-      return;
-    }
-    this.patch({
-      content,
-      basketId: content.BasketId || this.value.basketId,
-      error: action ? null : this.value.error,
-      ...releaseChange,
+  /** Run a request with basket-engine.ts; where it cannot be fetched, there is no connection: said, the basket kept. */
+  private withEngine<T>(action: BasketAction, run: (engine: BasketEngine) => Promise<T>): Promise<T | { ok: false; error: BasketFailure }> {
+    if (loadedEngine) return run(loadedEngine);
+    return basketEngine().then(run, () => {
+      const error = offlineFailure(action);
+      this.patch({ error });
+      return { ok: false, error } as const;
     });
-    if (this.value.basketId) this.keepBasketKey(this.value.basketId);
-    this.scheduleExpiry();
-    this.shareAfter(action, released.length > 0);
-  }
-
-  /** Tell the other tabs of what `accept` took: an add or remove here, or a release this tab found. */
-  private shareAfter(action: BasketAction | null, released: boolean): void {
-    if (action === 'add' || action === 'remove') this.share(action);
-    else if (released) this.share('expiry');
-  }
-
-  private releaseAll(): void {
-    const items = this.value.content?.Items ?? [];
-    const now = this.api.clock.now();
-    const released = items.filter((i) => this.expiresAt(i) <= now + 1000);
-    this.dropBasketKey();
-    this.clearExpiryTimer();
-    this.patch({
-      basketId: null,
-      content: null,
-      error: null,
-      ...(released.length ? { released: Object.freeze(released), expiryCount: this.value.expiryCount + 1, releasedElsewhere: this.adopting > 0 } : {}),
-    });
-    if (released.length) this.share('expiry');
-  }
-
-  private expiresAt(item: BasketItem): number {
-    return expiresAt(item, this.timeZone, this.api.clock);
   }
 
   /**
@@ -427,59 +276,25 @@ export class BasketStore extends BasketRecordStore {
    * nearest now); null when its ExpirationDate is not a DateTime.
    */
   itemExpiry(item: BasketItem): number | null {
-    return itemExpiry(item, this.timeZone, this.api.clock);
+    return loadedEngine?.itemExpiry(this, item) ?? null;
   }
 
-  /** The earliest expiry instant of the basket, by its items (MinExpirationDate as a fallback). */
+  /**
+   * The earliest expiry instant of the basket, by its items (MinExpirationDate as a fallback).
+   * Only basket-engine.ts gives the store a basket, so there is none to read until it is loaded.
+   */
   nextExpiry(): number | null {
-    return nextExpiry(this.value.content, this.timeZone, this.api.clock);
+    return loadedEngine?.nextExpiry(this) ?? null;
   }
 
-  private scheduleExpiry(): void {
-    this.clearExpiryTimer();
-    const next = this.nextExpiry();
-    if (next === null) {
-      this.expiryAttempts = 0;
-      return;
-    }
-    const untilNext = next - this.api.clock.now();
-    let delay: number;
-    if (untilNext > 0) {
-      // A little after the instant, so the service has released it.
-      this.expiryAttempts = 0;
-      delay = Math.min(untilNext + 250, 2 ** 31 - 1);
-    } else {
-      // Past due and still held (the refresh failed, or the service is late): back off.
-      delay = Math.min(1000 * 2 ** this.expiryAttempts, 30_000);
-      this.expiryAttempts++;
-    }
-    this.expiryTimer = setTimeout(() => {
-      this.expiryTimer = undefined;
-      void this.refresh();
-    }, delay);
-  }
-
-  private clearExpiryTimer(): void {
+  /** @internal */
+  clearExpiryTimer(): void {
     if (this.expiryTimer !== undefined) clearTimeout(this.expiryTimer);
     this.expiryTimer = undefined;
   }
 
-  /**
-   * Turn an error into a failure (basket-failure.ts, in the basket's words), record it, and keep the last good basket.
-   * The words load with the store's first request (a page that never asks for a basket never fetches them).
-   */
-  private async fail(action: BasketAction, error: unknown): Promise<BasketFailure> {
-    const failure = loadedWords ? loadedWords.basketFailureOf(action, error) : await this.words().then(
-      (words) => words.basketFailureOf(action, error),
-      // Not even our own words could be fetched: there is no connection.
-      () => offlineFailure(action),
-    );
-    this.patch({ error: failure });
-    return failure;
-  }
-
-  /** The failure words (basket-failure.ts): asked for with the first request, and again after a failed load. */
-  private words(): Promise<BasketWords> {
+  /** @internal The failure words (basket-failure.ts): asked for with the first request, and again after a failed load. */
+  words(): Promise<BasketWords> {
     return (this.wordsLoad ??= import('./basket-failure.ts').then(({ basketWords }) => (provideBasketWords(basketWords), basketWords)).catch((error: unknown) => {
       this.wordsLoad = undefined;
       throw error;

@@ -43,11 +43,14 @@ import {
 import type { CheckoutForm } from './checkout-form.component.ts';
 import { checkoutFormViewStyles } from './checkout-form.view.styles.ts';
 import { fieldRefusal, orderFields, sendFailure } from './checkout-submit.ts';
-import { provideBasketWords } from '../../state/basket-store.ts';
+import { provideBasketEngine, provideBasketWords } from '../../state/basket-store.ts';
+import { basketEngine } from '../../state/basket-engine.ts';
 import { basketWords } from '../../state/basket-failure.ts';
 
 // The basket store words a change of the basket here that fails at once (basket-store.ts): this part is loaded when the visitor can make one.
+// and its requests (basket-engine.ts) arrive with it, so the first click waits for no download.
 provideBasketWords(basketWords);
+provideBasketEngine(basketEngine);
 
 /** The styles of what the view shows (added to the element's own when it loads). */
 export const checkoutViewStyles = [orderStyles, checkoutFormViewStyles, pendingStyles];
