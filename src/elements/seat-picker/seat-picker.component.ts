@@ -157,8 +157,8 @@ export class SeatPicker extends BookingElement {
     painted: () => {
       // For the host's real-user monitoring (and our benches): when the seat map first painted.
       if (this.mapFirst && typeof performance.mark === 'function') performance.mark('booking-seat-map-paint');
-      // Called while the map's first frame is being produced: the rest goes into the frame after it,
-      // and what renders below the map (the later part) is fetched from there: never before the map.
+      // Called while the map's first frame is being produced: the rest (below the map, the later
+      // part, asked for with the lookup) renders in the frame after it: never before the map.
       if (this.mapFirst && !this.rest) this.rest = new Promise((resolve) => nextFrame(() => {
         this.mapFirst = false;
         resolve();
@@ -193,6 +193,10 @@ export class SeatPicker extends BookingElement {
     args: () => [this.currentPerformanceId, this.mode, this.reloadCount] as const,
     task: async ([id, mode], { signal }): Promise<Availability | null> => {
       if (id === null) return null;
+      // What shows below the map (the choice and its "Add") is fetched beside the lookup: on a slow
+      // network its round trip then runs during the lookup's, not after the first paint. It is put
+      // to use (its styles, its render) only after that paint, as before.
+      void this.laterModule().catch(() => undefined);
       if (mode === 'best-available') return { kind: 'best-only', performanceId: id };
       return loadAvailability(this.api, id, signal, this.knownEventId);
     },
@@ -210,7 +214,15 @@ export class SeatPicker extends BookingElement {
   });
 
   /** What is needed after the map's first paint, or only for some performances (seat-picker.later.ts). */
-  private readonly later = this.lazy(() => import('./seat-picker.later.ts').then((later) => this.withLaterPart(later)));
+  private readonly later = this.lazy(() => this.laterModule().then((later) => this.withLaterPart(later)));
+  /** seat-picker.later.ts fetched, once (again after a failed fetch); not yet put to use. */
+  private laterFetch: Promise<typeof import('./seat-picker.later.ts')> | undefined;
+  private laterModule(): Promise<typeof import('./seat-picker.later.ts')> {
+    return (this.laterFetch ??= import('./seat-picker.later.ts').catch((error: unknown) => {
+      this.laterFetch = undefined;
+      throw error;
+    }));
+  }
   /** The later part once it is here (reading it does not fetch it). */
   private laterPart: LaterPart | undefined;
 
