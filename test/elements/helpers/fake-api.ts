@@ -11,6 +11,9 @@ import { ServerClock } from '../../../src/api/time.ts';
 import { createBooking, registerSharedBooking, type BookingContextValue } from '../../../src/state/booking.ts';
 import { resolveConfig, type BookingConfig } from '../../../src/state/config.ts';
 import '../../../src/elements/booking-provider/booking-provider.ts';
+// The basket's requests at hand from the start, as the parts that change the basket bring them in
+// the bundle (the seat picker's Add, the checkout): a test's first add does not wait for a download.
+import '../../../src/state/basket-engine.ts';
 
 export type Handlers = Partial<{ [K in OperationName]: (args: Parameters<ApiMethods[K]>[0]) => ReturnType<ApiMethods[K]> | Awaited<ReturnType<ApiMethods[K]>> }>;
 
