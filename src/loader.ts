@@ -4,7 +4,7 @@
  * loads, or added later by a CMS or a single-page router), fetching that
  * element's chunk and every chunk the element needs, once, all at the same
  * time. It never writes into the host's document: no <link>, no <style>, no
- * attribute; it only observes.
+ * attribute; it only observes (and asks for a list of events early, below).
  *
  * - The table (tag → export name, files, tags it renders in its own shadow
  *   root) is filled in by the build (scripts/build.mjs, from src/index.ts, the
@@ -25,7 +25,12 @@
  * - An element whose chunk fails to load is reported on the console (which
  *   tag, and why); the others load regardless, and the tag is tried again
  *   when it next appears.
+ * - An <event-list> in the page as parsed gets its list of events asked for
+ *   at once, beside its chunks (src/api/early.ts): the only request the
+ *   loader makes of the service, taken over by the element's api client.
  */
+
+import { EVENTS_PATH, startEarly } from './api/early.ts';
 
 /** [export name of the class, files (its own chunk first), tags it renders in its shadow root] */
 type Entry = [name: string, files: string[], renders?: string[]];
@@ -90,8 +95,34 @@ export function discover(root: Document | DocumentFragment | Element): Promise<v
   return (page[ACTIVE] ?? scan)([root]);
 }
 
+/**
+ * An <event-list> in the page as parsed asks for the list of events the moment it upgrades: ask
+ * now, beside its chunks' download (src/api/early.ts; the api client takes the request over).
+ * Only for the list's plain form (all events, or one `event-type`): anything else is left to
+ * the element. Asked of the endpoint the element will use; if it uses another, it asks itself.
+ */
+function startList(): void {
+  const list = document.querySelector('event-list');
+  if (!list || list.hasAttribute('venue-id') || list.hasAttribute('event-id')) return;
+  // Its endpoint as the element reads it: its own attribute or its provider's, else the page's.
+  let endpoint: unknown = list.closest('event-list[endpoint], booking-provider[endpoint]')?.getAttribute('endpoint');
+  try {
+    endpoint ||= (JSON.parse(document.querySelector('script[type="application/json"][data-stagedoor-config]')?.textContent || '{}') as { endpoint?: unknown }).endpoint || '/api';
+  } catch {
+    return; // the elements say what is wrong with it
+  }
+  const type = list.getAttribute('event-type');
+  if (typeof endpoint !== 'string' || (type !== null && !/^\d+$/.test(type))) return;
+  startEarly(`${endpoint.replace(/\/+$/, '')}${EVENTS_PATH}${type === null ? '' : `?type=${type}`}`);
+}
+
 if (!page[ACTIVE]) {
   page[ACTIVE] = scan;
+  try {
+    startList();
+  } catch {
+    /* the element asks for itself */
+  }
   new MutationObserver((mutations) => {
     void scan(mutations.flatMap((m) => [...m.addedNodes]));
   }).observe(document.documentElement, { subtree: true, childList: true });

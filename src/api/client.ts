@@ -15,6 +15,7 @@
  *
  * Browser-safe: no DOM, no Node.
  */
+import { claimEarly } from './early.ts';
 import { buildQuery, fillPath, parseParam } from './match.ts';
 import {
   operations,
@@ -232,10 +233,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(args.body);
     }
-    const sentAt = clock.localNow();
+    let sentAt = clock.localNow();
     let response: Response;
     try {
-      response = await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit', ...(init.fresh ? { cache: 'no-cache' as const } : {}) });
+      // The loader may have sent this very GET already (early.ts): take it over, or send it now.
+      const early = op.method === 'GET' && !init.fresh && !options.fetch && !options.headers && !init.signal?.aborted ? claimEarly(url) : null;
+      const taken = early ? await early.response.catch(() => null) : null; // it failed to connect: sent again, as new
+      if (early && taken) sentAt = early.sentAt;
+      init.signal?.throwIfAborted();
+      response = taken ?? (await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit', ...(init.fresh ? { cache: 'no-cache' as const } : {}) }));
     } catch (error) {
       // The caller's abort, whatever its reason (AbortError, TimeoutError, its own value), is theirs: rethrow it.
       if (isAbortError(error) || init.signal?.aborted) throw error;

@@ -76,6 +76,8 @@ describe('the script-tag bundle in a bare page', () => {
       '/all': page(script, `<booking-provider endpoint="/api">${tags.filter((t) => t !== 'booking-provider').map((t) => `<${t}></${t}>`).join('')}</booking-provider>`),
       // A header with a timer: nothing else is fetched.
       '/timer': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<header><basket-timer></basket-timer></header><main><p>An article.</p></main>'),
+      // The list of events alone: the loader asks for the list itself, beside the chunks.
+      '/list': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<main><event-list></event-list></main>'),
       // No element at load: a single-page router or a CMS adds them later.
       '/later': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<main id="app"><p>Loading…</p></main>'),
       // Two widgets on two endpoints: each its own service, basket and timer.
@@ -156,6 +158,34 @@ describe('the script-tag bundle in a bare page', () => {
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
     await p.close();
+  });
+
+  it('asks for the list of events beside the chunks, not after them, once, of the endpoint the list uses', async () => {
+    const { page: p, errors, requests } = await watchedPage(browser);
+    await p.goto(`${server.origin}/list`);
+    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    await p.waitForLoadState('networkidle');
+    const isList = (path: string) => (u: string) => new URL(u).pathname === path;
+    assert.equal(requests.filter(isList('/api/rest/v2/Events')).length, 1, 'the list asked for once (the loader asked, the element took its answer)');
+    const timing = await p.evaluate(() => {
+      const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const list = entries.find((e) => new URL(e.name).pathname === '/api/rest/v2/Events');
+      const core = entries.find((e) => /\/stagedoor-core-[\w-]+\.js$/.test(new URL(e.name).pathname));
+      return { listStart: list?.startTime ?? Number.NaN, coreEnd: core?.responseEnd ?? Number.NaN };
+    });
+    assert.ok(timing.listStart < timing.coreEnd, `the list was asked for at ${timing.listStart} ms, after the core chunk arrived at ${timing.coreEnd} ms`);
+    assert.deepEqual(errors, []);
+    await p.close();
+
+    // A list in a provider of its own endpoint: asked of that endpoint, once.
+    const second = await watchedPage(browser);
+    await second.page.goto(`${server.origin}/two`);
+    await second.page.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    await second.page.waitForLoadState('networkidle');
+    assert.equal(second.requests.filter(isList(`${SECOND}/rest/v2/Events`)).length, 1);
+    assert.equal(second.requests.filter(isList('/api/rest/v2/Events')).length, 0, 'nothing asked of the page\'s default endpoint');
+    assert.deepEqual(second.errors, []);
+    await second.page.close();
   });
 
   it('defines elements added after load, in new subtrees, a provider before the elements inside it', async () => {
