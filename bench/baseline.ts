@@ -23,7 +23,15 @@ export function baselineCheckout(commit = BASELINE_COMMIT): string {
   const full = execFileSync('git', ['-C', root, 'rev-parse', `${commit}^{commit}`], { encoding: 'utf8' }).trim();
   const dir = join(tmpdir(), `stagedoor-baseline-${full.slice(0, 12)}`);
   const done = join(dir, '.complete');
-  if (existsSync(done)) return dir;
+  if (existsSync(done)) {
+    // Kept from a run in another checkout since removed: its link to node_modules points nowhere.
+    const modules = join(dir, 'node_modules');
+    if (!existsSync(modules)) {
+      rmSync(modules, { force: true });
+      symlinkSync(join(root, 'node_modules'), modules, 'dir');
+    }
+    return dir;
+  }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const archive = execFileSync('git', ['-C', root, 'archive', '--format=tar', full], { maxBuffer: 1 << 30 });
