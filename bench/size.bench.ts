@@ -110,7 +110,7 @@ export default async function sizes(): Promise<BenchTable[]> {
         notes: [
           'timer: only <basket-timer> in a header, until idle. event-list: only <event-list>, until its first card shows.',
           'flow: the booking flow up to the seat map (<event-list>, <performance-calendar>, <seat-picker> in a provider): open an event (detail, sanitized description), choose a performance, until the seat map first paints.',
-          'full: the same visit on the README page, which also holds <basket-timer>, <checkout-form> and <booking-confirmation> (empty until seats are added); held to the same budget as the flow.',
+          'full: the same visit on the README page, which also holds <basket-timer>, <checkout-form> and <booking-confirmation> (empty until seats are added), with a budget of its own.',
           `Budgets: package.json stagedoor.sizeBudget.pagesGzip (1 KB = 1024 bytes), enforced by test/e2e/size.test.ts.`,
           `"eager bundle": these sources built the way the script tag was built before the loader (one module registering every element, src/index.ts; entry ${eagerEntry?.gzip ?? '?'} gzip, ${kib(eagerEntry?.gzip ?? 0)}); the elements' later parts still split off it, in its favour.`,
         ],

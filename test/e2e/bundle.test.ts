@@ -277,6 +277,40 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it("keeps a held basket when the basket's requests cannot be fetched in another tab, which shows it once they can", async () => {
+    const context = await browser.newContext();
+    try {
+      const first = await watchedPage(context);
+      await first.page.goto(`${server.origin}/seats`);
+      const picker = first.page.locator('seat-picker');
+      assert.ok(await chooseSeatPair(first.page, picker), 'found two seats the service accepts');
+      await picker.locator('[part~="add-button"]').first().press('Enter');
+      await first.page.locator('basket-timer [part~="time"]').first().waitFor();
+      const stored = await first.page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('stagedoor:basket:'))?.[1] ?? '');
+      assert.match(stored, /"basketId":"[0-9a-f-]{8,}"/);
+      await first.page.close();
+
+      // A page with only the timer, opened while the basket's requests (basket-engine.ts) cannot be fetched.
+      const second = await watchedPage(context);
+      const isEngine = (url: URL): boolean => /\/stagedoor-basket-engine-[\w-]+\.js$/.test(url.pathname);
+      let refused = 0;
+      await second.page.route(isEngine, (route) => (refused++ === 0 ? route.abort('connectionfailed') : route.continue()));
+      await second.page.goto(`${server.origin}/timer`);
+      await second.page.waitForFunction(() => Boolean(document.querySelector('basket-timer')?.shadowRoot));
+      await second.page.waitForLoadState('networkidle');
+      assert.equal(refused, 1, 'the engine was asked for, and refused');
+      // Nothing the customer did is lost: the basket is still kept for the site's tabs.
+      assert.equal(await second.page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('stagedoor:basket:'))?.[1] ?? ''), stored);
+      // Once it can be fetched, the same page shows the hold.
+      await second.page.reload();
+      await second.page.locator('basket-timer [part~="time"]').first().waitFor();
+      assert.equal(await second.page.locator('basket-timer').getAttribute('state'), 'normal');
+      assert.ok(refused >= 2);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("says so when the checkout's view cannot be fetched once seats are added, and fetches it again when asked", async () => {
     const { page: p, requests, violations } = await watchedPage(browser);
     const isView = (url: string): boolean => /\/stagedoor-checkout-form\.view-[\w-]+\.js$/.test(new URL(url).pathname);
