@@ -63,7 +63,7 @@ import { cacheableControl, entityTag, matchesIfNoneMatch } from './http-cache.ts
 import { headerOf } from './incoming.ts';
 import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
-import { keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
+import { acceptsGzip, compressible, keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { checkReturnAddresses, type ReturnAddressPolicy } from './return-addresses.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
@@ -305,13 +305,17 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   /** The answer as sent: a cacheable 200 with its Cache-Control and ETag, or 304 when the request names that tag (http-cache.ts). */
   function answer(request: Request, env: unknown, op: OperationRow, reply: Reply): Response {
     const ttl = op.method === 'GET' ? ttlSeconds[op.kind] : 0;
-    if (reply.status !== 200 || reply.error || ttl <= 0 || reply.body === null) return respond(reply, 'no-store');
+    // A large body goes gzip'd to a client that takes it (reply.ts), and says it varies by that.
+    const large = compressible(reply);
+    const gzip = large && acceptsGzip(headerOf(request, env, 'accept-encoding'));
+    const vary: Record<string, string> | undefined = large ? { Vary: 'Accept-Encoding' } : undefined;
+    if (reply.status !== 200 || reply.error || ttl <= 0 || reply.body === null) return respond(reply, 'no-store', vary, undefined, gzip);
     const tag = entityTag(reply.body);
     const control = cacheableControl(op.kind, ttl);
     if (matchesIfNoneMatch(headerOf(request, env, 'if-none-match') ?? null, tag)) {
-      return respond({ ...reply, body: null }, control, { ETag: tag }, 304);
+      return respond({ ...reply, body: null }, control, { ...vary, ETag: tag }, 304);
     }
-    return respond(reply, control, { ETag: tag });
+    return respond(reply, control, { ...vary, ETag: tag }, undefined, gzip);
   }
 
   /**
@@ -319,8 +323,8 @@ export function createProxy(options: ProxyOptions): ProxyApp {
    * headers: @hono/node-server then writes it as built, where setting a header afterwards (the
    * stamp middleware) makes a WHATWG Headers object for every request.
    */
-  const respond = (reply: Reply, control: string, extra?: Record<string, string>, status?: number) =>
-    clock.stamped(toResponse(reply, control, httpDate, { ...extra, 'Server-Timing': clock.timingHeader() }, status));
+  const respond = (reply: Reply, control: string, extra?: Record<string, string>, status?: number, gzip = false) =>
+    clock.stamped(toResponse(reply, control, httpDate, { ...extra, 'Server-Timing': clock.timingHeader() }, status, gzip));
   const plain = (reply: Reply, headers?: Record<string, string>) => respond(reply, 'no-store', headers);
 
   async function route(request: Request, env: unknown, entry: AccessLogEntry): Promise<Response> {

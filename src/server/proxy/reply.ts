@@ -99,8 +99,40 @@ export function replyFrom(result: UpstreamResult, redact: (text: string) => stri
   return message(status, `The booking service answered ${status}.`, { date, upstreamStatus: status, retried, retryAfter: result.retryAfter });
 }
 
-/** The Response for a reply. `date` is the proxy's clock, used when the reply carries no upstream Date. */
-export function toResponse(reply: Reply, cacheControl: string, date: () => string, extra?: Record<string, string>, status = reply.status): Response {
+/**
+ * Bodies from this size (UTF-16 units or bytes) may be sent gzip'd: a seat map's availability is
+ * about 170 KB of JSON, a tenth of that gzip'd, and on a phone's slow network its download was
+ * most of the wait for the map. Below it, compressing costs more than it saves.
+ */
+export const COMPRESS_FROM = 1024;
+
+/** Whether an Accept-Encoding header accepts gzip (named, or `*`, with a q above 0). */
+export function acceptsGzip(header: string | null): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.toLowerCase().split(',')) {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === 'gzip') return allowed;
+    if (coding === '*') star = allowed;
+  }
+  return star;
+}
+
+/**
+ * Whether a reply's body may be sent compressed (large enough): its Response then says `Vary:
+ * Accept-Encoding` whether or not this client takes gzip, so no cache mixes the two.
+ */
+export function compressible(reply: Reply): boolean {
+  return reply.body !== null && (typeof reply.body === 'string' ? reply.body.length : reply.body.byteLength) >= COMPRESS_FROM;
+}
+
+/**
+ * The Response for a reply. `date` is the proxy's clock, used when the reply carries no upstream Date.
+ * `gzip`: send the body gzip'd (through the platform's CompressionStream, on Node and the edge alike).
+ */
+export function toResponse(reply: Reply, cacheControl: string, date: () => string, extra?: Record<string, string>, status = reply.status, gzip = false): Response {
   const headers: Record<string, string> = {
     'Cache-Control': cacheControl,
     Date: reply.date ?? date(),
@@ -110,6 +142,13 @@ export function toResponse(reply: Reply, cacheControl: string, date: () => strin
   if (reply.retryAfter) headers['Retry-After'] = reply.retryAfter;
   if (reply.age !== undefined) headers.Age = String(reply.age);
   if (extra) Object.assign(headers, extra);
+  if (gzip && reply.body !== null) {
+    headers['Content-Encoding'] = 'gzip';
+    // `encodeBody: 'manual'`: Cloudflare Workers would otherwise gzip the body again for this header
+    // (other runtimes ignore the option).
+    const init = { status, headers, encodeBody: 'manual' } as ResponseInit;
+    return new Response(new Blob([reply.body]).stream().pipeThrough(new CompressionStream('gzip')), init);
+  }
   return new Response(reply.body, { status, headers });
 }
 
