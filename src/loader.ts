@@ -113,7 +113,8 @@ function startList(): void {
   }
   const type = list.getAttribute('event-type');
   if (typeof endpoint !== 'string' || (type !== null && !/^\d+$/.test(type))) return;
-  startEarly(`${endpoint.replace(/\/+$/, '')}${EVENTS_PATH}${type === null ? '' : `?type=${type}`}`);
+  // The type as the client writes it (a number: `01` is `1`).
+  startEarly(`${endpoint.replace(/\/+$/, '')}${EVENTS_PATH}${type === null ? '' : `?type=${Number(type)}`}`);
 }
 
 if (!page[ACTIVE]) {

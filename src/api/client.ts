@@ -197,6 +197,17 @@ async function readBody(response: Response, signal: AbortSignal | undefined): Pr
   }
 }
 
+/** `promise`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 /** Validate and serialise the path and query arguments of a call. */
 function prepare(op: OperationRow, args: Record<string, unknown>): string {
   const values: Record<string, unknown> = {};
@@ -238,7 +249,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       // The loader may have sent this very GET already (early.ts): take it over, or send it now.
       const early = op.method === 'GET' && !init.fresh && !options.fetch && !options.headers && !init.signal?.aborted ? claimEarly(url) : null;
-      const taken = early ? await early.response.catch(() => null) : null; // it failed to connect: sent again, as new
+      // It failed to connect: sent again, as new. The caller's abort still ends the wait.
+      const taken = early ? await untilAborted(early.response.catch(() => null), init.signal) : null;
       if (early && taken) sentAt = early.sentAt;
       init.signal?.throwIfAborted();
       response = taken ?? (await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit', ...(init.fresh ? { cache: 'no-cache' as const } : {}) }));
@@ -254,6 +266,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
     const parsed = await readBody(response, init.signal);
+    init.signal?.throwIfAborted(); // (a request taken over from the loader reads on whatever the signal says)
     const value = parsed.ok ? parsed.value : parsed.text || null;
     if (!response.ok || response.status === 204) {
       const message = serviceMessageOf(value) ?? statusText(response.status);

@@ -1,7 +1,7 @@
 /**
  * What the basket store (basket-store.ts) does with the service: each change's request and
- * what its answer means (an add, a remove, emptying, a read), the expiry timer, a change
- * heard from another tab, and failures worded.
+ * what its answer means (an add, a remove, emptying, a read), the expiry timer, and failures
+ * worded.
  *
  * Loaded lazily: a page that shows no basket (a list, a timer with nothing held) never
  * fetches it. The store asks for it with its first request (a stored basket read again, a
@@ -14,10 +14,10 @@
  */
 import { ApiError, isBasketGone } from '../api/client.ts';
 import type { AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
-import { EMPTY_RELEASED, storedId } from './basket-record.ts';
+import { EMPTY_RELEASED } from './basket-record.ts';
 import { expiresAt, itemExpiry, nextExpiry } from './basket-expiry.ts';
 import { loadedBasketWords, offlineFailure, provideBasketEngine, wordsOf, type BasketStore } from './basket-store.ts';
-import type { AddOutcome, BasketAction, BasketFailure, BasketState, ChangeOutcome, SharedAbout, SharedChange } from './basket-types.ts';
+import type { AddOutcome, BasketAction, BasketFailure, BasketState, ChangeOutcome } from './basket-types.ts';
 
 const ok = { ok: true } as const;
 
@@ -137,35 +137,6 @@ async function refresh(s: BasketStore): Promise<ChangeOutcome> {
   }
 }
 
-/** See BasketStore.adopt. */
-async function adopt(s: BasketStore, change: SharedChange, about: SharedAbout): Promise<void> {
-  const paid = change === 'payment' ? about.basketId : null;
-  s.heardPending = paid !== null && about.record?.basketId === paid ? JSON.stringify(about.record) : null;
-  s.adopting++;
-  try {
-    if (change === 'expiry') {
-      // This tab may have found the release itself first (both tabs' timers run out together):
-      // the message is then news of the same release, never the end of it.
-      if (s.value.basketId) await s.refresh();
-    }
-    // Seats held again (or a fresh start) there: the release this tab showed is over.
-    else if (change !== 'remove' && s.value.released.length) s.patch({ released: EMPTY_RELEASED });
-    let stored = storedId(s.storage, s.key);
-    if (change === 'payment' && paid !== null && stored === paid) {
-      s.storage.removeItem(s.key);
-      stored = null;
-    }
-    if (stored !== s.value.basketId) {
-      s.changeVersion++;
-      s.clearExpiryTimer();
-      s.patch({ basketId: stored, content: null, error: null });
-    }
-    if (stored) await s.refresh();
-  } finally {
-    s.adopting--;
-  }
-}
-
 /** Take a basket content that came with a failure, when it is a real one. */
 function keepContent(s: BasketStore, content: BasketContent | undefined | null): void {
   if (content && Array.isArray(content.Items) && content.BasketId === s.value.basketId) accept(s, content, null);
@@ -275,7 +246,6 @@ export const basketEngine = {
   remove,
   clear,
   refresh,
-  adopt,
   itemExpiry: (s: BasketStore, item: BasketItem): number | null => itemExpiry(item, s.timeZone, s.api.clock),
   nextExpiry: (s: BasketStore): number | null => nextExpiry(s.value.content, s.timeZone, s.api.clock),
 };

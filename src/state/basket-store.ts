@@ -28,7 +28,7 @@
 import type { ApiClient } from '../api/client.ts';
 import { networkMessage } from './network-message.ts';
 import type { AddTicketsV2Body, BasketItem } from '../api/types.ts';
-import { BasketRecordStore, EMPTY_RELEASED } from './basket-record.ts';
+import { BasketRecordStore, EMPTY_RELEASED, storedId } from './basket-record.ts';
 import type { BasketEngine } from './basket-engine.ts';
 import type { AddOutcome, BasketAction, BasketFailure, BasketFailureKind, BasketState, BasketStoreOptions, BasketWords, ChangeOutcome, SharedAbout, SharedChange } from './basket-types.ts';
 
@@ -230,9 +230,33 @@ export class BasketStore extends BasketRecordStore {
    * `about.record` stands for the stored payment record until storage has it.
    */
   async adopt(change: SharedChange, about: SharedAbout = { basketId: null }): Promise<void> {
-    const engine = await basketEngine().catch(() => null);
-    // Not even the engine could be fetched (offline): the next message or reload tries again.
-    if (engine) await engine.adopt(this, change, about);
+    // Here, not in basket-engine.ts: what needs no request (the payment heard of, the basket id
+    // let go or taken) holds even where the engine cannot be fetched; only the reads need it.
+    const paid = change === 'payment' ? about.basketId : null;
+    this.heardPending = paid !== null && about.record?.basketId === paid ? JSON.stringify(about.record) : null;
+    this.adopting++;
+    try {
+      if (change === 'expiry') {
+        // This tab may have found the release itself first (both tabs' timers run out together):
+        // the message is then news of the same release, never the end of it.
+        if (this.value.basketId) await this.refresh();
+      }
+      // Seats held again (or a fresh start) there: the release this tab showed is over.
+      else if (change !== 'remove' && this.value.released.length) this.patch({ released: EMPTY_RELEASED });
+      let stored = storedId(this.storage, this.key);
+      if (change === 'payment' && paid !== null && stored === paid) {
+        this.storage.removeItem(this.key);
+        stored = null;
+      }
+      if (stored !== this.value.basketId) {
+        this.changeVersion++;
+        this.clearExpiryTimer();
+        this.patch({ basketId: stored, content: null, error: null });
+      }
+      if (stored) await this.refresh();
+    } finally {
+      this.adopting--;
+    }
   }
 
   // ------------------------------------------------------------------ internals

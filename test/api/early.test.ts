@@ -54,6 +54,30 @@ describe('the early list of events', () => {
     assert.ok(claimEarly(`${origin}/api${EVENTS_PATH}?type=2`));
   });
 
+  test("the caller's abort ends the wait for a request taken over, while the service has not answered", { timeout: 10_000 }, async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = createServer((req, res) => {
+      void held.then(() => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({ Events: [] }));
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    try {
+      startEarly(`${base}/api${EVENTS_PATH}`);
+      const controller = new AbortController();
+      const call = createApiClient({ endpoint: `${base}/api` }).getEvents({}, { signal: controller.signal });
+      controller.abort();
+      await assert.rejects(call, { name: 'AbortError' });
+    } finally {
+      release();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+  });
+
   test('an early request that could not connect is sent again by the client', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

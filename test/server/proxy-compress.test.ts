@@ -12,7 +12,7 @@ import { acceptsGzip } from '../../src/server/proxy/reply.ts';
 import { listen, stubService, type Listening } from './proxy-helpers.ts';
 
 const KEY = `sk-test-${crypto.randomUUID()}`;
-/** Events of type 9: a long list (about 60 KB of JSON). */
+/** Events of type 9 and above: a long list (about 60 KB of JSON). */
 const LONG = { Events: Array.from({ length: 300 }, (_, i) => ({ EventId: i + 1, Name: `Show number ${i + 1}`, TagLine: 'An evening to remember, night after night.' })) };
 
 let upstream: Listening;
@@ -21,7 +21,7 @@ let proxy: Listening;
 before(async () => {
   upstream = await listen(
     stubService((op, request) => {
-      if (op.name === 'getEvents' && new URL(request.url).searchParams.get('type') === '9') return Response.json(LONG);
+      if (op.name === 'getEvents' && Number(new URL(request.url).searchParams.get('type')) >= 9) return Response.json(LONG);
       return undefined;
     }).fetch,
   );
@@ -62,6 +62,29 @@ describe('compressed answers', () => {
     const again = await get('/api/rest/v2/Events?type=9', { 'Accept-Encoding': 'gzip', 'If-None-Match': String(plain.headers.etag) });
     assert.equal(again.status, 304);
     assert.equal(again.body.length, 0);
+  });
+
+  test('a cached answer is compressed once, however many clients ask for it', async () => {
+    const Original = globalThis.CompressionStream;
+    let made = 0;
+    globalThis.CompressionStream = class extends Original {
+      constructor(format: CompressionFormat) {
+        super(format);
+        made++;
+      }
+    };
+    try {
+      const ask = async () => (await get('/api/rest/v2/Events?type=10', { 'Accept-Encoding': 'gzip' })).body;
+      // The miss (the upstream's text), then the first answer from the cache: each compressed.
+      const bodies = [await ask(), await ask()];
+      assert.equal(made, 2);
+      // Every later answer from the cache sends the bytes compressed then.
+      for (let i = 0; i < 5; i++) bodies.push(await ask());
+      assert.equal(made, 2, `compressed ${made - 2} more times for 5 more answers from the cache`);
+      for (const body of bodies) assert.deepEqual(JSON.parse(gunzipSync(body).toString('utf8')), LONG);
+    } finally {
+      globalThis.CompressionStream = Original;
+    }
   });
 
   test('a small answer, or a client that refuses gzip, gets the body as it is', async () => {

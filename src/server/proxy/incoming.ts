@@ -24,6 +24,19 @@ export function headerOf(request: Request, env: unknown, name: string): string |
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * The client's Accept-Encoding. On Cloudflare Workers the request's own header is the edge's
+ * (it decodes for the client itself); what the client sent is `request.cf.clientAcceptEncoding`.
+ */
+export function clientAcceptEncoding(request: Request, env: unknown): string | null {
+  const cf = (request as { cf?: unknown }).cf;
+  if (typeof cf === 'object' && cf !== null) {
+    const sent = (cf as { clientAcceptEncoding?: unknown }).clientAcceptEncoding;
+    return typeof sent === 'string' ? sent : null;
+  }
+  return headerOf(request, env, 'accept-encoding');
+}
+
 /** The connection's address under @hono/node-server. */
 export function socketAddress(env: unknown): string | undefined {
   const address = incomingOf(env)?.socket?.remoteAddress;

@@ -60,7 +60,7 @@ import { UpstreamClock } from './clock.ts';
 import { corsFor, normaliseOrigin } from './cors.ts';
 import { clientAddressReader, rateLimitSubject } from './client-address.ts';
 import { cacheableControl, entityTag, matchesIfNoneMatch } from './http-cache.ts';
-import { headerOf } from './incoming.ts';
+import { clientAcceptEncoding, headerOf } from './incoming.ts';
 import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
 import { acceptsGzip, compressible, keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
@@ -307,7 +307,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     const ttl = op.method === 'GET' ? ttlSeconds[op.kind] : 0;
     // A large body goes gzip'd to a client that takes it (reply.ts), and says it varies by that.
     const large = compressible(reply);
-    const gzip = large && acceptsGzip(headerOf(request, env, 'accept-encoding'));
+    const gzip = large && acceptsGzip(clientAcceptEncoding(request, env));
     const vary: Record<string, string> | undefined = large ? { Vary: 'Accept-Encoding' } : undefined;
     if (reply.status !== 200 || reply.error || ttl <= 0 || reply.body === null) return respond(reply, 'no-store', vary, undefined, gzip);
     const tag = entityTag(reply.body);

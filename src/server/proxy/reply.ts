@@ -128,6 +128,30 @@ export function compressible(reply: Reply): boolean {
   return reply.body !== null && (typeof reply.body === 'string' ? reply.body.length : reply.body.byteLength) >= COMPRESS_FROM;
 }
 
+/** The gzip'd bytes of a body the cache holds (the same bytes object while it is kept): compressed once. */
+const zipped = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+
+const gzipStream = (body: string | Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> =>
+  new Blob([body]).stream().pipeThrough(new CompressionStream('gzip'));
+
+/** A body gzip'd: a cached one from its kept compression, made on its first use; text each time. */
+function gzipped(body: string | Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
+  if (typeof body === 'string') return gzipStream(body);
+  let bytes = zipped.get(body);
+  if (!bytes) {
+    bytes = new Response(gzipStream(body)).arrayBuffer().then((b) => new Uint8Array(b));
+    zipped.set(body, bytes);
+    bytes.catch(() => zipped.delete(body));
+  }
+  const ready = bytes;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      controller.enqueue(await ready);
+      controller.close();
+    },
+  });
+}
+
 /**
  * The Response for a reply. `date` is the proxy's clock, used when the reply carries no upstream Date.
  * `gzip`: send the body gzip'd (through the platform's CompressionStream, on Node and the edge alike).
@@ -147,7 +171,7 @@ export function toResponse(reply: Reply, cacheControl: string, date: () => strin
     // `encodeBody: 'manual'`: Cloudflare Workers would otherwise gzip the body again for this header
     // (other runtimes ignore the option).
     const init = { status, headers, encodeBody: 'manual' } as ResponseInit;
-    return new Response(new Blob([reply.body]).stream().pipeThrough(new CompressionStream('gzip')), init);
+    return new Response(gzipped(reply.body), init);
   }
   return new Response(reply.body, { status, headers });
 }
