@@ -16,7 +16,7 @@ import { ApiError, isBasketGone } from '../api/client.ts';
 import type { AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
 import { EMPTY_RELEASED } from './basket-record.ts';
 import { expiresAt, itemExpiry, nextExpiry } from './basket-expiry.ts';
-import { loadedBasketWords, offlineFailure, provideBasketEngine, wordsOf, type BasketStore } from './basket-store.ts';
+import { loadedBasketWords, offlineFailure, provideBasketEngine, type BasketStore } from './basket-store.ts';
 import type { AddOutcome, BasketAction, BasketFailure, BasketState, ChangeOutcome } from './basket-types.ts';
 
 const ok = { ok: true } as const;
@@ -54,7 +54,7 @@ async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Pro
       return { ok: true, content: result.GetBasketContentResult };
     }
     const words = loadedBasketWords();
-    const failure = words ? words.rejectedFailure(result) : await wordsOf(s).then(
+    const failure = words ? words.rejectedFailure(result) : await s.words().then(
       (loaded) => loaded.rejectedFailure(result),
       () => offlineFailure('add'),
     );
@@ -232,7 +232,7 @@ function scheduleExpiry(s: BasketStore): void {
  */
 async function fail(s: BasketStore, action: BasketAction, error: unknown): Promise<BasketFailure> {
   const words = loadedBasketWords();
-  const failure = words ? words.basketFailureOf(action, error) : await wordsOf(s).then(
+  const failure = words ? words.basketFailureOf(action, error) : await s.words().then(
     (loaded) => loaded.basketFailureOf(action, error),
     // Not even our own words could be fetched: there is no connection.
     () => offlineFailure(action),

@@ -90,11 +90,6 @@ function basketEngine(): Promise<BasketEngine> {
   }));
 }
 
-/** The failure words (basket-failure.ts) for `store`: asked for with its first request, and again after a failed load. */
-export function wordsOf(store: BasketStore): Promise<BasketWords> {
-  return store.words();
-}
-
 export class BasketStore extends BasketRecordStore {
   readonly api: ApiClient;
   /** Listeners to changes made here (basket-sync.ts tells the other tabs). */
