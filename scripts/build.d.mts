@@ -8,7 +8,8 @@ export type BundleTable = Record<string, [name: string, files: string[], renders
 export function bundleElements(): { tag: string; name: string; module: string }[];
 export const PRELOAD_FILE: string;
 export function preloadList(table: BundleTable): Record<string, string[]>;
-export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string): string;
+export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string, options?: { endpoint?: string }): string;
+export const EVENTS_PATH: string;
 export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean }): Promise<BundleTable>;
 export function buildEagerBundle(options: {
   outDir: string;

@@ -227,6 +227,16 @@ const isFlowModule = (id) =>
   /[\\/]src[\\/](state[\\/](lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
 
 /**
+ * What changes the basket and follows its hold, which the parts after a first paint (the seat
+ * picker's later part, the checkout's view) all import, and the timer's countdown most of it: the
+ * basket's requests, their failures, the payment in progress and the countdown (with the bundler's
+ * small runtime they share). One chunk, not five (each a request: over HTTP/1.1's six connections
+ * the seat picker's later part was seven requests at once, with the seat lookup queued behind them).
+ */
+const isBasketModule = (id) =>
+  /[\\/]src[\\/](state[\\/](basket-engine|basket-failure|pending-payment)|controllers[\\/]countdown-controller)\.ts$/.test(id) || /^\0?rolldown[:/]runtime/.test(id);
+
+/**
  * The failure module, its one template, the single-seat sentence and the plural rules (which each
  * of their importers also needs): one chunk, not four small ones (each a request).
  */
@@ -280,6 +290,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
               { name: 'shared', test: isSharedModule, priority: 1, minShareCount: 2 },
               { name: 'flow', test: isFlowModule, priority: 1, minShareCount: 2 },
               { name: 'failure', test: isFailureModule, priority: 1, minShareCount: 2 },
+              { name: 'basket', test: isBasketModule, priority: 1 },
             ],
           },
           // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).
@@ -346,14 +357,24 @@ export function preloadList(table) {
   return Object.fromEntries(Object.keys(table).map((tag) => [tag, [...new Set([...files(tag), ...provider])]]));
 }
 
-/** The `<link rel="modulepreload">` lines for a page holding these tags, with the bundle at `base` (e.g. `/`). */
-export function preloadLinks(list, tags, base) {
-  // The files more of the page's elements need first (the core leads).
-  const needs = new Map();
-  for (const file of tags.flatMap((tag) => list[tag] ?? [])) needs.set(file, (needs.get(file) ?? 0) + 1);
-  const files = [...needs.keys()].sort((a, b) => (needs.get(b) ?? 0) - (needs.get(a) ?? 0));
-  return files.map((file) => `<link rel="modulepreload" href="${base}${file}" />`).join('\n    ');
+/**
+ * The `<head>` hints for a page holding these tags (in the page's order), with the bundle at
+ * `base` (e.g. `/`): its chunks as `<link rel="modulepreload">`, and, given the `endpoint` its `<event-list>` uses (in
+ * its plain form: all events, no venue-id or event-id), that list as `<link rel="preload"
+ * as="fetch" crossorigin>`, first: asked for with the page itself, not by the loader once it has
+ * arrived (src/api/early.ts; the api client asks with the same credentials mode, so the
+ * browser hands it that answer instead of asking again).
+ */
+export function preloadLinks(list, tags, base, { endpoint } = {}) {
+  // In the order of the page's tags, each tag's own chunk before its imports: over HTTP/1.1's six
+  // connections, what the first element shows is asked for in the first six requests.
+  const files = [...new Set(tags.flatMap((tag) => list[tag] ?? []))];
+  const data = endpoint && tags.includes('event-list') ? [`<link rel="preload" as="fetch" href="${endpoint.replace(/\/+$/, '')}${EVENTS_PATH}" crossorigin />`] : [];
+  return [...data, ...files.map((file) => `<link rel="modulepreload" href="${base}${file}" />`)].join('\n    ');
 }
+
+/** The path of the list of events under an endpoint (src/api/early.ts's EVENTS_PATH; test/api/early.test.ts keeps them the same). */
+export const EVENTS_PATH = '/rest/v2/Events';
 
 /**
  * Today's bundle before the loader, kept as the yardstick of the benches: one
@@ -662,8 +683,8 @@ export function buildDemo({ outDir = fromRoot('dist/demo'), bundleDir = fromRoot
   const tags = Object.keys(list);
   for (const file of walk(outDir).filter((f) => f.endsWith('.html'))) {
     const html = readFileSync(file, 'utf8');
-    const present = tags.filter((tag) => html.includes(`<${tag}`));
-    const hints = preloadLinks(list, present, '/');
+    const present = tags.filter((tag) => html.includes(`<${tag}`)).sort((a, b) => html.indexOf(`<${a}`) - html.indexOf(`<${b}`));
+    const hints = preloadLinks(list, present, '/', { endpoint: '/api' });
     const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, `<script type="module" src="/stagedoor.js"></script>${hints ? `\n    ${hints}` : ''}`);
     writeFileSync(file, built);
   }

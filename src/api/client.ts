@@ -228,6 +228,15 @@ function prepare(op: OperationRow, args: Record<string, unknown>): string {
   return fillPath(op.path, values) + buildQuery(op, values);
 }
 
+/**
+ * Never a cookie to another origin. A GET goes as the fetch default (`same-origin`), the
+ * mode a page's `<link rel="preload" as="fetch" crossorigin>` asks with: a host that
+ * preloads the list of events in its <head> (docs/embedding.md) has that answer taken, not
+ * asked again (a preload is used only by a request of the same credentials mode).
+ * The rest send none, even to the page's own origin.
+ */
+const credentialsOf = (method: string): RequestCredentials => (method === 'GET' ? 'same-origin' : 'omit');
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const endpoint = options.endpoint.replace(/\/+$/, '');
   const clock = options.clock ?? new ServerClock();
@@ -253,7 +262,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const taken = early ? await untilAborted(early.response.catch(() => null), init.signal) : null;
       if (early && taken) sentAt = early.sentAt;
       init.signal?.throwIfAborted();
-      response = taken ?? (await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: 'omit', ...(init.fresh ? { cache: 'no-cache' as const } : {}) }));
+      response = taken ?? (await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: credentialsOf(op.method), ...(init.fresh ? { cache: 'no-cache' as const } : {}) }));
     } catch (error) {
       // The caller's abort, whatever its reason (AbortError, TimeoutError, its own value), is theirs: rethrow it.
       if (isAbortError(error) || init.signal?.aborted) throw error;

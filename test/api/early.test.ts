@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createApiClient } from '../../src/api/client.ts';
 import { claimEarly, EVENTS_PATH, startEarly } from '../../src/api/early.ts';
+import { EVENTS_PATH as BUILD_EVENTS_PATH } from '../../scripts/build.mjs';
 import { operations } from '../../src/api/operations.ts';
 
 describe('the early list of events', () => {
@@ -29,6 +30,7 @@ describe('the early list of events', () => {
 
   test('asks for the path the client asks for', () => {
     assert.equal(EVENTS_PATH, operations.getEvents.path);
+    assert.equal(BUILD_EVENTS_PATH, EVENTS_PATH, 'the hint the build writes for hosts (scripts/build.mjs preloadLinks)');
   });
 
   test('the client takes the early request over: one request, its answer', async () => {
