@@ -28,8 +28,18 @@ const LOCALE_PATIENCE_MS = 3000;
  * it), its `@media (max-width: …)` rules apply the old answer. Setting such a rule's media text
  * again makes the engine ask anew.
  */
+/** Each stylesheet's viewport (width x height) when its media rules were last answered. */
+const askedAt = new WeakMap<CSSStyleSheet, string>();
+
 function askViewportAgain(sheets: readonly CSSStyleSheet[]): void {
+  const viewport = `${innerWidth}x${innerHeight}`;
   for (const sheet of sheets) {
+    // Only if the viewport changed since this sheet was last asked (or first adopted, which
+    // answers afresh): setting media text restyles the element, 20 ms of a throttled phone's
+    // first render for the list's sheets, and nothing can be stale without a change.
+    const last = askedAt.get(sheet);
+    askedAt.set(sheet, viewport);
+    if (last === undefined || last === viewport) continue;
     for (const rule of sheet.cssRules) {
       if (rule instanceof CSSMediaRule && /width|height|orientation|aspect-ratio/.test(rule.media.mediaText)) {
         rule.media.mediaText = rule.media.mediaText;
