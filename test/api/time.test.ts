@@ -193,4 +193,31 @@ describe('formatting a performance time shows the venue’s wall clock', () => {
   test('an invalid DateTime is a TypeError, not "Invalid Date"', () => {
     assert.throws(() => formatServiceDateTime('2026-02-30T19:30:00', time), TypeError);
   });
+
+  test('one formatter per language, zone and options, however many times are shown (a calendar month shows dozens)', () => {
+    const Real = Intl.DateTimeFormat;
+    let made = 0;
+    const counting = new Proxy(Real, {
+      construct(target, args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+        if (args[1]?.timeZone !== undefined && (args[1].hour !== undefined || args[1].day !== undefined || args[1].dateStyle !== undefined)) made += 1;
+        return new target(...args);
+      },
+    });
+    Intl.DateTimeFormat = counting;
+    try {
+      const shown = { locale: 'de-AT', weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' } as const;
+      const days = Array.from({ length: 30 }, (_, i) => `2026-09-${String(i + 1).padStart(2, '0')}T19:30:00`);
+      const texts = days.map((d) => formatServiceDateTime(d, shown));
+      assert.equal(made, 1, 'one formatter for the month');
+      assert.match(texts[0] ?? '', /^Dienstag, 1\. September\b.*19:30$/);
+      assert.match(texts[29] ?? '', /^Mittwoch, 30\. September\b.*19:30$/);
+      formatServiceDateTime(days[0] ?? '', { ...shown, timeZone: 'America/New_York' });
+      formatServiceDateTime(days[0] ?? '', { ...shown, locale: 'en-GB' });
+      assert.equal(made, 3, 'another zone, another language: one more each');
+      // The same options again, written in another order, are the same formatter or a new one, never a wrong one.
+      assert.equal(formatServiceDateTime(days[0] ?? '', { locale: 'de-AT', hour: '2-digit', minute: '2-digit' }), '19:30');
+    } finally {
+      Intl.DateTimeFormat = Real;
+    }
+  });
 });
