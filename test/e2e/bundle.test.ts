@@ -83,6 +83,8 @@ describe('the script-tag bundle in a bare page', () => {
         `<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}${preloadLinks(JSON.parse(readFileSync(join(dist, PRELOAD_FILE), 'utf8')), ['event-list'], '/v1/', { endpoint: '/api' })}`,
         '<main><event-list></event-list></main>',
       ),
+      // A page whose lang Intl refuses: the loader's early Intl warm-up says nothing, the list shows in English.
+      '/list-odd-lang': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<main><event-list></event-list></main>', 'not a language!'),
       // No element at load: a single-page router or a CMS adds them later.
       '/later': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<main id="app"><p>Loading…</p></main>'),
       // Two widgets on two endpoints: each its own service, basket and timer.
@@ -191,6 +193,16 @@ describe('the script-tag bundle in a bare page', () => {
     assert.equal(second.requests.filter(isList('/api/rest/v2/Events')).length, 0, 'nothing asked of the page\'s default endpoint');
     assert.deepEqual(second.errors, []);
     await second.page.close();
+  });
+
+  it('shows the list on a page whose lang Intl refuses, with nothing on the console', async () => {
+    const { page: p, errors, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/list-odd-lang`);
+    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
   });
 
   it('takes the list a host\'s <head> preloads: asked for once, with the page, and shown', async () => {
