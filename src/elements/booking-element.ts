@@ -23,16 +23,21 @@ const isTask = (controller: ReactiveController): controller is Task =>
 const LOCALE_PATIENCE_MS = 3000;
 
 /**
+ * Each stylesheet's viewport when its media rules were last answered, as a count of the window's
+ * resizes (reading the viewport's size instead would force a layout on every element's connect).
+ */
+const askedAt = new WeakMap<CSSStyleSheet, number>();
+let resizes = 0;
+if (typeof addEventListener === 'function') addEventListener('resize', () => void resizes++, { passive: true });
+
+/**
  * WebKit keeps a shared stylesheet's answers to viewport media queries from when it was last in
  * use: adopted again after the viewport changed meanwhile (a phone turned while no element showed
  * it), its `@media (max-width: …)` rules apply the old answer. Setting such a rule's media text
  * again makes the engine ask anew.
  */
-/** Each stylesheet's viewport (width x height) when its media rules were last answered. */
-const askedAt = new WeakMap<CSSStyleSheet, string>();
-
 function askViewportAgain(sheets: readonly CSSStyleSheet[]): void {
-  const viewport = `${innerWidth}x${innerHeight}`;
+  const viewport = resizes;
   for (const sheet of sheets) {
     // Only if the viewport changed since this sheet was last asked (or first adopted, which
     // answers afresh): setting media text restyles the element, 20 ms of a throttled phone's
