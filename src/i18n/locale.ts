@@ -173,7 +173,14 @@ export function localeLoading(): Promise<void> | null {
  */
 export function intlLocale(configured: string): string {
   const shown = activeTextLocale();
-  if (textLocaleFor(configured) === shown) return servedLocale(configured);
-  return shown === sourceLocale ? FALLBACK_LOCALE : shown;
+  // Kept: every price and date shown asks (Intl's answers cost a few ms per render on a slow phone).
+  const key = `${shown} ${configured}`;
+  let locale = intlLocales.get(key);
+  if (!locale) {
+    locale = textLocaleFor(configured) === shown ? servedLocale(configured) : shown === sourceLocale ? FALLBACK_LOCALE : shown;
+    intlLocales.set(key, locale);
+  }
+  return locale;
 }
+const intlLocales = new Map<string, string>();
 
