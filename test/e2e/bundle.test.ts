@@ -523,6 +523,27 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it("asks for the seat picker's later part once an event is chosen, before a performance is, not before", async () => {
+    const isLater = (url: string) => /\/stagedoor-seat-picker\.later-[\w-]+\.js$/.test(new URL(url).pathname);
+    const isLookup = (url: string) => /\/Performances\/\d+\/(Full)?Availability/.test(new URL(url).pathname);
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/all`);
+    const list = p.locator('event-list');
+    await list.locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(requests.filter(isLater), [], 'no event chosen yet: nothing fetched for below a seat map');
+    const asked = p.waitForRequest((r) => isLater(r.url()), { timeout: 10_000 });
+    await list.locator('[part~="card-button"]', { hasText: 'The Lantern Keeper' }).first().press('Enter');
+    await asked;
+    await p.locator('performance-calendar').locator(':is([part~="day-button"], [part~="performance-button"])').first().waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.equal(requests.filter(isLater).length, 1, 'the dates show: the later part is fetched ahead, once');
+    assert.deepEqual(requests.filter(isLookup), [], 'and no performance was chosen or looked up');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
   it('fetches the visitor\'s language, and only that one, as a lazy chunk under the same CSP', async () => {
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/seats-de`);

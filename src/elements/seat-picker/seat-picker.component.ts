@@ -326,8 +326,18 @@ export class SeatPicker extends BookingElement {
     }
     // Best available only, or general admission: their part is needed now.
     if (needsChoiceByCount(this.availability, this.chooser)) this.later();
+    // An event chosen, its dates on their way to the calendar: a performance is the next tap.
+    // Fetch what shows below the map now (it is put to use only after the map's first paint), so
+    // it does not share the seat lookup's round trip and bandwidth.
+    if (id === null && !this.lookedAhead && this.bookingController.selection.eventId !== null) {
+      this.lookedAhead = true;
+      void this.laterModule().catch(() => undefined);
+    }
     this.deriveMap();
   }
+
+  /** The later part was asked for ahead of a performance (willUpdate). */
+  private lookedAhead = false;
 
   /** Rebuild the map when the data (or the held seats it must show) changed; keep derived sets stable otherwise. */
   private deriveMap(): void {
