@@ -94,7 +94,7 @@ async function browserTests() {
   if (!files.length) return;
   const engines = process.env.STAGEDOOR_ENGINES ? process.env.STAGEDOOR_ENGINES.split(',') : ENGINES;
   console.log(`\n== browser tests in ${engines.join(', ')} (side by side; each engine's output when it ends)`);
-  const results = await Promise.all(engines.map(browserTestsIn));
+  const results = await Promise.all(engines.map((engine) => browserTestsIn(engine)));
   for (const r of results) {
     totals.passed += r.passed;
     totals.failed += r.failed;
