@@ -24,9 +24,7 @@
  *   the host) is left alone.
  * - An element whose chunk fails to load is reported on the console (which
  *   tag, and why); the others load regardless, and the tag is tried again
- *   when it next appears. Unless the chunk is gone because a newer version
- *   has been deployed since the browser cached this file: then that version
- *   takes over (`renewed`, below).
+ *   when it next appears.
  * - An <event-list> in the page as parsed gets its list of events asked for
  *   at once, beside its chunks (src/api/early.ts): the only request the
  *   loader makes of the service, taken over by the element's api client.
@@ -62,10 +60,8 @@ function define(tag: string): Promise<void> {
         const element = (loaded[renders.length + 1] as Record<string, CustomElementConstructor>)[name];
         if (element && !customElements.get(tag)) customElements.define(tag, element);
       })
-      .catch(async (error: unknown) => {
+      .catch((error: unknown) => {
         loading.delete(tag);
-        // A newer version took over: it defines the tag, from its own chunks.
-        if (await renewed(files)) return (page[ACTIVE] ?? scan)([document]);
         console.error(`stagedoor: <${tag}> could not be loaded`, error);
       });
     loading.set(tag, done);
@@ -89,31 +85,6 @@ function scan(roots: Iterable<Node>): Promise<void> {
 const ACTIVE = Symbol.for('stagedoor.loader');
 type Scan = (roots: Iterable<Node>) => Promise<void>;
 const page = globalThis as unknown as Record<symbol, Scan | undefined>;
-let observer: MutationObserver | undefined;
-
-/**
- * A browser may keep this file for a few minutes (src/server/bundle-caching.ts), so a visitor can
- * run this copy after a newer version has replaced its chunks on the server. When a chunk fails
- * to load, ask for this file again past the cache: if the server's copy no longer names that
- * chunk, it is a newer version. This copy then stops watching the page and that version takes
- * over (it defines whatever is not defined yet). Asked once per page; true when handed over.
- */
-let renewal: Promise<boolean> | undefined;
-function renewed(files: string[]): Promise<boolean> {
-  return (renewal ??= fetch(import.meta.url, { cache: 'no-cache' })
-    .then((response) => (response.ok ? response.text() : ''))
-    .then(async (text) => {
-      // Not a loader, or one naming these very chunks (a network failure, not a new version).
-      if (!text.includes('stagedoor') || files.every((file) => text.includes(file))) return false;
-      observer?.disconnect();
-      if (page[ACTIVE] === scan) page[ACTIVE] = undefined;
-      const url = new URL(import.meta.url);
-      url.searchParams.set('renewed', String(Date.now()));
-      await import(/* @vite-ignore */ url.href);
-      return page[ACTIVE] !== undefined;
-    })
-    .catch(() => false));
-}
 
 /**
  * Define our elements inside `root`. The loader watches the document by
@@ -153,10 +124,9 @@ if (!page[ACTIVE]) {
   } catch {
     /* the element asks for itself */
   }
-  observer = new MutationObserver((mutations) => {
+  new MutationObserver((mutations) => {
     void scan(mutations.flatMap((m) => [...m.addedNodes]));
-  });
-  observer.observe(document.documentElement, { subtree: true, childList: true });
+  }).observe(document.documentElement, { subtree: true, childList: true });
   void scan([document]);
   if (document.querySelector(selector)) (globalThis.requestIdleCallback ?? setTimeout)(warmIntl);
 }

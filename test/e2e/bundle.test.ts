@@ -312,44 +312,6 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
-  it('a loader cached from before a deployment whose chunk is gone hands over to the new version, which shows the element', async () => {
-    // Two versions at /dep/: the one the browser cached, and the one deployed since (its list chunk renamed, the old one gone).
-    const loaderA = readFileSync(join(dist, 'stagedoor.js'), 'utf8');
-    const listA = readdirSync(dist).find((n) => /^stagedoor-event-list-[\w-]{8}\.js$/.test(n)) ?? '';
-    assert.ok(listA && loaderA.includes(listA), 'the loader names the list chunk');
-    const listB = listA.replace(/-[\w-]{8}\.js$/, '-Deployed.js');
-    const loaderB = loaderA.replaceAll(listA, listB);
-    const { page: p, errors, requests, violations } = await watchedPage(browser);
-    const consoleErrors: string[] = [];
-    p.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    let loaders = 0;
-    await p.route(
-      (url) => url.pathname.startsWith('/dep/'),
-      async (route) => {
-        const name = new URL(route.request().url()).pathname.slice('/dep/'.length);
-        const js = (body: string) => route.fulfill({ status: 200, contentType: 'text/javascript', headers: { 'Cache-Control': 'public, max-age=300' }, body });
-        if (name === 'stagedoor.js') return js(loaders++ === 0 ? loaderA : loaderB);
-        if (name === listA) return route.fulfill({ status: 404, body: 'gone' });
-        return js(readFileSync(join(dist, name === listB ? listA : name), 'utf8'));
-      },
-    );
-    pages['/deployed'] = page(
-      '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/dep/stagedoor.js"></script>',
-      '<main><event-list></event-list></main>',
-    );
-    await p.goto(`${server.origin}/deployed`);
-    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
-    assert.ok(requests.some((u) => new URL(u).searchParams.has('renewed')), 'the new loader was imported');
-    assert.equal(requests.filter((u) => new URL(u).pathname === `/dep/${listB}`).length, 1);
-    assert.deepEqual(consoleErrors.filter((e) => /could not be loaded/.test(e)), [], 'nothing to report: the new version showed it');
-    assert.deepEqual(errors.filter((e) => !e.endsWith(`/dep/${listA}`) && !/Failed to load resource/.test(e)), []);
-    assert.deepEqual(await definedTags(p, ['event-list']), ['event-list']);
-    assert.deepEqual(await violations(), []);
-    await p.close();
-  });
-
   it("keeps a held basket when the basket's requests cannot be fetched in another tab, which shows it once they can", async () => {
     const context = await browser.newContext();
     try {
