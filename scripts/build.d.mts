@@ -7,6 +7,7 @@ export function expectedSideEffects(): string[];
 export type BundleTable = Record<string, [name: string, files: string[], renders?: string[]]>;
 export function bundleElements(): { tag: string; name: string; module: string }[];
 export const PRELOAD_FILE: string;
+export const LOADER: string;
 export function preloadList(table: BundleTable): Record<string, string[]>;
 export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string, options?: { endpoint?: string }): string;
 export const EVENTS_PATH: string;

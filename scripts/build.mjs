@@ -22,6 +22,7 @@
 // `node scripts/build.mjs [manifest|bundle|lib|wordpress|demo ...]` builds only those parts.
 // Tests and benches import the functions below.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -233,6 +234,8 @@ const isFlowModule = (id) =>
  * small runtime they share). One chunk, not five (each a request: over HTTP/1.1's six connections
  * the seat picker's later part was seven requests at once, with the seat lookup queued behind them).
  */
+// (The bundler's runtime goes with them: today only these modules use it. Should the core ever
+// need it, this rule would pull the basket chunk into every page, which the size test would catch.)
 const isBasketModule = (id) =>
   /[\\/]src[\\/](state[\\/](basket-engine|basket-failure|pending-payment)|controllers[\\/]countdown-controller)\.ts$/.test(id) || /^\0?rolldown[:/]runtime/.test(id);
 
@@ -322,7 +325,6 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
       table[element.tag] = [element.name, [chunk.fileName, ...staticClosure(chunk.fileName, chunks)], ...extra];
     }
   }
-  writeFileSync(join(outDir, PRELOAD_FILE), `${JSON.stringify(preloadList(table), null, 2)}\n`);
   const loaderBuild = browserBuild({ outDir, emptyOutDir: false, sourcemap });
   await build({
     ...loaderBuild,
@@ -333,14 +335,37 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
       rolldownOptions: { output: { minify: true, comments: FINAL_COMMENTS } },
     },
   });
+  const loader = versionedLoader(outDir);
+  writeFileSync(join(outDir, PRELOAD_FILE), `${JSON.stringify({ [LOADER]: [loader], ...preloadList(table) }, null, 2)}\n`);
   return table;
+}
+
+/** The loader's stable name: the one script tag a host pastes. */
+export const LOADER = 'stagedoor.js';
+
+/**
+ * The loader again under a name with a hash of its content, `stagedoor-loader-<hash>.js`: for a
+ * page that writes its own <head> from this build's stagedoor-preload.json (its `"stagedoor.js"`
+ * entry), and so always names the version it was written with. Served immutable like the chunks,
+ * a later page of a visit runs it from the cache with no round trip, where `stagedoor.js` (which
+ * keeps its name across versions) is asked for again each time. Returns its file name.
+ */
+function versionedLoader(outDir) {
+  const code = readFileSync(join(outDir, LOADER), 'utf8');
+  const hash = createHash('sha256').update(code).digest('base64url').slice(0, 8);
+  const name = `stagedoor-loader-${hash}.js`;
+  const hasMap = existsSync(join(outDir, `${LOADER}.map`));
+  writeFileSync(join(outDir, name), hasMap ? code.replace(/sourceMappingURL=stagedoor\.js\.map/, `sourceMappingURL=${name}.map`) : code);
+  if (hasMap) cpSync(join(outDir, `${LOADER}.map`), join(outDir, `${name}.map`));
+  return name;
 }
 
 /**
  * For hosts that write their own <head> (a server-rendered page, a CMS
  * plugin): per tag, the files a page showing it should list as
  * `<link rel="modulepreload">` so the browser fetches them alongside the
- * loader instead of after it (the loader itself never writes into a page).
+ * loader instead of after it (the loader itself never writes into a page),
+ * and under `"stagedoor.js"` this build's loader by a versioned name.
  * `dist/stagedoor-preload.json`, written by each bundle build.
  */
 export const PRELOAD_FILE = 'stagedoor-preload.json';
@@ -680,12 +705,13 @@ export function buildDemo({ outDir = fromRoot('dist/demo'), bundleDir = fromRoot
   // The demo pages are the host here: they list their elements' chunks as modulepreload hints in
   // their own <head> (dist/stagedoor-preload.json), as a server-rendered host page can.
   const list = JSON.parse(readFileSync(join(bundleDir, PRELOAD_FILE), 'utf8'));
-  const tags = Object.keys(list);
+  const tags = Object.keys(list).filter((key) => key !== LOADER);
   for (const file of walk(outDir).filter((f) => f.endsWith('.html'))) {
     const html = readFileSync(file, 'utf8');
     const present = tags.filter((tag) => html.includes(`<${tag}`)).sort((a, b) => html.indexOf(`<${a}`) - html.indexOf(`<${b}`));
     const hints = preloadLinks(list, present, '/', { endpoint: '/api' });
-    const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, `<script type="module" src="/stagedoor.js"></script>${hints ? `\n    ${hints}` : ''}`);
+    const loader = list[LOADER]?.[0] ?? LOADER;
+    const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, `<script type="module" src="/${loader}"></script>${hints ? `\n    ${hints}` : ''}`);
     writeFileSync(file, built);
   }
   for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.(js(\.map)?|json)$/.test(n))) {

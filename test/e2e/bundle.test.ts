@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createApiClient } from '../../src/api/client.ts';
+import { bundleCacheControl, IMMUTABLE } from '../../src/server/bundle-caching.ts';
 import { buildBundle, PRELOAD_FILE, preloadLinks, registrationFiles } from '../../scripts/build.mjs';
 import { chooseSeatPair } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
@@ -193,6 +194,24 @@ describe('the script-tag bundle in a bare page', () => {
     assert.equal(second.requests.filter(isList('/api/rest/v2/Events')).length, 0, 'nothing asked of the page\'s default endpoint');
     assert.deepEqual(second.errors, []);
     await second.page.close();
+  });
+
+  it('names its loader by a versioned name too, which a page that writes its own head loads (served immutable)', async () => {
+    const list = JSON.parse(readFileSync(join(dist, PRELOAD_FILE), 'utf8')) as Record<string, string[]>;
+    const versioned = list['stagedoor.js']?.[0] ?? '';
+    assert.match(versioned, /^stagedoor-loader-[\w-]{8}\.js$/);
+    // The same code as stagedoor.js, but for its source map's name.
+    const plain = (name: string) => readFileSync(join(dist, name), 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+    assert.equal(plain(versioned), plain('stagedoor.js'));
+    assert.deepEqual(bundleCacheControl(`/v1/${versioned}`), IMMUTABLE);
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    pages['/versioned'] = page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/${versioned}"></script>`, '<main><event-list></event-list></main>');
+    await p.goto(`${server.origin}/versioned`);
+    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    assert.deepEqual(requests.filter((u) => new URL(u).pathname === '/v1/stagedoor.js'), []);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
   });
 
   it('shows the list on a page whose lang Intl refuses, with nothing on the console', async () => {

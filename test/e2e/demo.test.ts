@@ -41,7 +41,9 @@ describe('the demo site (built)', () => {
   it('loads the built bundle, not the TypeScript sources, with its own chunks hinted in its <head>', () => {
     for (const name of demoPages) {
       const html = readFileSync(join(work, 'demo', name), 'utf8');
-      assert.match(html, /<script type="module" src="\/stagedoor\.js"><\/script>/, name);
+      // By its versioned name (cached immutable): the page is written with this build.
+      const loader = /<script type="module" src="\/(stagedoor-loader-[\w-]{8}\.js)"><\/script>/.exec(html)?.[1] ?? '';
+      assert.ok(loader && existsSync(join(work, 'demo', loader)), `${name} loads the versioned loader, which is there`);
       assert.doesNotMatch(html, /src="\/src\//, name);
       // The demo page is the host: it lists the chunks of the elements it holds (dist/stagedoor-preload.json).
       const head = html.slice(0, html.indexOf('</head>'));
