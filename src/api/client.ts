@@ -229,13 +229,13 @@ function prepare(op: OperationRow, args: Record<string, unknown>): string {
 }
 
 /**
- * Never a cookie to another origin. A GET goes as the fetch default (`same-origin`), the
- * mode a page's `<link rel="preload" as="fetch" crossorigin>` asks with: a host that
- * preloads the list of events in its <head> (docs/embedding.md) has that answer taken, not
- * asked again (a preload is used only by a request of the same credentials mode).
- * The rest send none, even to the page's own origin.
+ * No cookies: they are not ours, and a proxy or CDN in front may refuse to cache an answer to a
+ * request that carries them. One exception, the list of events, which a host may preload in its
+ * <head> (docs/embedding.md) with `<link rel="preload" as="fetch" crossorigin>`: a preload is
+ * taken only by a request of the same credentials mode, so that GET goes `same-origin` (cookies
+ * to the page's own origin, never to another). The proxy forwards no cookie upstream.
  */
-const credentialsOf = (method: string): RequestCredentials => (method === 'GET' ? 'same-origin' : 'omit');
+const credentialsOf = (operation: string): RequestCredentials => (operation === 'getEvents' ? 'same-origin' : 'omit');
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const endpoint = options.endpoint.replace(/\/+$/, '');
@@ -262,7 +262,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const taken = early ? await untilAborted(early.response.catch(() => null), init.signal) : null;
       if (early && taken) sentAt = early.sentAt;
       init.signal?.throwIfAborted();
-      response = taken ?? (await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: credentialsOf(op.method), ...(init.fresh ? { cache: 'no-cache' as const } : {}) }));
+      response = taken ?? (await doFetch(url, { method: op.method, headers, body, signal: init.signal, credentials: credentialsOf(op.name), ...(init.fresh ? { cache: 'no-cache' as const } : {}) }));
     } catch (error) {
       // The caller's abort, whatever its reason (AbortError, TimeoutError, its own value), is theirs: rethrow it.
       if (isAbortError(error) || init.signal?.aborted) throw error;

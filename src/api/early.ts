@@ -19,7 +19,7 @@
 /** The path of Get Events (src/api/operations.ts `getEvents`; test/api/early.test.ts keeps them the same). */
 export const EVENTS_PATH = '/rest/v2/Events';
 
-/** The request as the api client sends a GET (src/api/client.ts): only these headers, cookies only to the page's own origin (as a host's `<link rel="preload" as="fetch" crossorigin>` asks, so the loader takes that answer). */
+/** The request as the api client sends the list's GET (src/api/client.ts): only these headers, cookies only to the page's own origin (as a host's `<link rel="preload" as="fetch" crossorigin>` asks, so the loader takes that answer). */
 export const EARLY_INIT: RequestInit = Object.freeze({ headers: { Accept: 'application/json' }, credentials: 'same-origin' as const });
 
 /** How long an early request waits to be taken. */
