@@ -23,12 +23,23 @@ const isTask = (controller: ReactiveController): controller is Task =>
 const LOCALE_PATIENCE_MS = 3000;
 
 /**
- * Each stylesheet's viewport when its media rules were last answered, as a count of the window's
- * resizes (reading the viewport's size instead would force a layout on every element's connect).
+ * Each stylesheet's viewport when its media rules were last answered, as a count of what may have
+ * changed it (reading the viewport's size instead forces a layout on every element's connect):
+ * the window's resizes, and an orientation change, a page shown again or made visible, which may
+ * come before the resize they cause is dispatched (none is, to a hidden page). Counted from the
+ * first element's connect (importing a module registers nothing).
  */
 const askedAt = new WeakMap<CSSStyleSheet, number>();
-let resizes = 0;
-if (typeof addEventListener === 'function') addEventListener('resize', () => void resizes++, { passive: true });
+let viewportChanges = -1;
+function viewportEpoch(): number {
+  if (viewportChanges < 0) {
+    viewportChanges = 0;
+    const changed = () => void viewportChanges++;
+    for (const type of ['resize', 'orientationchange', 'pageshow']) addEventListener(type, changed, { passive: true });
+    document.addEventListener('visibilitychange', changed, { passive: true });
+  }
+  return viewportChanges;
+}
 
 /**
  * WebKit keeps a shared stylesheet's answers to viewport media queries from when it was last in
@@ -37,7 +48,7 @@ if (typeof addEventListener === 'function') addEventListener('resize', () => voi
  * again makes the engine ask anew.
  */
 function askViewportAgain(sheets: readonly CSSStyleSheet[]): void {
-  const viewport = resizes;
+  const viewport = viewportEpoch();
   for (const sheet of sheets) {
     // Only if the viewport changed since this sheet was last asked (or first adopted, which
     // answers afresh): setting media text restyles the element, 20 ms of a throttled phone's
