@@ -205,6 +205,7 @@ describe('formatting a performance time shows the venue’s wall clock', () => {
     });
     Intl.DateTimeFormat = counting;
     try {
+      // Options no other test formats with (the formatters are kept for the whole module).
       const shown = { locale: 'de-AT', weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' } as const;
       const days = Array.from({ length: 30 }, (_, i) => `2026-09-${String(i + 1).padStart(2, '0')}T19:30:00`);
       const texts = days.map((d) => formatServiceDateTime(d, shown));
@@ -214,8 +215,11 @@ describe('formatting a performance time shows the venue’s wall clock', () => {
       formatServiceDateTime(days[0] ?? '', { ...shown, timeZone: 'America/New_York' });
       formatServiceDateTime(days[0] ?? '', { ...shown, locale: 'en-GB' });
       assert.equal(made, 3, 'another zone, another language: one more each');
-      // The same options again, written in another order, are the same formatter or a new one, never a wrong one.
+      // Other options in the same language and zone: their own formatter, never the month's.
       assert.equal(formatServiceDateTime(days[0] ?? '', { locale: 'de-AT', hour: '2-digit', minute: '2-digit' }), '19:30');
+      // The same options written in another order: the same text (a formatter of their own, or the same one).
+      const reordered = { minute: '2-digit', hour: '2-digit', month: 'long', day: 'numeric', weekday: 'long', locale: 'de-AT' } as const;
+      assert.equal(formatServiceDateTime(days[0] ?? '', reordered), texts[0]);
     } finally {
       Intl.DateTimeFormat = Real;
     }
