@@ -337,6 +337,11 @@ describe('one basket across the tabs of a site', () => {
     await addSeats(a.page);
     const b = await open(context, '/shop5'); // opened last, and touched
     await b.page.locator('basket-timer [part~="time"]').first().waitFor();
+    // Both checkouts have read their options before the clocks move. The service's clock and the
+    // tabs' are moved one after the other: a basket answer read in between (B's checkout loading
+    // its options once the basket showed) would be a reading of the service a move ahead of the
+    // tab's clock, which the tab rightly takes for its visitor setting their clock, and count from.
+    for (const p of [a.page, b.page]) await p.locator('checkout-form [part~="submit-button"]').first().waitFor();
     await b.page.bringToFront();
     await b.page.mouse.click(2, 2);
     const left = async () => seconds(await shownTime(b.page));
