@@ -10,7 +10,7 @@
  * an HTTP server, dispatch() costs about 10 µs less than request() (no body
  * stream, no promise per chunk). So: dispatch(), with undici's own timers.
  */
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { normaliseBaseUrl, type Attempt, type UpstreamClient } from './upstream.ts';
 
 export interface PoolClientOptions {
@@ -20,13 +20,20 @@ export interface PoolClientOptions {
   keepAliveMs?: number;
 }
 
-type Headers = Record<string, string | string[] | undefined>;
-
-function header(headers: Headers, name: string): string | null {
-  const value = headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? (value[0] ?? null) : value;
+/**
+ * The value of a header in undici's raw list (`[name, value, name, value, ...]` as bytes), by its
+ * lower-case name; the first one when it is repeated. Reading the three the proxy passes on from
+ * the raw list costs less than having undici build an object of every header for each answer.
+ */
+function header(raw: (Buffer | string)[], name: string): string | null {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i] as Buffer | string;
+    if (key.length === name.length && latin1(key).toLowerCase() === name) return latin1(raw[i + 1] as Buffer | string);
+  }
+  return null;
 }
+
+const latin1 = (value: Buffer | string) => (typeof value === 'string' ? value : value.toString('latin1'));
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -44,7 +51,7 @@ export function poolClient(base: string, options: PoolClientOptions = {}): Upstr
     send(req, timeoutMs): Promise<Attempt> {
       return new Promise((resolve) => {
         let status = 0;
-        let headers: Headers = {};
+        let headers: (Buffer | string)[] = [];
         const chunks: Buffer[] = [];
         try {
           pool.dispatch(
@@ -61,16 +68,21 @@ export function poolClient(base: string, options: PoolClientOptions = {}): Upstr
               // SubmitOrder and the other changes must never be sent twice by the pool itself.
               idempotent: req.method === 'GET',
             },
+            // undici's own hooks, as its client calls them: the newer ones (onRequestStart,
+            // onResponseStart...) go through an adapter that builds a controller and an object of
+            // the headers (and of the trailers) for every answer.
             {
-              onRequestStart() {},
-              onResponseStart(_controller, statusCode, responseHeaders) {
+              onConnect() {},
+              onHeaders(statusCode: number, rawHeaders: (Buffer | string)[]) {
                 status = statusCode;
-                headers = responseHeaders;
+                headers = rawHeaders;
+                return true;
               },
-              onResponseData(_controller, chunk) {
+              onData(chunk: Buffer) {
                 chunks.push(chunk);
+                return true;
               },
-              onResponseEnd() {
+              onComplete() {
                 resolve({
                   kind: 'answer',
                   status,
@@ -80,10 +92,10 @@ export function poolClient(base: string, options: PoolClientOptions = {}): Upstr
                   body: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8'),
                 });
               },
-              onResponseError(_controller, error) {
+              onError(error: Error) {
                 resolve(TIMEOUT_CODES.has((error as { code?: string }).code ?? '') ? { kind: 'timeout' } : { kind: 'unreachable' });
               },
-            },
+            } as unknown as Dispatcher.DispatchHandler,
           );
         } catch {
           resolve({ kind: 'unreachable' });
