@@ -257,28 +257,33 @@ export class ClockOffset {
 
   /** Take a reading (see the class comment); `from` ≤ `to`. */
   observe(from: number, to: number, sentAt: number, receivedAt: number): void {
-    if (![from, to, sentAt, receivedAt].every(Number.isFinite)) return;
+    if (!(Number.isFinite(from) && Number.isFinite(to) && Number.isFinite(sentAt) && Number.isFinite(receivedAt))) return;
     const last = Math.max(sentAt, receivedAt);
     const low = from - last;
     const high = to - Math.min(sentAt, receivedAt);
-    const current = this.bounds(last);
+    // The interval now (`bounds(last)`, without an object: the proxy takes a reading per answer).
+    const slack = Math.abs(last - this.at) * this.drift;
+    const currentLow = this.low - slack;
+    const currentHigh = this.high + slack;
     // Intersect; a reading outside the interval (a clock was set) starts afresh. Before any reading the interval is everything.
-    const meets = low <= current.high && high >= current.low;
-    const before = { low: this.low, high: this.high };
-    this.low = meets ? Math.max(low, current.low) : low;
-    this.high = meets ? Math.min(high, current.high) : high;
+    const meets = low <= currentHigh && high >= currentLow;
+    const beforeLow = this.low;
+    const beforeHigh = this.high;
+    this.low = meets ? Math.max(low, currentLow) : low;
+    this.high = meets ? Math.min(high, currentHigh) : high;
     this.at = last;
     this.drift = DRIFT;
-    this.changed(before);
+    this.changed(beforeLow, beforeHigh);
   }
 
   /** State the offset exactly (a clock shared in process, tests): no drift applies until the next reading. */
   set(offset: number, now = this.at): void {
-    const before = { low: this.low, high: this.high };
+    const beforeLow = this.low;
+    const beforeHigh = this.high;
     this.low = this.high = offset;
     this.at = now;
     this.drift = 0;
-    this.changed(before);
+    this.changed(beforeLow, beforeHigh);
   }
 
   private readonly listeners = new Set<() => void>();
@@ -292,8 +297,8 @@ export class ClockOffset {
     return () => this.listeners.delete(listener);
   }
 
-  private changed(before: { low: number; high: number }): void {
-    if (before.low === this.low && before.high === this.high) return;
+  private changed(beforeLow: number, beforeHigh: number): void {
+    if (beforeLow === this.low && beforeHigh === this.high) return;
     for (const listener of [...this.listeners]) listener();
   }
 }

@@ -30,6 +30,8 @@ import type { MiddlewareHandler } from 'hono';
 import { ClockOffset, clockTiming, parseClockTiming } from '../../api/time.ts';
 import type { UpstreamClient } from './upstream.ts';
 
+const CARRIES_STAMP = Symbol('stagedoor.carriesClockStamp');
+
 export class UpstreamClock {
   private readonly offset = new ClockOffset();
 
@@ -49,11 +51,12 @@ export class UpstreamClock {
   /** Any upstream client (fetch, the Node pool, in process): each answer's `Date`, read against its attempt's start and end. */
   timing(inner: UpstreamClient): UpstreamClient {
     return {
-      send: async (request, timeoutMs) => {
+      send: (request, timeoutMs) => {
         const sentAt = this.now();
-        const attempt = await inner.send(request, timeoutMs);
-        if (attempt.kind === 'answer') this.observe(attempt.date, null, sentAt, this.now());
-        return attempt;
+        return inner.send(request, timeoutMs).then((attempt) => {
+          if (attempt.kind === 'answer') this.observe(attempt.date, null, sentAt, this.now());
+          return attempt;
+        });
       },
       close: inner.close ? () => inner.close?.() ?? Promise.resolve() : undefined,
     };
@@ -66,8 +69,20 @@ export class UpstreamClock {
       this.offset.observe(stamp, stamp, sentAt, receivedAt);
       return;
     }
-    const second = date ? Date.parse(date) : Number.NaN;
+    const second = date ? this.parseDate(date) : Number.NaN;
     if (Number.isFinite(second)) this.offset.observe(second, second + 999, sentAt, receivedAt);
+  }
+
+  /** The last `Date` read and its instant: answers within one second all carry the same. */
+  private lastDate = '';
+  private lastSecond = Number.NaN;
+
+  private parseDate(date: string): number {
+    if (date !== this.lastDate) {
+      this.lastDate = date;
+      this.lastSecond = Date.parse(date);
+    }
+    return this.lastSecond;
   }
 
   /** What is known of the upstream's offset from the proxy's clock (ms), for logs and tests. */
@@ -88,17 +103,18 @@ export class UpstreamClock {
     return clockTiming(this.read());
   }
 
-  /** Answers built with the stamp among their headers: the middleware leaves them as they are. */
-  private readonly carrying = new WeakSet<Response>();
-
+  /**
+   * Mark an answer built with the stamp among its headers: the middleware leaves it as it is.
+   * (A property of its own rather than a WeakSet entry: cheaper for every answer, and for the GC.)
+   */
   stamped(response: Response): Response {
-    this.carrying.add(response);
+    (response as { [CARRIES_STAMP]?: true })[CARRIES_STAMP] = true;
     return response;
   }
 
   /** Middleware: every answer of the proxy, its own refusals included, carries the stamp. */
   readonly stamp: MiddlewareHandler = async (c, next) => {
     await next();
-    if (!this.carrying.has(c.res)) c.res.headers.set('Server-Timing', clockTiming(this.read()));
+    if (!(c.res as { [CARRIES_STAMP]?: true })[CARRIES_STAMP]) c.res.headers.set('Server-Timing', clockTiming(this.read()));
   };
 }

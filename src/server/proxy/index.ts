@@ -445,8 +445,17 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     return response;
   }
 
+  /** The last record's instant and its ISO text: requests finishing within one millisecond share it. */
+  let loggedAt = Number.NaN;
+  let loggedTime = '';
+
   function record(entry: AccessLogEntry): void {
-    entry.time = new Date(now()).toISOString();
+    const at = now();
+    if (at !== loggedAt) {
+      loggedTime = new Date(at).toISOString();
+      loggedAt = at;
+    }
+    entry.time = loggedTime;
     try {
       metrics?.request(entry);
       log?.(entry);

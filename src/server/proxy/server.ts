@@ -41,6 +41,12 @@ export function listenProxy(fetch: (request: Request, env: unknown) => Response 
   let quiet: (() => void) | null = null;
   const retryAfter = String(options.retryAfterSeconds ?? 2);
 
+  // One function for every answer (a response closes once): no closure per request.
+  const finished = () => {
+    inFlight--;
+    if (inFlight === 0) quiet?.();
+  };
+
   const server = createServer((req, res) => {
     if (draining) {
       options.onRefusal?.(503, 'shutting-down');
@@ -54,10 +60,7 @@ export function listenProxy(fetch: (request: Request, env: unknown) => Response 
       return;
     }
     inFlight++;
-    res.once('close', () => {
-      inFlight--;
-      if (inFlight === 0) quiet?.();
-    });
+    res.on('close', finished);
     void listener(req, res);
   });
 

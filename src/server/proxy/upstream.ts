@@ -150,32 +150,39 @@ function settled(attempt: Attempt, retried: boolean): UpstreamResult {
  * the retry together). A read is retried once when the connection failed; a
  * time-out is never retried, nor is anything that may change state.
  */
-export async function callUpstream(client: UpstreamClient, req: UpstreamRequest, options: CallOptions): Promise<UpstreamResult> {
+export function callUpstream(client: UpstreamClient, req: UpstreamRequest, options: CallOptions): Promise<UpstreamResult> {
   const late = options.onSettledLate && options.lateAnswerMs && options.lateAnswerMs > options.timeoutMs ? options.onSettledLate : null;
   const limit = late ? (options.lateAnswerMs ?? options.timeoutMs) : options.timeoutMs;
+  // The common call (no late answer to wait for) is this promise itself: no async wrapper around it.
+  if (!late) return attempts(client, req, limit);
+  return callWithLateAnswer(attempts(client, req, limit), options.timeoutMs, late);
+}
+
+/** The first attempt and, for a retryable request whose connection failed, one retry within the deadline. */
+async function attempts(client: UpstreamClient, req: UpstreamRequest, limit: number): Promise<UpstreamResult> {
   const deadline = performance.now() + limit;
-  const attempts = (async (): Promise<UpstreamResult> => {
-    const first = await client.send(req, limit);
-    if (first.kind !== 'unreachable' || !req.retryable) return settled(first, false);
-    const left = Math.floor(deadline - performance.now());
-    if (left <= 0) return { kind: 'timeout', retried: false };
-    return settled(await client.send(req, left), true);
-  })();
-  if (!late) return attempts;
-  // The caller's deadline, while the request itself may run on.
+  const first = await client.send(req, limit);
+  if (first.kind !== 'unreachable' || !req.retryable) return settled(first, false);
+  const left = Math.floor(deadline - performance.now());
+  if (left <= 0) return { kind: 'timeout', retried: false };
+  return settled(await client.send(req, left), true);
+}
+
+/** The caller's deadline (`timeoutMs`), while the request itself may run on and report to `late`. */
+async function callWithLateAnswer(running: Promise<UpstreamResult>, timeoutMs: number, late: (result: UpstreamResult) => void): Promise<UpstreamResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   const result = await Promise.race([
-    attempts,
+    running,
     new Promise<UpstreamResult>((resolve) => {
       timer = setTimeout(() => {
         timedOut = true;
         resolve({ kind: 'timeout', retried: false });
-      }, options.timeoutMs);
+      }, timeoutMs);
     }),
   ]);
   clearTimeout(timer);
-  if (timedOut) void attempts.then(late);
+  if (timedOut) void running.then(late);
   return result;
 }
 
