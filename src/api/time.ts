@@ -257,33 +257,28 @@ export class ClockOffset {
 
   /** Take a reading (see the class comment); `from` ≤ `to`. */
   observe(from: number, to: number, sentAt: number, receivedAt: number): void {
-    if (!(Number.isFinite(from) && Number.isFinite(to) && Number.isFinite(sentAt) && Number.isFinite(receivedAt))) return;
+    if (![from, to, sentAt, receivedAt].every(Number.isFinite)) return;
     const last = Math.max(sentAt, receivedAt);
     const low = from - last;
     const high = to - Math.min(sentAt, receivedAt);
-    // The interval now (`bounds(last)`, without an object: the proxy takes a reading per answer).
-    const slack = Math.abs(last - this.at) * this.drift;
-    const currentLow = this.low - slack;
-    const currentHigh = this.high + slack;
+    const current = this.bounds(last);
     // Intersect; a reading outside the interval (a clock was set) starts afresh. Before any reading the interval is everything.
-    const meets = low <= currentHigh && high >= currentLow;
-    const beforeLow = this.low;
-    const beforeHigh = this.high;
-    this.low = meets ? Math.max(low, currentLow) : low;
-    this.high = meets ? Math.min(high, currentHigh) : high;
+    const meets = low <= current.high && high >= current.low;
+    const before = { low: this.low, high: this.high };
+    this.low = meets ? Math.max(low, current.low) : low;
+    this.high = meets ? Math.min(high, current.high) : high;
     this.at = last;
     this.drift = DRIFT;
-    this.changed(beforeLow, beforeHigh);
+    this.changed(before);
   }
 
   /** State the offset exactly (a clock shared in process, tests): no drift applies until the next reading. */
   set(offset: number, now = this.at): void {
-    const beforeLow = this.low;
-    const beforeHigh = this.high;
+    const before = { low: this.low, high: this.high };
     this.low = this.high = offset;
     this.at = now;
     this.drift = 0;
-    this.changed(beforeLow, beforeHigh);
+    this.changed(before);
   }
 
   private readonly listeners = new Set<() => void>();
@@ -297,8 +292,8 @@ export class ClockOffset {
     return () => this.listeners.delete(listener);
   }
 
-  private changed(beforeLow: number, beforeHigh: number): void {
-    if (beforeLow === this.low && beforeHigh === this.high) return;
+  private changed(before: { low: number; high: number }): void {
+    if (before.low === this.low && before.high === this.high) return;
     for (const listener of [...this.listeners]) listener();
   }
 }
