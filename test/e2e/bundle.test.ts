@@ -36,6 +36,15 @@ const isSanitizerChunk = (url: string): boolean => /\/stagedoor-purify[^/]*\.js$
 const isChunkOf = (tag: string) => (url: string): boolean => new RegExp(`/stagedoor-${tag}-[\\w-]+\\.js$`).test(new URL(url).pathname);
 const SECOND = '/box-office/api';
 
+/** A watched page at `url`, once its list shows a card (not a skeleton) and its network is quiet. */
+async function withList(browser: Browser, url: string): Promise<Awaited<ReturnType<typeof watchedPage>>> {
+  const watched = await watchedPage(browser);
+  await watched.page.goto(url);
+  await watched.page.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+  await watched.page.waitForLoadState('networkidle');
+  return watched;
+}
+
 /** The tags of `names` that are defined in the page. */
 const definedTags = (p: Page, names: string[]): Promise<string[]> => p.evaluate((n) => n.filter((t) => customElements.get(t)), names);
 /** A lazy chunk of one language's text (stagedoor-de-<hash>.js): the language, or null. */
@@ -169,10 +178,7 @@ describe('the script-tag bundle in a bare page', () => {
   });
 
   it('asks for the list of events beside the chunks, not after them, once, of the endpoint the list uses', async () => {
-    const { page: p, errors, requests } = await watchedPage(browser);
-    await p.goto(`${server.origin}/list`);
-    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
-    await p.waitForLoadState('networkidle');
+    const { page: p, errors, requests } = await withList(browser, `${server.origin}/list`);
     const isList = (path: string) => (u: string) => new URL(u).pathname === path;
     assert.equal(requests.filter(isList('/api/rest/v2/Events')).length, 1, 'the list asked for once (the loader asked, the element took its answer)');
     const timing = await p.evaluate(() => {
@@ -186,10 +192,7 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
 
     // A list in a provider of its own endpoint: asked of that endpoint, once.
-    const second = await watchedPage(browser);
-    await second.page.goto(`${server.origin}/two`);
-    await second.page.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
-    await second.page.waitForLoadState('networkidle');
+    const second = await withList(browser, `${server.origin}/two`);
     assert.equal(second.requests.filter(isList(`${SECOND}/rest/v2/Events`)).length, 1);
     assert.equal(second.requests.filter(isList('/api/rest/v2/Events')).length, 0, 'nothing asked of the page\'s default endpoint');
     assert.deepEqual(second.errors, []);
@@ -204,10 +207,8 @@ describe('the script-tag bundle in a bare page', () => {
     const plain = (name: string) => readFileSync(join(dist, name), 'utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
     assert.equal(plain(versioned), plain('stagedoor.js'));
     assert.deepEqual(bundleCacheControl(`/v1/${versioned}`), IMMUTABLE);
-    const { page: p, errors, requests, violations } = await watchedPage(browser);
     pages['/versioned'] = page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/${versioned}"></script>`, '<main><event-list></event-list></main>');
-    await p.goto(`${server.origin}/versioned`);
-    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    const { page: p, errors, requests, violations } = await withList(browser, `${server.origin}/versioned`);
     assert.deepEqual(requests.filter((u) => new URL(u).pathname === '/v1/stagedoor.js'), []);
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
@@ -215,20 +216,14 @@ describe('the script-tag bundle in a bare page', () => {
   });
 
   it('shows the list on a page whose lang Intl refuses, with nothing on the console', async () => {
-    const { page: p, errors, violations } = await watchedPage(browser);
-    await p.goto(`${server.origin}/list-odd-lang`);
-    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
-    await p.waitForLoadState('networkidle');
+    const { page: p, errors, violations } = await withList(browser, `${server.origin}/list-odd-lang`);
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
     await p.close();
   });
 
   it('takes the list a host\'s <head> preloads: asked for once, with the page, and shown', async () => {
-    const { page: p, errors, requests, violations } = await watchedPage(browser);
-    await p.goto(`${server.origin}/list-hinted`);
-    await p.locator('event-list').locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
-    await p.waitForLoadState('networkidle');
+    const { page: p, errors, requests, violations } = await withList(browser, `${server.origin}/list-hinted`);
     const isList = (u: string) => new URL(u).pathname === '/api/rest/v2/Events';
     assert.equal(requests.filter(isList).length, 1, 'the list asked for once');
     // One resource entry, the hint's: neither the loader nor the element sent a request of their own.
