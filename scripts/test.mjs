@@ -13,6 +13,8 @@ import { ENGINES, missing } from './engines.mjs';
 const totals = { passed: 0, failed: 0 };
 /** Per engine: its counts and time, printed before the closing line. */
 const engineLines = [];
+/** Every failed test by name, printed again before the closing line (a CI log may keep only its tail). */
+const failureLines = [];
 const bin = (name) => join('node_modules', '.bin', name);
 
 /** Run a command; its output is echoed as it comes, or only kept (`quiet`, for runs side by side). */
@@ -38,7 +40,7 @@ function findTests(dir) {
 async function typecheck(project) {
   console.log(`\n== type check (${project})`);
   const { code } = await run(bin('tsc'), ['-p', project, '--noEmit']);
-  if (code === 0) totals.passed++; else totals.failed++;
+  if (code === 0) totals.passed++; else { totals.failed++; failureLines.push(`type check (${project})`); }
 }
 
 async function nodeTests(label, files, env = {}) {
@@ -48,7 +50,15 @@ async function nodeTests(label, files, env = {}) {
   const pass = /^\s*ℹ pass (\d+)/m.exec(output);
   const fail = /^\s*ℹ fail (\d+)/m.exec(output);
   const cancelled = /^\s*ℹ cancelled (\d+)/m.exec(output);
-  if (!pass || !fail) { totals.failed++; return; }
+  // node:test's spec reporter lists the failing tests again at its end, after "✖ failing tests:".
+  const failing = output.split(/^✖ failing tests:$/m)[1] ?? '';
+  let at = '';
+  for (const line of failing.split('\n')) {
+    const where = /^\s*test at (\S+)/.exec(line);
+    if (where) at = where[1];
+    else if (/^\s*✖ /.test(line)) failureLines.push(`node (${label}): ${at ? `${at} › ` : ''}${line.trim().slice(2)}`);
+  }
+  if (!pass || !fail) { totals.failed++; failureLines.push(`node (${label}): ended without its counts (exit ${code})`); return; }
   totals.passed += Number(pass[1]);
   totals.failed += Number(fail[1]) + Number(cancelled?.[1] ?? 0);
   if (code !== 0 && Number(fail[1]) === 0 && Number(cancelled?.[1] ?? 0) === 0) totals.failed++;
@@ -80,6 +90,8 @@ async function browserTestsIn(engine, again = false) {
   }
   const counts = JSON.parse(readFileSync(out, 'utf8'));
   const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
+  failureLines.push(...(counts.failures ?? []));
+  if (code !== 0 && counts.failed === 0) failureLines.push(`${engine}: web-test-runner exited ${code} with no failed test`);
   return { engine, passed: counts.passed, failed, skipped: counts.skipped ?? 0, seconds };
 }
 
@@ -121,6 +133,11 @@ await browserTests();
 await allNodeTests();
 
 console.log('');
+if (failureLines.length) {
+  console.log(`failed (${failureLines.length}):`);
+  for (const line of failureLines.slice(0, 30)) console.log(`  ${line}`);
+  if (failureLines.length > 30) console.log(`  … and ${failureLines.length - 30} more, above`);
+}
 for (const line of engineLines) console.log(line);
 console.log(`whole run: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);

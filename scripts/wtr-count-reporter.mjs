@@ -1,34 +1,45 @@
 // A web-test-runner reporter that counts every test of every session and, at
 // stop, writes the counts to a file and prints `N passed, N failed`. A session
 // that did not pass but has no failed test (a file that failed to load, a
-// browser error) counts as one failure, so the closing line is honest.
+// browser error) counts as one failure, so the closing line is honest. Each
+// failure is named in the file too, for the closing lines of `npm test`.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 
-function countSuite(suite, acc) {
+function countSuite(suite, acc, path = []) {
   if (!suite) return;
   for (const t of suite.tests ?? []) {
     if (t.skipped) acc.skipped++;
     else if (t.passed) acc.passed++;
-    else acc.failed++;
+    else {
+      acc.failed++;
+      const why = String(t.error?.message ?? '').split('\n')[0].slice(0, 200);
+      acc.names.push(`${[...path, t.name].join(' › ')}${why ? ` (${why})` : ''}`);
+    }
   }
-  for (const s of suite.suites ?? []) countSuite(s, acc);
+  for (const s of suite.suites ?? []) countSuite(s, acc, [...path, s.name]);
 }
 
 export function countReporter({ out }) {
   return {
     stop({ sessions }) {
-      const total = { passed: 0, failed: 0, skipped: 0 };
+      const total = { passed: 0, failed: 0, skipped: 0, failures: [] };
       /** Per browser (an engine may run several: launched preferring dark, or in a time zone). */
       const byBrowser = new Map();
       for (const session of sessions) {
-        const acc = { passed: 0, failed: 0, skipped: 0 };
+        const acc = { passed: 0, failed: 0, skipped: 0, names: [] };
         countSuite(session.testResults, acc);
-        if (!session.passed && acc.failed === 0) acc.failed = 1;
+        const name = session.browser?.name ?? 'browser';
+        if (!session.passed && acc.failed === 0) {
+          acc.failed = 1;
+          const why = String(session.errors?.[0]?.message ?? 'did not pass').split('\n')[0].slice(0, 200);
+          acc.names.push(`the file itself (${why})`);
+        }
+        // Named in the closing lines of `npm test`, where a CI log that keeps only its tail still shows them.
+        for (const n of acc.names) total.failures.push(`${name}: ${relative(process.cwd(), session.testFile)} › ${n}`);
         total.passed += acc.passed;
         total.failed += acc.failed;
         total.skipped += acc.skipped;
-        const name = session.browser?.name ?? 'browser';
         const mine = byBrowser.get(name) ?? { passed: 0, failed: 0 };
         mine.passed += acc.passed;
         mine.failed += acc.failed;
