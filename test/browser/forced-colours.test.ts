@@ -13,7 +13,8 @@
  * forced-colours mode: there the file shows that `forced-colors: active` never
  * matches, and its other tests say so in their names.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../elements/helpers/wait.ts';
 import type { FullTicketInfo } from '../../src/api/types.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';

@@ -1,4 +1,5 @@
-import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import sinon from 'sinon';
 import { NetworkError, NOT_AVAILABLE_YET } from '../../src/api/client.ts';
 import '../../src/elements/booking-confirmation/booking-confirmation.ts';

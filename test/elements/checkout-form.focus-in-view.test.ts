@@ -5,7 +5,8 @@
  * renders after it (the checkout's options, arriving later) makes a sticky
  * sidebar grow and would push the item above the top of the page.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';

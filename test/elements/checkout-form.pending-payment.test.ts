@@ -6,7 +6,8 @@
  * customer's entries come back with the basket. The seat picker's "added" notice
  * goes when the basket empties.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { render } from 'lit';
 import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';

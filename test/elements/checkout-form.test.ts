@@ -1,4 +1,5 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import sinon from 'sinon';
 import type { SubmitOrderBody, SubmitOrderOnAccountBody, SubmitOrderResult } from '../../src/api/types.ts';

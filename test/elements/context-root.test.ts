@@ -8,7 +8,8 @@
  * Each test registers the real classes (the package's class exports) under
  * tags of its own, so the order of definition is the test's to choose.
  */
-import { expect, fixture, waitUntil } from '@open-wc/testing';
+import { expect, fixture } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
 import { BasketTimer, BookingElement, BookingProvider, EventList } from '../../src/exports.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';

@@ -5,7 +5,8 @@
  * With the Sanitizer API it is never loaded (test/elements/sanitize.test.ts).
  */
 import './helpers/without-sanitizer-api.ts';
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import '../../src/elements/event-list/event-list.ts';
 import type { EventList } from '../../src/elements/event-list/event-list.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';

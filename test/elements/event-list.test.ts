@@ -1,4 +1,5 @@
-import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import type { EventsResult } from '../../src/api/types.ts';
 import '../../src/elements/event-list/event-list.ts';

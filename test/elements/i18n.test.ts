@@ -4,7 +4,8 @@
  * locale Intl formats with, plural forms by each language's rules, the
  * calendar's week start, and changing `locale` at run time.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { ServerClock } from '../../src/api/time.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';
 import type { BasketTimer } from '../../src/elements/basket-timer/basket-timer.ts';

@@ -4,7 +4,8 @@
  * the state (src/state/lookahead.ts), and <seat-picker> takes that very
  * request when the click chooses the performance: one request, never two.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { ServerClock } from '../../src/api/time.ts';
 import type { FullAvailabilityResult, FullTicketInfo } from '../../src/api/types.ts';
 import '../../src/elements/performance-calendar/performance-calendar.ts';

@@ -9,7 +9,8 @@
  * this file runs in a browser launched preferring light and again in one preferring dark
  * (web-test-runner.config.mjs), each showing its own.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import type { FullTicketInfo } from '../../src/api/types.ts';
 import '../../src/elements/basket-timer/basket-timer.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';

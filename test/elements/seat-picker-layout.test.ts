@@ -3,7 +3,8 @@
  * follow a frame later. They must not push the map: the map stays where its first paint put it,
  * at a phone's width and at a desktop's.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';

@@ -4,7 +4,8 @@
  * answers there (pointer, keyboard, pinch); a tap on seats smaller than a
  * fingertip zooms in about the tap before anything is chosen.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';

@@ -6,7 +6,8 @@
  * back to the same payment page; the checkout keeps showing the payment. Once the
  * payment is known released (or booked), Add works again.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
 import type { AddTicketsResult, FullTicketInfo } from '../../src/api/types.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';

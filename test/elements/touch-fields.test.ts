@@ -4,7 +4,8 @@
  * page's font size; with a mouse they keep the page's size. Chromium emulates a touch screen;
  * Firefox and WebKit cannot, and check the mouse side.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';

@@ -4,7 +4,8 @@
  * stylesheet's old answer to its width query then (src/elements/booking-element.ts asks anew):
  * the checkout's hold line, sticky on a phone, stayed static.
  */
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
+import { waitUntil } from './helpers/wait.ts';
 import '../../src/elements/checkout-form/checkout-form.ts';
 import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-form.component.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';

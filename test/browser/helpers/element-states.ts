@@ -6,7 +6,8 @@
  * every-language test reads the text at each snap; the phone layout test
  * measures the boxes.
  */
-import { fixture, html, waitUntil as waitFor } from '@open-wc/testing';
+import { fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../../elements/helpers/wait.ts';
 import type { TemplateResult } from 'lit';
 import { NOT_AVAILABLE_YET } from '../../../src/api/client.ts';
 import { ServerClock } from '../../../src/api/time.ts';
@@ -34,9 +35,6 @@ import { BASKET_ID, availableAreas, basketWith, performance, ticket } from '../.
 /** The languages other than English (the source). */
 export const LOCALES = ['de', 'es', 'it', 'sv', 'fr', 'nl', 'nb', 'da'] as const;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
-/** waitUntil with room for a busy machine (two cores, the whole suite beside it): 5 s, not 1 s. */
-const waitUntil = (predicate: () => unknown, message?: string, options: { timeout?: number } = {}) =>
-  waitFor(predicate, message, { timeout: 5000, ...options });
 /** Attributes whose text a person reads or hears. */
 const TEXT_ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'alt', 'placeholder', 'abbr'];
 

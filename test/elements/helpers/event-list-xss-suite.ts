@@ -5,7 +5,8 @@
  * engine (event-list-xss.test.ts with the browser's Sanitizer API,
  * event-list-xss-dompurify.test.ts without it).
  */
-import { expect, html, nextFrame, waitUntil } from '@open-wc/testing';
+import { expect, html, nextFrame } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import type { EventInfo } from '../../../src/api/types.ts';
 import '../../../src/elements/event-list/event-list.ts';
 import type { EventList } from '../../../src/elements/event-list/event-list.ts';

@@ -4,7 +4,8 @@
  * page without it, where DOMPurify does the work): the same policy, the same
  * outputs, nothing executable from any hostile string.
  */
-import { expect, fixture, html, waitUntil, nextFrame } from '@open-wc/testing';
+import { expect, fixture, html, nextFrame } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { render } from 'lit';
 import { htmlToText, purifierLoaded, safeUrl, sanitizedHtml, sanitizeHtml, sanitizerEngine, whenSanitizerReady } from '../../../src/sanitize.ts';
 import { XSS_PAYLOADS } from './xss-payloads.ts';

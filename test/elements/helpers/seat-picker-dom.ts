@@ -1,5 +1,6 @@
 /** Test helpers: the parts of a <seat-picker>'s shadow DOM a visitor meets (its seats by their names), and its painted map. */
-import { html, waitUntil } from '@open-wc/testing';
+import { html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import type { FullTicketInfo } from '../../../src/api/types.ts';
 import type { SeatPicker } from '../../../src/elements/seat-picker/seat-picker.component.ts';
 import { apiError, fakeApi, testBooking, withBooking } from './fake-api.ts';
