@@ -499,6 +499,25 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it("asks for the seat picker's later part while the seat lookup is still on its way, not a round trip after it", async () => {
+    const isLater = (url: string) => /\/stagedoor-seat-picker\.later-[\w-]+\.js$/.test(new URL(url).pathname);
+    const { page: p, errors, requests } = await watchedPage(browser);
+    // The lookup's answer is held until the later part has been asked for (or 5 s have passed).
+    let laterBeforeAnswer: boolean | null = null;
+    await p.route(/\/Performances\/\d+\/(Full)?Availability/, async (route) => {
+      const until = Date.now() + 5000;
+      while (!requests.some(isLater) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      laterBeforeAnswer ??= requests.some(isLater);
+      await route.continue();
+    });
+    await p.goto(`${server.origin}/picker`);
+    await p.locator('seat-picker').locator('[part~="summary"] [part~="add-button"]').first().waitFor();
+    assert.equal(laterBeforeAnswer, true, 'the later part was asked for only after the lookup answered');
+    assert.equal(requests.filter(isLater).length, 1);
+    assert.deepEqual(errors, []);
+    await p.close();
+  });
+
   it("asks for the seat picker's later part once an event is chosen, before a performance is, not before", async () => {
     const isLater = (url: string) => /\/stagedoor-seat-picker\.later-[\w-]+\.js$/.test(new URL(url).pathname);
     const isLookup = (url: string) => /\/Performances\/\d+\/(Full)?Availability/.test(new URL(url).pathname);

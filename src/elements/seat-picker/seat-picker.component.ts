@@ -193,12 +193,20 @@ export class SeatPicker extends BookingElement {
     args: () => [this.currentPerformanceId, this.mode, this.reloadCount] as const,
     task: async ([id, mode], { signal }): Promise<Availability | null> => {
       if (id === null) return null;
-      // What shows below the map (the choice and its "Add") is fetched beside the lookup: on a slow
-      // network its round trip then runs during the lookup's, not after the first paint. It is put
-      // to use (its styles, its render) only after that paint, as before.
-      void this.laterModule().catch(() => undefined);
-      if (mode === 'best-available') return { kind: 'best-only', performanceId: id };
-      return loadAvailability(this.api, id, signal, this.knownEventId);
+      if (mode === 'best-available') {
+        void this.laterModule().catch(() => undefined);
+        return { kind: 'best-only', performanceId: id };
+      }
+      // What shows below the map (the choice and its "Add") is fetched beside a lookup that goes
+      // over the network: its round trip then runs during the lookup's, not after the first paint.
+      // An answer already at hand (looked ahead, cached) is not kept waiting behind that code's
+      // arrival and compiling: the map paints first, and the part is asked for after that paint.
+      const answer = loadAvailability(this.api, id, signal, this.knownEventId);
+      let answered = false;
+      const settle = () => (answered = true);
+      answer.then(settle, settle);
+      setTimeout(() => answered || void this.laterModule().catch(() => undefined), 0);
+      return answer;
     },
   });
 
