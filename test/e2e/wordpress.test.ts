@@ -273,6 +273,17 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.equal(await page.locator('.entry-content basket-timer').count(), 0, 'the timer is in the widget area, not the content');
       assert.equal(await picker.getAttribute('performance-id'), String(performanceId));
       await timer.getByText('Your basket is empty').waitFor();
+      // What the three elements load is asked for beside the entry (modulepreload hints from the build's
+      // stagedoor-preload.json), not a round trip after it has run, and each file once: the entry's
+      // imports took the hinted ones.
+      const preload = JSON.parse(readFileSync(join(work, 'wordpress', 'stagedoor', 'assets', 'stagedoor-preload.json'), 'utf8')) as Record<string, string[]>;
+      const wanted = new Set(['seat-picker', 'checkout-form', 'basket-timer'].flatMap((tag) => preload[tag] ?? []));
+      const hinted = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1] ?? '');
+      assert.ok(wanted.size >= 3, 'the build lists the elements\' files');
+      assert.deepEqual(new Set(hinted.map((u) => u.replace(`${wp.origin}/wp-content/plugins/stagedoor/assets/`, ''))), wanted);
+      assert.ok(html.indexOf('rel="modulepreload"') < html.indexOf(src), 'the hints come before the entry');
+      for (const file of wanted) assert.equal(requests.filter((u) => u.endsWith(`/assets/${file}`)).length, 1, `${file} was fetched once`);
+      assert.doesNotMatch(html, /rel="preload" as="fetch"/, 'no list of events on this page, so none asked for');
 
       assert.ok(await chooseSeatPair(page, picker), 'found two seats the service accepts');
       await picker.locator('[part~="add-button"]').first().press('Enter');
@@ -351,6 +362,10 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
         '<seat-picker max-seats="4">',
       ]);
       assert.doesNotMatch(content, /__stagedoorXss|evil\.example|stagedoor-problems/, 'nothing hostile, and no editor note for visitors');
+      // The list of events its <event-list> asks for first, asked for beside the entry: on the page's
+      // endpoint (never the one typed into the shortcode), with the credentials its client uses.
+      assert.ok(html.includes(`<link rel="preload" as="fetch" href="${service.origin}/api/rest/v2/Events?type=2" crossorigin>`), 'the list of type 2 is asked for early');
+      assert.doesNotMatch(html, /evil\.example/);
       await page.locator('seat-picker').first().hover();
       await page.locator('seat-picker').nth(1).focus();
       assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined);

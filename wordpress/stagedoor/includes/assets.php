@@ -36,9 +36,22 @@ add_filter(
 	3
 );
 
-/** Called whenever an element is rendered: the script, and the configuration once per page. */
-function use_on_this_page(): void {
+/**
+ * The elements rendered on this page so far, in order: tag => the attributes written on its
+ * first element. Called with a tag to add one.
+ */
+function page_elements( string $tag = '', array $attributes = array() ): array {
+	static $elements = array();
+	if ( '' !== $tag && ! array_key_exists( $tag, $elements ) ) {
+		$elements[ $tag ] = $attributes;
+	}
+	return $elements;
+}
+
+/** Called whenever an element is rendered: the script, and the configuration and hints once per page. */
+function use_on_this_page( string $tag = '', array $attributes = array() ): void {
 	static $asked = false;
+	page_elements( $tag, $attributes );
 	if ( $asked ) {
 		return;
 	}
@@ -82,7 +95,70 @@ function print_page_config(): void {
 		return;
 	}
 	$printed = true;
+	$config  = page_config();
 	// JSON_HEX_TAG: no value can close the script element (`</script>` becomes \u003C/script\u003E).
-	$json = wp_json_encode( page_config(), JSON_HEX_TAG | JSON_HEX_AMP | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );
+	$json = wp_json_encode( $config, JSON_HEX_TAG | JSON_HEX_AMP | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE );
 	printf( '<script type="application/json" data-stagedoor-config>%s</script>' . "\n", $json ? $json : '{}' );
+	print_preload_hints( $config );
+}
+
+/**
+ * What the page's elements will fetch, asked for beside the bundle's entry rather than after it
+ * has run: on a slow phone network each of those waits is a whole round trip. Printed just before
+ * the entry's script tag (both are in the footer; `link` hints may be in the body):
+ * - each element's files, from the build's assets/stagedoor-preload.json, as modulepreload (the
+ *   entry then finds them loaded or on their way; it imports the same URLs);
+ * - the list of events for an <event-list> in its plain form (all events, or one event type), as
+ *   the entry itself would ask at once (src/loader.ts), with the credentials the widget's client
+ *   uses, so that answer is the one it takes.
+ */
+function print_preload_hints( array $config ): void {
+	$list = preload_list();
+	$files = array();
+	foreach ( page_elements() as $tag => $attributes ) {
+		foreach ( isset( $list[ $tag ] ) && is_array( $list[ $tag ] ) ? $list[ $tag ] : array() as $file ) {
+			// Only the build's own file names, beside the entry.
+			if ( is_string( $file ) && preg_match( '/^stagedoor-[\w.-]+\.js$/', $file ) ) {
+				$files[ $file ] = true;
+			}
+		}
+	}
+	$events = events_request( $config );
+	if ( null !== $events ) {
+		printf( '<link rel="preload" as="fetch" href="%s" crossorigin>' . "\n", esc_url( $events ) );
+	}
+	foreach ( array_keys( $files ) as $file ) {
+		printf( '<link rel="modulepreload" href="%s">' . "\n", esc_url( plugins_url( 'assets/' . $file, PLUGIN_FILE ) ) );
+	}
+}
+
+/** The build's chunks per tag (assets/stagedoor-preload.json), or none when it cannot be read. */
+function preload_list(): array {
+	$file = dirname( PLUGIN_FILE ) . '/assets/stagedoor-preload.json';
+	// phpcs:ignore WordPress.WP.AlternativeFunctions.file_get_contents_file_get_contents -- a file of this plugin.
+	$json = is_readable( $file ) ? file_get_contents( $file ) : false;
+	$list = false !== $json ? json_decode( $json, true ) : null;
+	return is_array( $list ) ? $list : array();
+}
+
+/**
+ * The list of events the page's first <event-list> asks for as it appears, as src/loader.ts
+ * writes it: its plain form only (no venue, no single event; an event type of digits), on the
+ * page's endpoint. Null when it asks for something else.
+ */
+function events_request( array $config ): ?string {
+	$elements = page_elements();
+	if ( ! isset( $elements['event-list'] ) ) {
+		return null;
+	}
+	$list = $elements['event-list'];
+	if ( isset( $list['venue-id'] ) || isset( $list['event-id'] ) ) {
+		return null;
+	}
+	$type = isset( $list['event-type'] ) ? (string) $list['event-type'] : null;
+	if ( null !== $type && ! preg_match( '/^\d+$/', $type ) ) {
+		return null;
+	}
+	$endpoint = isset( $config['endpoint'] ) && is_string( $config['endpoint'] ) && '' !== $config['endpoint'] ? $config['endpoint'] : '/api';
+	return rtrim( $endpoint, '/' ) . '/rest/v2/Events' . ( null === $type ? '' : '?type=' . (int) $type );
 }

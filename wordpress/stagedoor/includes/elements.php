@@ -137,7 +137,8 @@ function describe_type( array $attribute ): string {
  * page configuration (assets.php).
  */
 function render_element( array $element, array $values, array $problems, string $placed_as ): string {
-	$html = '<' . $element['tag'];
+	$html    = '<' . $element['tag'];
+	$written = array();
 	foreach ( $element['attributes'] as $attribute ) {
 		if ( ! array_key_exists( $attribute['name'], $values ) ) {
 			continue;
@@ -159,9 +160,12 @@ function render_element( array $element, array $values, array $problems, string 
 		} elseif ( null !== $clean ) {
 			$html .= ' ' . $attribute['name'] . '="' . esc_attr( $clean ) . '"';
 		}
+		if ( null !== $clean ) {
+			$written[ $attribute['name'] ] = $clean;
+		}
 	}
 	$html .= '></' . $element['tag'] . '>';
-	use_on_this_page();
+	use_on_this_page( $element['tag'], $written );
 	return problems_note( $problems, $placed_as ) . $html;
 }
 
