@@ -33,12 +33,12 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-async function page(seatPlan: boolean) {
+async function page(seatPlan: boolean, performances = [SEATED]) {
   const seats = deferred<FullAvailabilityResult>();
   const api: FakeApi = fakeApi(
     {
       getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { SeatingPlanSupported: seatPlan }) }),
-      getEventPerformances: () => ({ EventId: EVENT, Performances: [SEATED] }),
+      getEventPerformances: () => ({ EventId: EVENT, Performances: performances }),
       getPreliminaryBookingInfo: () => ({ Performances: [] }),
       getPerformance: ({ performanceId }) => performance(performanceId, { EventId: EVENT }),
       getFullAvailability: () => seats.promise,
@@ -58,7 +58,8 @@ async function page(seatPlan: boolean) {
   const picker = provider.querySelector('seat-picker') as SeatPicker;
   const choice = () => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`button[data-performance-id="${SEATED.PerformanceId}"]`) ?? null;
   await waitUntil(choice, 'the calendar shows the performance');
-  return { api, picker, choice: choice() as HTMLButtonElement, seats };
+  const day = (n: number) => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`.grid-view button[data-day="${n}"]`) ?? null;
+  return { api, picker, calendar, day, choice: choice() as HTMLButtonElement, seats };
 }
 
 afterEach(() => resetSharedBookings());
@@ -109,6 +110,22 @@ describe('seats asked for ahead of the click', () => {
     seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
     expect((await next).AvailableTickets).to.have.length(TICKETS.length);
     expect(api.callsTo('getFullAvailability')).to.have.length(1);
+  });
+
+  it('opening a day with one performance to book asks for its seats at once (a tap points at nothing first); a day with two does not', async () => {
+    const { api, calendar, day } = await page(true);
+    day(28)?.click();
+    await calendar.updateComplete;
+    expect(calendar.shadowRoot?.querySelector('[part~="day-panel"]'), 'the day is open').to.not.equal(null);
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    resetSharedBookings();
+
+    const MATINEE = performanceFixture(302, '2026-11-28T14:30:00', { EventId: EVENT });
+    const two = await page(true, [MATINEE, SEATED]);
+    two.day(28)?.click();
+    await two.calendar.updateComplete;
+    expect(two.calendar.shadowRoot?.querySelector('[part~="day-panel"]'), 'the day is open').to.not.equal(null);
+    expect(two.api.callsTo('getFullAvailability'), 'two to choose from: nothing asked yet').to.have.length(0);
   });
 
   it('for a general-admission show it asks AreasPrices, never FullAvailability (which would be refused)', async () => {

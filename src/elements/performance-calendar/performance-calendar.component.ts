@@ -311,10 +311,14 @@ export class PerformanceCalendar extends BookingElement {
   private openDayPanel(day: number, byKeyboard: boolean): void {
     this.activeDay = day;
     this.navigated = true;
-    const has = (this.choicesByDay()?.get(day)?.length ?? 0) > 0;
-    if (!has) return;
+    const choices = this.choicesByDay()?.get(day) ?? [];
+    if (choices.length === 0) return;
     this.openDay = day;
     if (byKeyboard) this.focusAfterUpdate = 'panel';
+    // A day with one performance to book: it is the only next step, so its seats are asked for now
+    // (a visitor on a touch screen points at nothing before tapping it).
+    const bookable = choices.filter((choice) => !choice.soldOut);
+    if (bookable.length === 1 && bookable[0]) this.lookAhead(bookable[0]);
   }
 
   private handleCountChange(e: Event): void {
@@ -323,7 +327,7 @@ export class PerformanceCalendar extends BookingElement {
     this.count = raw !== '' && Number.isInteger(value) && value >= 1 ? value : 'any';
   }
 
-  /** Pointed at (hover, focus; a touch is a pointer entering too): its seats are asked for now, for the picker to take on the click (state/lookahead.ts). */
+  /** Pointed at (hover, focus; a touch is a pointer entering too), or the one bookable performance of the day just opened: its seats are asked for now, for the picker to take on the click (state/lookahead.ts). */
   private lookAhead(choice: PerformanceChoice): void {
     if (choice.soldOut) return;
     lookAhead(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
