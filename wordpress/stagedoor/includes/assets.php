@@ -49,7 +49,7 @@ function page_elements( string $tag = '', array $attributes = array() ): array {
 }
 
 /** Called whenever an element is rendered: the script, and the configuration and hints once per page. */
-function use_on_this_page( string $tag = '', array $attributes = array() ): void {
+function use_on_this_page( string $tag, array $attributes ): void {
 	static $asked = false;
 	page_elements( $tag, $attributes );
 	if ( $asked ) {
@@ -115,7 +115,7 @@ function print_page_config(): void {
 function print_preload_hints( array $config ): void {
 	$list = preload_list();
 	$files = array();
-	foreach ( page_elements() as $tag => $attributes ) {
+	foreach ( array_keys( page_elements() ) as $tag ) {
 		foreach ( isset( $list[ $tag ] ) && is_array( $list[ $tag ] ) ? $list[ $tag ] : array() as $file ) {
 			// Only the build's own file names, beside the entry.
 			if ( is_string( $file ) && preg_match( '/^stagedoor-[\w.-]+\.js$/', $file ) ) {
