@@ -241,5 +241,5 @@ export default {
   // A file's tests (i18n-every-state/<element>: one element in every state in nine languages) take
   // WebKit up to a minute alone, more beside the other engines.
   testsFinishTimeout: ENGINE === 'webkit' ? 600000 : 300000,
-  reporters: [defaultReporter(), countReporter({ out: `.test-results/browser-${ENGINE}.json` })],
+  reporters: [defaultReporter(), countReporter({ out: process.env.STAGEDOOR_RESULTS ?? `.test-results/browser-${ENGINE}.json` })],
 };

@@ -64,6 +64,27 @@ async function nodeTests(label, files, env = {}) {
   if (code !== 0 && Number(fail[1]) === 0 && Number(cancelled?.[1] ?? 0) === 0) totals.failed++;
 }
 
+/** One web-test-runner run in an engine (all its files, or those named); its report, or null if it wrote none. */
+async function webTestRunner(engine, files, out) {
+  const started = Date.now();
+  rmSync(out, { force: true });
+  const { code, output } = await run(bin('web-test-runner'), files, { STAGEDOOR_ENGINE: engine, STAGEDOOR_RESULTS: out }, { quiet: true });
+  const seconds = (Date.now() - started) / 1000;
+  return { code, output, seconds, report: existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null };
+}
+
+/** Sum of the sessions' counts, and their failures by name. */
+function tally(sessions) {
+  const t = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  for (const s of sessions) {
+    t.passed += s.passed;
+    t.failed += s.failed;
+    t.skipped += s.skipped;
+    t.failures.push(...s.failures);
+  }
+  return t;
+}
+
 /** One engine's browser tests (its own web-test-runner run); its output is printed when it ends. */
 async function browserTestsIn(engine, again = false) {
   const started = Date.now();
@@ -73,26 +94,42 @@ async function browserTestsIn(engine, again = false) {
     console.error(`\n!! browser tests in ${engine}: ${note}. Counted as one failure.`);
     return { engine, passed: 0, failed: 1, seconds: 0, note };
   }
-  const out = `.test-results/browser-${engine}.json`;
-  rmSync(out, { force: true });
-  const { code, output } = await run(bin('web-test-runner'), [], { STAGEDOOR_ENGINE: engine }, { quiet: true });
-  const seconds = (Date.now() - started) / 1000;
-  console.log(`\n== browser tests in ${engine} (web-test-runner, ${seconds.toFixed(0)} s)\n${output}`);
-  if (!existsSync(out)) {
+  const first = await webTestRunner(engine, [], `.test-results/browser-${engine}.json`);
+  console.log(`\n== browser tests in ${engine} (web-test-runner, ${first.seconds.toFixed(0)} s)\n${first.output}`);
+  if (!first.report) {
     // The runner itself ended with no report (seen once in WebKitGTK, whose web process can crash):
     // the whole engine runs once more, said here and in its closing line; a second such end fails.
     if (!again) {
-      console.error(`\n!! browser tests in ${engine} ended after ${seconds.toFixed(0)} s without a report (exit ${code}): running them once more`);
+      console.error(`\n!! browser tests in ${engine} ended after ${first.seconds.toFixed(0)} s without a report (exit ${first.code}): running them once more`);
       const rerun = await browserTestsIn(engine, true);
-      return { ...rerun, note: [`run again after an end without a report at ${seconds.toFixed(0)} s`, rerun.note].filter(Boolean).join('; ') };
+      return { ...rerun, note: [`run again after an end without a report at ${first.seconds.toFixed(0)} s`, rerun.note].filter(Boolean).join('; ') };
     }
-    return { engine, passed: 0, failed: 1, seconds, note: 'ended without a report' };
+    return { engine, passed: 0, failed: 1, seconds: first.seconds, note: 'ended without a report' };
   }
-  const counts = JSON.parse(readFileSync(out, 'utf8'));
-  const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
-  failureLines.push(...(counts.failures ?? []));
-  if (code !== 0 && counts.failed === 0) failureLines.push(`${engine}: web-test-runner exited ${code} with no failed test`);
-  return { engine, passed: counts.passed, failed, skipped: counts.skipped ?? 0, seconds };
+  let sessions = first.report.sessions;
+  let unexplained = first.code !== 0 && first.report.failed === 0;
+  const notes = [];
+  // A file that never ran to its end with no test of it failing (seen in WebKitGTK: its driver gave
+  // no answer to a navigation for two minutes) runs once more, alone in its engine; its sessions'
+  // counts are then those of the second run. A file that fails so twice fails, named.
+  const stopped = [...new Set(sessions.filter((s) => s.fileItself).map((s) => s.file))];
+  if (stopped.length) {
+    console.error(`\n!! browser tests in ${engine}: ${stopped.join(', ')} did not run to the end: running ${stopped.length === 1 ? 'it' : 'them'} once more`);
+    const rerun = await webTestRunner(engine, stopped, `.test-results/browser-${engine}-again.json`);
+    console.log(`\n== browser tests in ${engine}, run again: ${stopped.join(', ')} (${rerun.seconds.toFixed(0)} s)\n${rerun.output}`);
+    if (rerun.report) {
+      sessions = [...sessions.filter((s) => !stopped.includes(s.file)), ...rerun.report.sessions];
+      unexplained ||= rerun.code !== 0 && rerun.report.failed === 0;
+      notes.push(`run again: ${stopped.join(', ')}`);
+    } else {
+      notes.push(`run again without a report: ${stopped.join(', ')}`);
+    }
+  }
+  const counts = tally(sessions);
+  const failed = counts.failed + (unexplained && counts.failed === 0 ? 1 : 0);
+  failureLines.push(...counts.failures);
+  if (unexplained && counts.failed === 0) failureLines.push(`${engine}: web-test-runner exited with no failed test`);
+  return { engine, passed: counts.passed, failed, skipped: counts.skipped, seconds: (Date.now() - started) / 1000, note: notes.join('; ') || undefined };
 }
 
 /**

@@ -23,20 +23,26 @@ function countSuite(suite, acc, path = []) {
 export function countReporter({ out }) {
   return {
     stop({ sessions }) {
-      const total = { passed: 0, failed: 0, skipped: 0, failures: [] };
+      const total = { passed: 0, failed: 0, skipped: 0, failures: [], sessions: [] };
       /** Per browser (an engine may run several: launched preferring dark, or in a time zone). */
       const byBrowser = new Map();
       for (const session of sessions) {
         const acc = { passed: 0, failed: 0, skipped: 0, names: [] };
         countSuite(session.testResults, acc);
         const name = session.browser?.name ?? 'browser';
-        if (!session.passed && acc.failed === 0) {
+        const file = relative(process.cwd(), session.testFile);
+        // No test failed, yet the session did not pass: the file never ran to its end (it did not
+        // load, or the browser or its driver stopped answering). `npm test` runs such files again.
+        const fileItself = !session.passed && acc.failed === 0;
+        if (fileItself) {
           acc.failed = 1;
           const why = String(session.errors?.[0]?.message ?? 'did not pass').split('\n')[0].slice(0, 200);
           acc.names.push(`the file itself (${why})`);
         }
         // Named in the closing lines of `npm test`, where a CI log that keeps only its tail still shows them.
-        for (const n of acc.names) total.failures.push(`${name}: ${relative(process.cwd(), session.testFile)} › ${n}`);
+        const failures = acc.names.map((n) => `${name}: ${file} › ${n}`);
+        total.failures.push(...failures);
+        total.sessions.push({ browser: name, file, passed: acc.passed, failed: acc.failed, skipped: acc.skipped, fileItself, failures });
         total.passed += acc.passed;
         total.failed += acc.failed;
         total.skipped += acc.skipped;
