@@ -369,11 +369,14 @@ export class SeatMapController implements ReactiveController {
     // ~8 ms at first use) are drawn a frame later, with the overlay.
     this.paintAll({ labels: false });
     // The painted map is what the visitor sees first; the focusable stand-ins follow a frame later
-    // (the active seat's at once, so the tab stop exists from the start).
+    // (the active seat's at once, so the tab stop exists from the start). After the first paint,
+    // two frames later: the next frame shows what is below the map (the choice and its "Add"),
+    // and a tap in it is not kept waiting behind building them (about 60 ms on a slow phone).
     if (this.overlay.active >= 0 && geometry.map) this.overlay.ensure(this.overlay.active);
     if (refit) this.callbacks.zoomed(geometry.zoom);
-    this.scheduleOverlay();
-    if (geometry.map && !this.announcedPaint) {
+    const firstPaint = Boolean(geometry.map) && !this.announcedPaint;
+    this.scheduleOverlay(firstPaint ? 2 : 1);
+    if (firstPaint) {
       this.announcedPaint = true;
       this.callbacks.painted?.();
     }
@@ -381,14 +384,19 @@ export class SeatMapController implements ReactiveController {
 
   // ------------------------------------------------------------------ scheduling
 
-  /** Build the overlay (and draw labels still owed) just after the next frame is painted (rAF, then a task). */
-  private scheduleOverlay(): void {
+  /** Build the overlay (and draw labels still owed) just after the `frames`th frame from now is painted (rAF, then a task). */
+  private scheduleOverlay(frames = 1): void {
     if (hidden()) return this.afterFirstFrame();
     if (this.overlayFrame) return;
-    this.overlayFrame = afterNextFrame(() => {
-      this.overlayFrame = 0;
-      this.afterFirstFrame();
-    });
+    const wait = (left: number): void => {
+      this.overlayFrame = left > 1
+        ? requestAnimationFrame(() => wait(left - 1))
+        : afterNextFrame(() => {
+          this.overlayFrame = 0;
+          this.afterFirstFrame();
+        });
+    };
+    wait(frames);
   }
 
   private afterFirstFrame(): void {
