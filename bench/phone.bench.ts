@@ -5,9 +5,12 @@
  * and the slow-4G profile of Lighthouse's mobile runs
  * (Network.emulateNetworkConditions: 150 ms RTT applied as 562.5 ms per
  * request, 1.6 Mbit/s down and 750 kbit/s up, each × 0.9). Pages are served
- * gzip-compressed by the sandbox-backed site on 127.0.0.1 (the proxy and the
+ * compressed by the sandbox-backed site on 127.0.0.1 (the proxy and the
  * sandbox in process, behind the same throttled network), the bundle's files
- * with the caching rule of `stagedoor serve` (src/server/bundle-caching.ts).
+ * as `stagedoor serve` sends them: with its caching rule
+ * (src/server/bundle-caching.ts), and as the build's brotli copies where the
+ * build wrote them (this build; the baseline's wrote none, so its files go
+ * gzip'd, as a server compressing them itself would send them).
  * Both builds' pages list their chunks as modulepreload hints in their <head>
  * (dist/stagedoor-preload.json), as a server-rendered host can; this build's
  * pages also preload the list of events (its client takes that answer) and
@@ -133,7 +136,7 @@ export default async function phone(): Promise<BenchTable[]> {
       rows,
       notes: [
         'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit in a fresh context, the second visit in the same one.',
-        'Both builds: the page lists its elements\' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json); this build\'s pages also preload the list of events (<link rel="preload" as="fetch" crossorigin>), which its client takes (the baseline\'s cannot: it asks without credentials), and load the loader by its versioned name, stagedoor-loader-<hash>.js (the baseline has only stagedoor.js, revalidated on every visit); the bundle\'s files cached as `stagedoor serve` caches them.',
+        'Both builds: the page lists its elements\' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json); this build\'s pages also preload the list of events (<link rel="preload" as="fetch" crossorigin>), which its client takes (the baseline\'s cannot: it asks without credentials), and load the loader by its versioned name, stagedoor-loader-<hash>.js (the baseline has only stagedoor.js, revalidated on every visit); the bundle\'s files cached as `stagedoor serve` caches them, and sent as it sends them: this build\'s as the brotli copies its build writes, the baseline\'s (which has none) gzip\'d.',
         'Goals (issue 24): first card ≤ 1,500 ms; ready for a tap ≤ 3,500 ms; second visit ≤ 1,000 ms to the first card.',
         'Served over HTTP/1.1 (6 connections per origin), where every extra file costs more than behind an HTTP/2 CDN.',
         before,

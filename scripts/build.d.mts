@@ -11,7 +11,7 @@ export const LOADER: string;
 export function preloadList(table: BundleTable): Record<string, string[]>;
 export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string, options?: { endpoint?: string }): string;
 export const EVENTS_PATH: string;
-export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean }): Promise<BundleTable>;
+export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean; precompress?: boolean }): Promise<BundleTable>;
 export function buildEagerBundle(options: {
   outDir: string;
   entry?: string;

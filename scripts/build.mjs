@@ -26,6 +26,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { reactTypes, wordpressElements } from './hosts.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -271,7 +272,7 @@ const compiledOnLoad = (chunk) => chunk.isEntry || ['core', 'shared', 'failure']
  * given the table of those chunks (tag → class, files, rendered tags) as a
  * compile-time constant. Returns that table.
  */
-export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = false, sourcemap = true } = {}) {
+export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = false, sourcemap = true, precompress = true } = {}) {
   // A registration file missing from sideEffects would be tree-shaken away from the npm package.
   checkPackageJson();
   const { build } = await vite();
@@ -351,7 +352,24 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
   });
   const loader = versionedLoader(outDir);
   writeFileSync(join(outDir, PRELOAD_FILE), `${JSON.stringify({ [LOADER]: [loader], ...preloadList(table) }, null, 2)}\n`);
+  if (precompress) precompressBundle(outDir);
   return table;
+}
+
+/**
+ * Beside every `stagedoor*.js` of a bundle build, the same bytes compressed once, at the highest
+ * levels: `.br` (brotli 11) and `.gz` (gzip 9). `stagedoor serve` sends them to a browser that
+ * accepts them (@hono/node-server's serveStatic, `precompressed`), as nginx's `brotli_static` and
+ * `gzip_static` do: no compressing per request, and brotli's smaller bytes where a server would
+ * gzip on the fly at a low level, or not compress at all (the built demo sent its JavaScript
+ * uncompressed before).
+ */
+function precompressBundle(outDir) {
+  for (const name of readdirSync(outDir).filter((n) => /^stagedoor.*\.js$/.test(n))) {
+    const bytes = readFileSync(join(outDir, name));
+    writeFileSync(join(outDir, `${name}.br`), brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+    writeFileSync(join(outDir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+  }
 }
 
 /** The loader's stable name: the one script tag a host pastes. */
@@ -693,7 +711,8 @@ export async function buildWordPressPlugin({ outDir = fromRoot('dist'), manifest
   const stage = join(outDir, 'wordpress', 'stagedoor');
   rmSync(join(outDir, 'wordpress'), { recursive: true, force: true });
   cpSync(source, stage, { recursive: true });
-  await buildBundle({ outDir: join(stage, 'assets'), emptyOutDir: true, sourcemap: false });
+  // No precompressed copies: WordPress (and PHP's server) sends the .js files as they are, and the zip stays lean.
+  await buildBundle({ outDir: join(stage, 'assets'), emptyOutDir: true, sourcemap: false, precompress: false });
   if (!existsSync(join(stage, 'assets', 'stagedoor.js'))) throw new Error('The bundle build made no assets/stagedoor.js for the WordPress plugin.');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   writeFileSync(join(stage, 'elements.json'), `${JSON.stringify(wordpressElements(manifest), null, 2)}\n`);
@@ -728,7 +747,7 @@ export function buildDemo({ outDir = fromRoot('dist/demo'), bundleDir = fromRoot
     const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, `<script type="module" src="/${loader}"></script>${hints ? `\n    ${hints}` : ''}`);
     writeFileSync(file, built);
   }
-  for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.(js(\.map)?|json)$/.test(n))) {
+  for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.(js(\.map|\.br|\.gz)?|json)$/.test(n))) {
     cpSync(join(bundleDir, name), join(outDir, name));
   }
 }
@@ -759,7 +778,7 @@ async function main() {
   }
   if (want('bundle')) {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
-      if (/^stagedoor.*\.(js(\.map)?|json)$/.test(name)) rmSync(fromRoot('dist', name));
+      if (/^stagedoor.*\.(js(\.map|\.br|\.gz)?|json)$/.test(name)) rmSync(fromRoot('dist', name));
     }
     const table = await buildBundle();
     console.log(`built dist/stagedoor.js (the loader) and the chunks of ${Object.keys(table).length} elements`);

@@ -121,7 +121,9 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
     const app = new Hono();
     // Content-hashed chunks immutable, the loader revalidated (src/server/bundle-caching.ts).
     app.use('*', bundleCaching());
-    app.use('*', serveStatic({ root: dist }));
+    // The bundle's files brotli- or gzip-compressed when the browser accepts it, from the copies the
+    // build wrote beside them (scripts/build.mjs, precompressBundle).
+    app.use('*', serveStatic({ root: dist, precompressed: true }));
     app.all('*', (c) => c.text('Not found', 404));
     pages = getRequestListener(app.fetch, { errorHandler });
   }

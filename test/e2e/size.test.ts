@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { buildBundle, root } from '../../scripts/build.mjs';
 import { measureDir, sizeBudget } from '../../scripts/size.mjs';
@@ -58,6 +59,22 @@ describe('script-tag bundle size', () => {
       assert.ok(weight.gzip <= (limit ?? 0), `the ${kind} page fetches ${weight.gzip} gzip bytes of JavaScript, over its budget of ${limit}`);
     });
   }
+
+  it('comes with a brotli and a gzip copy of every file, the same bytes once decoded, for a server to send as they are', () => {
+    const files = readdirSync(outDir).filter((n) => n.endsWith('.js'));
+    let js = 0;
+    let br = 0;
+    for (const name of files) {
+      const bytes = readFileSync(join(outDir, name));
+      const brotli = readFileSync(join(outDir, `${name}.br`));
+      assert.deepEqual(brotliDecompressSync(brotli), bytes, `${name}.br`);
+      assert.deepEqual(gunzipSync(readFileSync(join(outDir, `${name}.gz`))), bytes, `${name}.gz`);
+      js += bytes.length;
+      br += brotli.length;
+    }
+    console.log(`${files.length} files: ${js} bytes, ${br} as brotli`);
+    assert.ok(br < js / 2.5, `compressed: ${br} brotli bytes for ${js}`);
+  });
 
   it('is a loader and content-hashed chunks, all named stagedoor*.js, with nothing left for the browser to resolve', () => {
     const files = readdirSync(outDir).filter((n) => n.endsWith('.js'));

@@ -25,7 +25,10 @@ export interface PageServerOptions {
   api?: (request: Request) => Response | Promise<Response>;
   /** More endpoints: path prefix (e.g. `/box-office/api`) → handler. */
   apis?: Record<string, (request: Request) => Response | Promise<Response>>;
-  /** Send JavaScript and HTML gzip-compressed when the browser accepts it (as a real server would). */
+  /**
+   * Send JavaScript and HTML compressed when the browser accepts it, as a real server would: a
+   * bundle file from the build's own `.br` (else `.gz`) copy, as `stagedoor serve` does; the rest gzip'd.
+   */
   compress?: boolean;
   /**
    * Cache the bundle's files as `stagedoor serve` does (src/server/bundle-caching.ts: chunks
@@ -79,9 +82,19 @@ export function startPageServer(options: PageServerOptions): Promise<PageServer>
         headers.ETag = tag;
         if (request.headers.get('if-none-match') === tag) return new Response(null, { status: 304, headers });
       }
-      if (options.compress && (ext === '.js' || ext === '.html') && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')) {
-        body = gzipSync(body, { level: 9 });
-        headers['Content-Encoding'] = 'gzip';
+      if (options.compress && (ext === '.js' || ext === '.html')) {
+        // As `stagedoor serve` sends the bundle: the copy the build compressed (brotli, else gzip)
+        // when there is one and the browser accepts it; anything else gzip'd here.
+        const accepts = (coding: string) => new RegExp(`\\b${coding}\\b`).test(request.headers.get('accept-encoding') ?? '');
+        const ready = [['br', '.br'], ['gzip', '.gz']].find(([coding, suffix]) => accepts(coding!) && existsSync(file + suffix));
+        if (ready) {
+          body = readFileSync(file + ready[1]);
+          headers['Content-Encoding'] = ready[0]!;
+        } else if (accepts('gzip')) {
+          body = gzipSync(body, { level: 9 });
+          headers['Content-Encoding'] = 'gzip';
+        }
+        headers.Vary = 'Accept-Encoding';
       }
       return new Response(new Uint8Array(body), { headers });
     }
