@@ -372,6 +372,9 @@ function precompressBundle(outDir) {
   }
 }
 
+/** Every file a bundle build writes: the loader, the chunks, their maps and compressed copies, the preload list. */
+const BUNDLE_FILE = /^stagedoor.*\.(js(\.map|\.br|\.gz)?|json)$/;
+
 /** The loader's stable name: the one script tag a host pastes. */
 export const LOADER = 'stagedoor.js';
 
@@ -747,7 +750,7 @@ export function buildDemo({ outDir = fromRoot('dist/demo'), bundleDir = fromRoot
     const built = html.replace(/<script type="module" src="\/src\/index\.ts"><\/script>/g, `<script type="module" src="/${loader}"></script>${hints ? `\n    ${hints}` : ''}`);
     writeFileSync(file, built);
   }
-  for (const name of readdirSync(bundleDir).filter((n) => /^stagedoor.*\.(js(\.map|\.br|\.gz)?|json)$/.test(n))) {
+  for (const name of readdirSync(bundleDir).filter((n) => BUNDLE_FILE.test(n))) {
     cpSync(join(bundleDir, name), join(outDir, name));
   }
 }
@@ -778,7 +781,7 @@ async function main() {
   }
   if (want('bundle')) {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
-      if (/^stagedoor.*\.(js(\.map|\.br|\.gz)?|json)$/.test(name)) rmSync(fromRoot('dist', name));
+      if (BUNDLE_FILE.test(name)) rmSync(fromRoot('dist', name));
     }
     const table = await buildBundle();
     console.log(`built dist/stagedoor.js (the loader) and the chunks of ${Object.keys(table).length} elements`);
