@@ -82,8 +82,25 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
   const firstCard = await seen(() => Boolean(document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) && performance.now());
   if (kind === 'event-list') return { 'first card': firstCard };
   // flow and full: the visit up to the seat map.
+  // Each click is made in the first frame where what it needs shows: Playwright's own waits look
+  // again after 0, 20, 50, 100, 100 and then every 500 ms, so they held the walk's clicks up to half a
+  // second after their target appeared (the event's detail, the calendar's performances).
   await page.locator('event-list').locator('[part~="card-button"]', { hasText: FLOW_EVENT }).first().press('Enter');
-  await page.locator('event-list').locator('[part~="description"]').locator('p').first().waitFor();
+  // (Shown as Playwright's `visible` means it: a box, and not visibility: hidden. No named function
+  // inside a check: tsx would name it with a helper the page does not have.)
+  await seen(() => {
+    const p = document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="description"] p');
+    return Boolean(p && p.getClientRects().length > 0 && getComputedStyle(p).visibility !== 'hidden') && performance.now();
+  });
+  await seen(() => {
+    // What choosePerformance (./booking.ts) presses: a performance, or a day with performances to open first.
+    const targets = document
+      .querySelector('performance-calendar')
+      ?.shadowRoot?.querySelectorAll(
+        ':is([part~="performance-button"], [part~="performance"]):not([part~="sold-out"]), :is([part~="day-button"], [part~="day"])[part~="has-performances"]:not([aria-disabled="true"])',
+      );
+    return [...(targets ?? [])].some((t) => t.getClientRects().length > 0 && getComputedStyle(t).visibility !== 'hidden') && performance.now();
+  });
   await choosePerformance(page.locator('performance-calendar'));
   // The seat map's first paint: the picker marks it (performance.mark('booking-seat-map-paint')).
   const seatMap = await seen(() => performance.getEntriesByName('booking-seat-map-paint').at(-1)?.startTime ?? false);
