@@ -74,7 +74,7 @@ export default async function sizes(): Promise<BenchTable[]> {
       if (name === 'stagedoor.js') return 'loader';
       if (/^stagedoor-core-/.test(name)) return 'core: Lit, api, basket, <booking-provider>';
       if (/^stagedoor-purify-/.test(name)) return 'DOMPurify (lazy: an HTML field shown)';
-      if (/^stagedoor-shared-/.test(name)) return 'shared: @lit/task, directives';
+      if (/^stagedoor-shared-/.test(name)) return 'shared: @lit/task, directives, failures';
       const lazy = tags.find((tag) => lazyOf(tag).includes(name));
       if (lazy) return `<${lazy}> later (lazy)`;
       const tag = Object.entries(table).find(([, [, own]]) => own[0] === name)?.[0];

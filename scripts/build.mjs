@@ -215,18 +215,30 @@ function coreChunk() {
  */
 const FINAL_COMMENTS = false;
 
+/**
+ * What the elements share beyond the core: @lit/task and Lit's directives, safeUrl, the event
+ * details read on this page, the calendar's way to the look-ahead (state/lookahead-slot.ts), and the
+ * failure module with its one template, the single-seat sentence and the plural rules. One chunk, so
+ * that the list and the calendar need four (their own two, the core and this) and, with the loader
+ * and the list's lookup, a page showing them makes six requests: what a browser sends at once over
+ * HTTP/1.1. The failure modules were a chunk of their own: the calendar's then came seventh, a round
+ * trip late, and the month's lookup after the event's click waited for it (throttled phone, walk to a
+ * seat map ready for a tap: 3,441 → 3,359 ms, median of 10 alternating loads, faster in each pair; the
+ * flow page's first card 1,483 → 1,537 ms, as the calendar's chunk now shares the first round trip's
+ * bandwidth; an event-list page alone 1,500 → 1,497 ms).
+ */
 const isSharedModule = (id) =>
   /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) ||
-  /[\\/]src[\\/](safe-url|state[\\/]event-details)\.ts$/.test(id);
+  /[\\/]src[\\/](safe-url|state[\\/](event-details|lookahead-slot|failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
 
 /**
- * Small modules of our own that the elements after the list import (calendar, seat picker, checkout,
+ * Small modules of our own that the elements after the calendar import (seat picker, checkout,
  * confirmation): each alone was a chunk of its own (a few hundred bytes, a request each and a worse
  * compression), loaded by the flow page anyway. Not in the shared chunk, which the event-list page
  * loads too and which would make it pay for them.
  */
 const isFlowModule = (id) =>
-  /[\\/]src[\\/](state[\\/](lookahead|focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
+  /[\\/]src[\\/](state[\\/](focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
 
 /**
  * What changes the basket and follows its hold, which the parts after a first paint (the seat
@@ -241,12 +253,6 @@ const isBasketModule = (id) =>
   /[\\/]src[\\/](state[\\/](basket-engine|basket-failure|pending-payment)|controllers[\\/]countdown-controller)\.ts$/.test(id) || /^\0?rolldown[:/]runtime/.test(id);
 
 /**
- * The failure module, its one template, the single-seat sentence and the plural rules (which each
- * of their importers also needs): one chunk, not four small ones (each a request).
- */
-const isFailureModule = (id) => /[\\/]src[\\/](state[\\/](failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
-
-/**
  * V8's explicit compile hint (https://v8.dev/blog/explicit-compile-hints): Chromium compiles every
  * function of a chunk that starts with it while the file streams in, off the main thread, rather
  * than each one lazily at its first call, on the main thread, in the middle of the first render.
@@ -257,7 +263,7 @@ const isFailureModule = (id) => /[\\/]src[\\/](state[\\/](failure|single-seat-wo
  * (median of 8 alternating loads; faster in each of the 8 pairs).
  */
 const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
-const compiledOnLoad = (chunk) => chunk.isEntry || ['core', 'shared', 'failure'].includes(chunk.name);
+const compiledOnLoad = (chunk) => chunk.isEntry || ['core', 'shared'].includes(chunk.name);
 
 /**
  * The script-tag bundle, in `outDir` (dist/ by default), all of it named
@@ -302,11 +308,9 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
           codeSplitting: {
             groups: [
               { name: 'core', test: core.test, priority: 2 },
-              // What several elements share beyond the core (@lit/task, Lit's directives, safeUrl):
-              // one chunk rather than four small ones, each a request of its own.
+              // What several elements share beyond the core (see isSharedModule): one chunk.
               { name: 'shared', test: isSharedModule, priority: 1, minShareCount: 2 },
               { name: 'flow', test: isFlowModule, priority: 1, minShareCount: 2 },
-              { name: 'failure', test: isFailureModule, priority: 1, minShareCount: 2 },
               { name: 'basket', test: isBasketModule, priority: 1 },
             ],
           },

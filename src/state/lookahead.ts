@@ -14,6 +14,7 @@
 import type { ApiClient } from '../api/client.ts';
 import type { AreasPricesResult, FullAvailabilityResult } from '../api/types.ts';
 import { knownEvent } from './event-details.ts';
+import { provideLookAhead } from './lookahead-slot.ts';
 
 /** How long a lookup started ahead may be taken (ms from its start). */
 export const FRESH_MS = 5000;
@@ -85,6 +86,9 @@ export function lookAhead(api: ApiClient, performanceId: number, eventId: number
   if (event.SeatingPlanSupported === false) startAhead(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }), now);
   else startAhead(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }), now);
 }
+
+// <performance-calendar> asks through the slot (lookahead-slot.ts): it does not import this module.
+provideLookAhead(lookAhead);
 
 /** FullAvailability: the lookup started ahead when there is one, else asked now. */
 export function fullAvailability(api: ApiClient, performanceId: number, signal?: AbortSignal): Promise<FullAvailabilityResult> {

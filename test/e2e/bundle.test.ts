@@ -84,6 +84,8 @@ describe('the script-tag bundle in a bare page', () => {
       '/once': page(script, '<booking-provider id="provider" endpoint="/api"><p>inside</p></booking-provider>'),
       // Every element of the README's page, at once.
       '/all': page(script, `<booking-provider endpoint="/api">${tags.filter((t) => t !== 'booking-provider').map((t) => `<${t}></${t}>`).join('')}</booking-provider>`),
+      // The list and the calendar, no seat picker: how a theatre's "what is on" page may begin.
+      '/list-calendar': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<main><event-list></event-list><performance-calendar></performance-calendar></main>'),
       // A header with a timer: nothing else is fetched.
       '/timer': page(`<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script>${script}`, '<header><basket-timer></basket-timer></header><main><p>An article.</p></main>'),
       // The list of events alone: the loader asks for the list itself, beside the chunks.
@@ -467,6 +469,37 @@ describe('the script-tag bundle in a bare page', () => {
     assert.deepEqual(requests.filter(isSanitizerChunk), [], 'no HTML field was shown, so DOMPurify was not fetched');
     assert.deepEqual(requests.filter(languageChunk), [], 'English is built in: no language chunk was fetched');
     assert.deepEqual(requests.filter(isLocalizeRuntime), [], 'nor the runtime that switches languages');
+    await p.close();
+  });
+
+  it('shows the list and the calendar from four chunks, six requests with the loader and the list, and looks ahead at nothing with no seat picker', async () => {
+    // Over HTTP/1.1 a browser sends six requests to a host at once: a seventh waits a round trip,
+    // and the calendar's month, asked for on the event's click, waited for the calendar's code.
+    const isScript = (url: string) => /\/stagedoor[^/]*\.js$/.test(new URL(url).pathname);
+    const isLookup = (url: string) => /\/Performances\/\d+\/(Full)?Availability|\/AreasPrices/.test(new URL(url).pathname);
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/list-calendar`);
+    const list = p.locator('event-list');
+    await list.locator('[part~="card"]:not([part~="skeleton"])').first().waitFor();
+    await p.waitForLoadState('networkidle');
+    const scripts = requests.filter(isScript).map((u) => new URL(u).pathname.replace(/^\/v1\//, ''));
+    assert.equal(scripts.length, 5, `the loader and four chunks: ${scripts.join(', ')}`);
+    assert.equal(requests.filter((u) => new URL(u).pathname.startsWith('/api/')).length, 1, 'and the list of events');
+    for (const prefix of ['stagedoor.js', 'stagedoor-core-', 'stagedoor-shared-', 'stagedoor-event-list-', 'stagedoor-performance-calendar-']) {
+      assert.ok(scripts.some((s) => s.startsWith(prefix)), `${prefix} is among ${scripts.join(', ')}`);
+    }
+    // Pointed at, a performance's seats would be asked for ahead: with no seat picker to take them, nothing is.
+    await list.locator('[part~="card-button"]', { hasText: 'The Lantern Keeper' }).first().press('Enter');
+    const choice = p.locator('performance-calendar').locator(':is([part~="day-button"][part~="has-performances"], [part~="performance-button"])').first();
+    await choice.waitFor();
+    await choice.hover();
+    await choice.focus();
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(requests.filter(isLookup), [], 'no seats looked up ahead for a picker that is not there');
+    const forPicker = requests.filter((u) => /\/stagedoor-(seat-|flow-)[^/]*\.js$/.test(new URL(u).pathname));
+    assert.deepEqual(forPicker, [], 'and no seat picker code (where the look-ahead lives) fetched for it');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
     await p.close();
   });
 

@@ -6,7 +6,7 @@ import { isAbortError } from '../../api/client.ts';
 import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
-import { lookAhead } from '../../state/lookahead.ts';
+import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { addMonths, compareMonths, parseMonth, type CalendarDate, type Month } from './calendar-dates.ts';
@@ -327,10 +327,10 @@ export class PerformanceCalendar extends BookingElement {
     this.count = raw !== '' && Number.isInteger(value) && value >= 1 ? value : 'any';
   }
 
-  /** Pointed at (hover, focus; a touch is a pointer entering too), or the one bookable performance of the day just opened: its seats are asked for now, for the picker to take on the click (state/lookahead.ts). */
+  /** Pointed at (hover, focus; a touch is a pointer entering too), or the one bookable performance of the day just opened: its seats are asked for now, for the picker to take on the click (state/lookahead.ts, through state/lookahead-slot.ts: with no picker on the page, nothing). */
   private lookAhead(choice: PerformanceChoice): void {
     if (choice.soldOut) return;
-    lookAhead(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
+    lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
   }
 
   private choose(choice: PerformanceChoice): void {
