@@ -51,7 +51,7 @@ const wire = (q: Query): WireQuery => ({
  * In the page: the visible elements matching a query, through every shadow root; with `center`,
  * the first is scrolled to the middle of the view and its centre returned.
  */
-function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'value' | 'focused') {
+function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'value' | 'focused' | 'landed') {
   const deep = (root: Document | ShadowRoot, css: string): Element[] => {
     const out: Element[] = [...root.querySelectorAll(css)];
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) out.push(...deep(el.shadowRoot, css));
@@ -76,6 +76,15 @@ function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'valu
     return true;
   });
   if (mode === 'count') return found.length;
+  if (mode === 'landed') {
+    // Whether the press after the last `center` landed on its element (or on one matching the
+    // query now, should the page have rendered it anew): true, false, or null (no press seen).
+    const watch = (window as unknown as { stagedoorClick?: { target: Element; landed: EventTarget | null } }).stagedoorClick;
+    const landed = watch?.landed;
+    if (!watch || !(landed instanceof Node)) return null;
+    const on = (el: Element) => el === landed || el.contains(landed) || Boolean((el as HTMLInputElement).labels?.[0]?.contains(landed));
+    return on(watch.target) || found.some(on);
+  }
   const el = found[0];
   if (!el) return null;
   if (mode === 'text') return label(el);
@@ -94,8 +103,15 @@ function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'valu
   let hit: Element | null = document.elementFromPoint(x, y);
   while (hit?.shadowRoot?.elementFromPoint(x, y) && hit.shadowRoot.elementFromPoint(x, y) !== hit) hit = hit.shadowRoot.elementFromPoint(x, y);
   const reached = hit && (hit === el || el.contains(hit) || (el as HTMLInputElement).labels?.[0]?.contains(hit));
-  return reached ? { x, y } : null;
+  if (!reached) return null;
+  // Where the coming click lands, for `clickLanded` (a page that moves in between takes it elsewhere).
+  const page = window as unknown as { stagedoorClick?: { target: Element; landed: EventTarget | null } };
+  const watch = { target: el, landed: null as EventTarget | null };
+  page.stagedoorClick = watch;
+  window.addEventListener('pointerdown', (e) => (watch.landed = e.composedPath()[0] ?? null), { capture: true, once: true });
+  return { x, y };
 }
+
 
 /**
  * A function and its arguments as one script for the page. tsx compiles with esbuild's keepNames,
@@ -137,10 +153,18 @@ class Visitor {
     return this.driver.evaluate(inPage as never, wire(q), 'href');
   }
 
+  /**
+   * Click the element, again if the page moved between finding it and the press (the press then
+   * went to whatever came under the pointer): as a visitor clicks again once the page is still.
+   */
   async click(q: Query): Promise<void> {
-    const at = await this.until(`to click ${q.within ?? 'page'} ${q.css} ${q.name ?? ''}`, () =>
-      this.driver.evaluate<{ x: number; y: number } | null>(inPage as never, wire(q), 'center'));
-    await this.driver.clickAt(at.x, at.y);
+    await this.until(`to click ${q.within ?? 'page'} ${q.css} ${q.name ?? ''}`, async () => {
+      const at = await this.driver.evaluate<{ x: number; y: number } | null>(inPage as never, wire(q), 'center');
+      if (!at) return false;
+      await this.driver.clickAt(at.x, at.y);
+      // A press seen elsewhere is made again; none seen (the page went to another address) is done.
+      return (await this.driver.evaluate<boolean | null>(inPage as never, wire(q), 'landed').catch(() => null)) !== false;
+    });
   }
 
   /**
