@@ -22,8 +22,9 @@
  *   browser's HTTP cache as the first visit left it): to its first card;
  * - the whole flow (every element, test/e2e/helpers/page-kinds.ts): to the
  *   first card, then, after opening an event and choosing a performance (by
- *   keyboard, as fast as the page allows), to the seat map's first paint and
- *   to the map ready for a tap (the choice with its "Add" rendered below it).
+ *   keyboard, each key pressed in the first animation frame where its target
+ *   shows), to the seat map's first paint and to the map ready for a tap (the
+ *   choice with its "Add" rendered below it).
  * Medians of PHONE_RUNS loads (default 3), the builds alternating. Nothing
  * here asserts a time; on a shared machine the numbers are noisy: compare
  * the columns of one run, not runs.
