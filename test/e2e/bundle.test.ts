@@ -503,6 +503,29 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it('with a seat picker on the page, a performance the focus reaches has its seats asked for ahead, once, and choosing it takes that answer', async () => {
+    // The calendar reaches the look-ahead through a slot the seat picker's chunk fills (state/lookahead-slot.ts).
+    const isFull = (url: string) => /\/Performances\/\d+\/FullAvailability/.test(new URL(url).pathname);
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/all`);
+    await p.locator('event-list').locator('[part~="card-button"]', { hasText: 'The Lantern Keeper' }).first().press('Enter');
+    const day = p.locator('performance-calendar').locator('[part~="day-button"][part~="has-performances"]:not([aria-disabled="true"])').first();
+    await day.waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(requests.filter(isFull), [], 'nothing asked for before a performance is pointed at');
+    // Opened by keyboard, the day's panel takes the focus to its first performance.
+    const asked = p.waitForRequest((r) => isFull(r.url()), { timeout: 10_000 });
+    await day.press('Enter');
+    await asked;
+    await p.keyboard.press('Enter');
+    await p.locator('seat-picker').locator('[part~="summary"] [part~="add-button"]').first().waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.equal(requests.filter(isFull).length, 1, 'one request: asked for ahead, and taken by the picker');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
   it("asks for the seat picker's later part and the chunks it imports at once, not a round trip after it", async () => {
     const later = readdirSync(dist).find((n) => /^stagedoor-seat-picker\.later-[\w-]+\.js$/.test(n));
     assert.ok(later, 'the bundle has the picker\'s later part');
