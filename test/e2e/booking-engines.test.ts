@@ -47,6 +47,9 @@ const wire = (q: Query): WireQuery => ({
   name: q.name === undefined ? undefined : typeof q.name === 'string' ? { source: `^${q.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, flags: '' } : { source: q.name.source, flags: q.name.flags },
 });
 
+/** Where the press after a `center` landed (kept on window for the `landed` check). */
+type ClickWatch = { target: Element; landed: EventTarget | null };
+
 /**
  * In the page: the visible elements matching a query, through every shadow root; with `center`,
  * the first is scrolled to the middle of the view and its centre returned.
@@ -79,7 +82,7 @@ function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'valu
   if (mode === 'landed') {
     // Whether the press after the last `center` landed on its element (or on one matching the
     // query now, should the page have rendered it anew): true, false, or null (no press seen).
-    const watch = (window as unknown as { stagedoorClick?: { target: Element; landed: EventTarget | null } }).stagedoorClick;
+    const watch = (window as unknown as { stagedoorClick?: ClickWatch }).stagedoorClick;
     const landed = watch?.landed;
     if (!watch || !(landed instanceof Node)) return null;
     const on = (el: Element) => el === landed || el.contains(landed) || Boolean((el as HTMLInputElement).labels?.[0]?.contains(landed));
@@ -104,14 +107,12 @@ function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'valu
   while (hit?.shadowRoot?.elementFromPoint(x, y) && hit.shadowRoot.elementFromPoint(x, y) !== hit) hit = hit.shadowRoot.elementFromPoint(x, y);
   const reached = hit && (hit === el || el.contains(hit) || (el as HTMLInputElement).labels?.[0]?.contains(hit));
   if (!reached) return null;
-  // Where the coming click lands, for `clickLanded` (a page that moves in between takes it elsewhere).
-  const page = window as unknown as { stagedoorClick?: { target: Element; landed: EventTarget | null } };
-  const watch = { target: el, landed: null as EventTarget | null };
-  page.stagedoorClick = watch;
+  // Where the coming press lands, for `landed` (a page that moves in between takes it elsewhere).
+  const watch: ClickWatch = { target: el, landed: null };
+  (window as unknown as { stagedoorClick?: ClickWatch }).stagedoorClick = watch;
   window.addEventListener('pointerdown', (e) => (watch.landed = e.composedPath()[0] ?? null), { capture: true, once: true });
   return { x, y };
 }
-
 
 /**
  * A function and its arguments as one script for the page. tsx compiles with esbuild's keepNames,

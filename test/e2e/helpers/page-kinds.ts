@@ -86,20 +86,18 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
   // again after 0, 20, 50, 100, 100 and then every 500 ms, so they held the walk's clicks up to half a
   // second after their target appeared (the event's detail, the calendar's performances).
   await page.locator('event-list').locator('[part~="card-button"]', { hasText: FLOW_EVENT }).first().press('Enter');
-  // (Shown as Playwright's `visible` means it: a box, and not visibility: hidden. No named function
-  // inside a check: tsx would name it with a helper the page does not have.)
+  // Both shown, as Playwright's `visible` means it (a box, not visibility: hidden): the event's detail,
+  // and what choosePerformance (./booking.ts) presses, a performance or a day to open first. (No named
+  // function inside a check: tsx would name it with a helper the page does not have.)
   await seen(() => {
-    const p = document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="description"] p');
-    return Boolean(p && p.getClientRects().length > 0 && getComputedStyle(p).visibility !== 'hidden') && performance.now();
-  });
-  await seen(() => {
-    // What choosePerformance (./booking.ts) presses: a performance, or a day with performances to open first.
-    const targets = document
-      .querySelector('performance-calendar')
-      ?.shadowRoot?.querySelectorAll(
-        ':is([part~="performance-button"], [part~="performance"]):not([part~="sold-out"]), :is([part~="day-button"], [part~="day"])[part~="has-performances"]:not([aria-disabled="true"])',
-      );
-    return [...(targets ?? [])].some((t) => t.getClientRects().length > 0 && getComputedStyle(t).visibility !== 'hidden') && performance.now();
+    const detail = document.querySelector('event-list')?.shadowRoot?.querySelectorAll('[part~="description"] p') ?? [];
+    const targets =
+      document
+        .querySelector('performance-calendar')
+        ?.shadowRoot?.querySelectorAll(
+          ':is([part~="performance-button"], [part~="performance"]):not([part~="sold-out"]), :is([part~="day-button"], [part~="day"])[part~="has-performances"]:not([aria-disabled="true"])',
+        ) ?? [];
+    return [detail, targets].every((list) => [...list].some((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')) && performance.now();
   });
   await choosePerformance(page.locator('performance-calendar'));
   // The seat map's first paint: the picker marks it (performance.mark('booking-seat-map-paint')).
