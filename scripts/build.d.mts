@@ -11,6 +11,8 @@ export const LOADER: string;
 export function preloadList(table: BundleTable): Record<string, string[]>;
 export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string, options?: { endpoint?: string }): string;
 export const EVENTS_PATH: string;
+/** The build's minifier of Lit's html`` and css`` templates (a Rollup plugin with a `transform` hook). */
+export function templateMinifier(): Promise<{ name: string; transform: unknown; enforce: 'post' }>;
 export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean; precompress?: boolean }): Promise<BundleTable>;
 export function buildEagerBundle(options: {
   outDir: string;

@@ -77,7 +77,7 @@ function browserBuild({ outDir, emptyOutDir, sourcemap } = {}) {
 }
 
 /** The minifier of Lit's html`` and css`` templates (whitespace, CSS), before the JS minifier runs. */
-async function templateMinifier() {
+export async function templateMinifier() {
   const { default: minifyHTML } = await import('@lit-labs/rollup-plugin-minify-html-literals');
   return {
     ...minifyHTML({
@@ -85,10 +85,44 @@ async function templateMinifier() {
       include: [`${root}/src/**/*.ts`],
       // Conservative: at least one space stays wherever there was whitespace (text never glues
       // together), and no attribute is dropped for being empty (alt="" means decorative).
-      options: { minifyOptions: { conservativeCollapse: true, removeEmptyAttributes: false } },
+      options: { minifyOptions: { conservativeCollapse: true, removeEmptyAttributes: false }, strategy: await cssValueSafeStrategy() },
     }),
     enforce: 'post',
   };
+}
+
+/**
+ * The plugin's own strategy, with one fix: an expression anywhere in a declaration's value keeps
+ * the semicolon after it. The plugin stands each expression in for `@TEMPLATE_EXPRESSION();` and
+ * turns it into an identifier LightningCSS reads as a value only right after the colon
+ * (`padding: ${x};`). Later in a value (`gap: 0 ${x};`, `border: ${w} solid ${c};`) it stayed an
+ * at-rule-like token whose `;` swallowed the declaration's own, and the next declaration ran into
+ * it: `gap:0 ${x}max-width:100%` (both lost; <basket-timer> showed "Seats held for9:59" with no
+ * border). Here every expression inside a declaration's value becomes that identifier.
+ */
+async function cssValueSafeStrategy() {
+  const { defaultStrategy } = await import('@lit-labs/rollup-plugin-minify-html-literals/lib/strategy.js');
+  return { ...defaultStrategy, minifyCSS: (css, options) => defaultStrategy.minifyCSS(expressionsAsValues(css), options) };
+}
+
+const EXPRESSION = /@TEMPLATE_EXPRESSION_*\(\);/g;
+
+/**
+ * `@TEMPLATE_EXPRESSION();` → `__TEMPLATE_EXPRESSION__` (the form the plugin restores after
+ * minifying) where it stands in a declaration's value: after `property:` in the same statement,
+ * and not in a selector (no `{` before the statement ends). Rules and selectors are left alone.
+ */
+function expressionsAsValues(css) {
+  // The same text with every expression blanked out (same length): their own `;` ends nothing.
+  const plain = css.replace(EXPRESSION, (m) => ' '.repeat(m.length));
+  return css.replace(EXPRESSION, (match, at) => {
+    const before = plain.slice(0, at);
+    const statement = before.slice(Math.max(before.lastIndexOf('{'), before.lastIndexOf(';'), before.lastIndexOf('}')) + 1);
+    const after = plain.slice(at + match.length);
+    const end = after.search(/[;{}]/);
+    const inValue = /^\s*(--)?[a-z][\w-]*\s*:/i.test(statement) && (end < 0 || after[end] !== '{');
+    return inValue ? match.replace('@', '__').replace('();', '__') : match;
+  });
 }
 
 /** The element modules of the bundle: each tag's class and where it lives, read from its registration file. */

@@ -451,6 +451,17 @@ describe('the script-tag bundle in a bare page', () => {
     assert.equal(basket.Items[0]?.Seats.length, 2);
     // The timer in the header, another part of the page, shares that basket and counts down.
     await p.locator('basket-timer').locator('[part~="time"]').first().waitFor();
+    // Styled as built (the minified view's styles): a bordered box, the label and the time apart.
+    const look = await p.evaluate(() => {
+      const root = document.querySelector('basket-timer')?.shadowRoot;
+      const box = root?.querySelector('[part~="timer"]');
+      const label = root?.querySelector('[part~="label"]')?.getBoundingClientRect();
+      const time = root?.querySelector('[part~="time"]')?.getBoundingClientRect();
+      if (!box || !label || !time) return null;
+      const style = getComputedStyle(box);
+      return { border: `${style.borderTopWidth} ${style.borderTopStyle}`, gap: style.columnGap, apart: Math.round(time.left - label.right) };
+    });
+    assert.deepEqual(look, { border: '1px solid', gap: '6px', apart: 6 }, 'the countdown shows as its styles say: "Seats held for 9:59" in a box, not "Seats held for9:59"');
 
     // Removed and added again (a single-page site's navigation), the picker renders its map
     // again and shows the two seats as in the basket.
