@@ -10,46 +10,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { parseLiterals } from '@lit-labs/rollup-plugin-minify-html-literals/lib/parse-literals.js';
 import { root, templateMinifier } from '../../scripts/build.mjs';
 
-/** The end of the `${...}` expression starting at `at` (just after its `${`): the index of its closing brace. */
-function expressionEnd(text: string, at: number): number {
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') i++;
-    else if (c === "'" || c === '"') i = text.indexOf(c, i + 1);
-    else if (c === '`') i = templateEnd(text, i + 1).end;
-    else if (c === '{') depth++;
-    else if (c === '}' && depth-- === 0) return i;
-  }
-  throw new Error('an expression with no end');
-}
-
-/** The template literal whose text starts at `at`: its CSS with each expression as `__e<n>__`, and where it ends (its closing backtick). */
-function templateEnd(text: string, at: number): { css: string; end: number } {
-  let css = '';
-  let n = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') css += text.slice(i, ++i + 1);
-    else if (c === '`') return { css, end: i };
-    else if (c === '$' && text[i + 1] === '{') {
-      i = expressionEnd(text, i + 2);
-      css += `__e${n++}__`;
-    } else css += c;
-  }
-  throw new Error('a template with no end');
-}
-
-/** Every css`` template of a module's text, its expressions as `__e<n>__`. */
+/** Every css`` template of a module's text (read by the plugin's own parser), its expressions as `__e<n>__`. */
 function cssTemplates(text: string): string[] {
-  const found: string[] = [];
-  for (let at = text.indexOf('css`'); at >= 0; at = text.indexOf('css`', at + 1)) {
-    if (/[\w$.]/.test(text[at - 1] ?? '')) continue;
-    found.push(templateEnd(text, at + 4).css);
-  }
-  return found;
+  return parseLiterals(text)
+    .filter((template) => template.tag === 'css')
+    .map((template) => template.parts.map((part, n) => (n === 0 ? part.text : `__e${n - 1}__${part.text}`)).join(''));
 }
 
 /** Every module of src/ holding a css`` template. */
