@@ -65,7 +65,7 @@ export interface PerformanceCalendarJSXProps {
   eventId?: PerformanceCalendar['eventId'];
   /** Show this event's performances (default: the event in the shared selection). (attribute) */
   'event-id'?: AttributeValue<PerformanceCalendar['eventId']>;
-  /** The month shown first, `yyyy-MM` (default: this month in the service's time zone). (property) */
+  /** The month shown first, `yyyy-MM` (default: this month in the service's time zone or, when nothing is left to book in it, the month of the event's next performance, which is named). (property) */
   month?: PerformanceCalendar['month'];
   /** Tickets asked for at first (default: the shared selection's count, else none: every performance shows, sold-out ones included, with its "from" price). (property) */
   ticketCount?: PerformanceCalendar['ticketCount'];

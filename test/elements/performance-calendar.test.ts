@@ -158,6 +158,71 @@ describe('<performance-calendar>', () => {
     expect(day(el, 1).getAttribute('part')).to.contain('today');
   });
 
+  it('opens on the month of the next performance when nothing is left to book in this one, and names its date', async () => {
+    // 21 November: the show's first performance is on 5 December. An empty November would look sold out.
+    const { api, booking } = setup();
+    const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
+    await waitUntil(() => text(q(el, '[part="month-heading"]')) === 'December 2026', 'opened on December');
+    await loaded(el);
+    expect(api.callsTo('getEventPerformances')).to.deep.equal([
+      { eventId: 1, dateFrom: '2026-11-01', dateTo: '2026-12-01' },
+      // The next three months, once: then the month that holds the first of them.
+      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-03-01', minimumTicketsCount: 1 },
+      { eventId: 1, dateFrom: '2026-12-01', dateTo: '2027-01-01' },
+    ]);
+    const date = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(2026, 11, 5));
+    const said = `Nothing left to book in November 2026: the next performance is on ${date}.`;
+    expect(text(q(el, '[part="next-performance"]'))).to.equal(said);
+    expect(text(q(el, '[part="status"]'))).to.contain(said);
+    expect(q(el, '[part~="empty"]')).to.equal(null);
+    // The focus day is the next performance's, one Tab away as ever.
+    expect(day(el, 5).tabIndex).to.equal(0);
+    await expect(el).to.be.accessible();
+
+    // November is one step back, empty as it is; the note is gone once the visitor moves.
+    (q(el, '[part~="previous"]') as HTMLButtonElement).click();
+    await loaded(el);
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('November 2026');
+    expect(text(q(el, '[part~="empty"]'))).to.equal('No performances in November 2026.');
+    expect(q(el, '[part="next-performance"]')).to.equal(null);
+    expect(api.callsTo('getEventPerformances')).to.have.length(4);
+  });
+
+  it('moves on as well when every performance left this month is sold out, to the next one with tickets', async () => {
+    const soldOut = { TotalAvailableTickesCount: 0 };
+    const shows = [
+      performanceFixture(701, '2026-11-20T19:30:00'),
+      performanceFixture(702, '2026-11-28T19:30:00', soldOut),
+      performanceFixture(703, '2027-01-08T19:30:00', soldOut),
+      performanceFixture(704, '2027-01-15T19:30:00'),
+    ];
+    const { booking } = setup(handlers(shows));
+    const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
+    await waitUntil(() => text(q(el, '[part="month-heading"]')) === 'January 2027', 'opened on January');
+    await loaded(el);
+    expect(text(q(el, '[part="next-performance"]'))).to.contain('the next performance is on Friday');
+    expect(text(q(el, '[part="next-performance"]'))).to.contain('15 January 2027');
+    expect(day(el, 15).tabIndex).to.equal(0);
+  });
+
+  it('stays on this month, empty, when no performance comes in the next three months', async () => {
+    const { api, booking } = setup(handlers([performanceFixture(601, '2027-06-12T19:30:00')]));
+    const el = await render(booking, html`<performance-calendar event-id="1"></performance-calendar>`);
+    await waitUntil(() => api.callsTo('getEventPerformances').length === 2, 'looked past November');
+    await el.updateComplete;
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('November 2026');
+    expect(text(q(el, '[part~="empty"]'))).to.equal('No performances in November 2026.');
+    expect(q(el, '[part="next-performance"]')).to.equal(null);
+  });
+
+  it('never moves on from a month the page asked for, or one the visitor chose', async () => {
+    const { api, booking } = setup();
+    const el = await render(booking, html`<performance-calendar event-id="1" month="2026-11"></performance-calendar>`);
+    expect(text(q(el, '[part="month-heading"]'))).to.equal('November 2026');
+    expect(text(q(el, '[part~="empty"]'))).to.equal('No performances in November 2026.');
+    expect(api.callsTo('getEventPerformances')).to.have.length(1);
+  });
+
   it('offers nothing on days already gone at the venue', async () => {
     const november = [performanceFixture(501, '2026-11-20T19:30:00'), performanceFixture(502, '2026-11-21T19:30:00')];
     const { booking } = setup(handlers(november));

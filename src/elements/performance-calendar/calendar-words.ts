@@ -36,6 +36,11 @@ export function emptyText(title: string, tickets: number | null): string {
   });
 }
 
+/** The calendar opened on a later month: "Nothing left to book in November 2026: the next performance is on Friday, 4 December 2026." */
+export function movedOnText(from: string, next: string): string {
+  return msg(str`Nothing left to book in ${from}: the next performance is on ${next}.`);
+}
+
 /** The live region's sentence once the month is in: "May 2026: 12 performances". */
 export function monthCountText(title: string, days: Map<number, PerformanceChoice[]>): string {
   const count = [...days.values()].reduce((n, list) => n + list.length, 0);

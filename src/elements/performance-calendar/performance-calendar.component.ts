@@ -3,7 +3,8 @@ import { property, state } from 'lit/decorators.js';
 import { TaskStatus } from '@lit/task';
 import { localized, msg } from '../../i18n/msg.ts';
 import { isAbortError } from '../../api/client.ts';
-import { serviceToday } from '../../api/time.ts';
+import { parseServiceDateTime, serviceToday } from '../../api/time.ts';
+import type { PerformanceInfo } from '../../api/types.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
@@ -14,7 +15,7 @@ import { MonthData, loadFailure } from './calendar-data.ts';
 import { renderDayPanel, renderGrid, type GridView } from './calendar-grid.ts';
 import { keyTarget } from './calendar-keys.ts';
 import { renderList } from './calendar-list.ts';
-import { emptyText, monthCountText, monthTitle } from './calendar-words.ts';
+import { dayLabel, emptyText, monthCountText, monthTitle, movedOnText } from './calendar-words.ts';
 import type { PerformanceChoice } from './performance-choices.ts';
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
@@ -60,6 +61,7 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * @csspart price - The "from" price, or the price range for the chosen count.
  * @csspart badge - An offer badge: `badge discount` or `badge no-fee`.
  * @csspart empty - No event chosen, or no performances this month.
+ * @csspart next-performance - The calendar opened on a later month because nothing was left to book in this one: names the next performance's date.
  * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
  * @csspart error-message - The failure's sentence.
  * @csspart retry-button - Tries again: the step that failed, or a check still waiting for its answer.
@@ -76,7 +78,10 @@ export class PerformanceCalendar extends BookingElement {
   /** Show this event's performances (default: the event in the shared selection). */
   @property({ type: Number, attribute: 'event-id' }) eventId: number | null = null;
 
-  /** The month shown first, `yyyy-MM` (default: this month in the service's time zone). */
+  /**
+   * The month shown first, `yyyy-MM` (default: this month in the service's time zone or, when
+   * nothing is left to book in it, the month of the event's next performance, which is named).
+   */
   @property() month: string | null = null;
 
   /**
@@ -98,6 +103,12 @@ export class PerformanceCalendar extends BookingElement {
   @state() private count: number | 'any' | undefined = undefined;
   /** Whether the visitor has moved in the grid (then data arriving does not move the focus day). */
   private navigated = false;
+  /** The month opened on its own (no `month` attribute, the visitor has not moved): it may move on to the next performance's. */
+  private autoMonth = false;
+  /** The month that opened with nothing left to book, whose next performance is asked for. */
+  @state() private lookPast: Month | null = null;
+  /** Opened on the next performance's month because `from` had nothing left: what the visitor is told. */
+  @state() private movedOn: { from: Month; performance: PerformanceInfo } | null = null;
   private focusAfterUpdate: 'grid' | 'panel' | null = null;
 
   private get booking() {
@@ -134,22 +145,18 @@ export class PerformanceCalendar extends BookingElement {
       const failure = loadFailure(error);
       void this.emit('booking-error', { source: 'performance-calendar', message: failure.message, status: failure.status });
     },
+    () => [this.lookPast ? this.currentEventId : null, this.lookPast?.year ?? null, this.lookPast?.month ?? null, this.tickets] as const,
   );
 
   private shownEvent: number | null = null;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (!this.visible || changed.has('month')) {
-      const today = this.today;
-      const fromAttribute = parseMonth(this.month);
-      this.visible = fromAttribute ?? { year: today.year, month: today.month };
-      this.activeDay = this.visible.year === today.year && this.visible.month === today.month ? today.day : 1;
-      this.openDay = null;
-      this.navigated = false;
-    }
     const eventId = this.currentEventId;
-    if (eventId !== this.shownEvent) {
+    const eventChanged = eventId !== this.shownEvent;
+    // A show chosen anew opens where its dates begin, as the first one did.
+    if (!this.visible || changed.has('month') || (eventChanged && this.autoMonth)) this.openFirstMonth();
+    if (eventChanged) {
       this.shownEvent = eventId;
       this.openDay = null;
       this.navigated = false;
@@ -157,6 +164,43 @@ export class PerformanceCalendar extends BookingElement {
     // Before the visitor moves, the focus day follows the data: the first day with a performance.
     const days = this.choicesByDay();
     if (!this.navigated && days && days.size && !days.has(this.activeDay)) this.activeDay = Math.min(...days.keys());
+    if (this.autoMonth && !this.navigated) this.moveOnFromEmptyMonth(eventId, days);
+  }
+
+  /** This month (or the `month` attribute's), focused on today, before the visitor moves. */
+  private openFirstMonth(): void {
+    const today = this.today;
+    const fromAttribute = parseMonth(this.month);
+    this.autoMonth = !fromAttribute;
+    this.visible = fromAttribute ?? { year: today.year, month: today.month };
+    this.activeDay = this.visible.year === today.year && this.visible.month === today.month ? today.day : 1;
+    this.openDay = null;
+    this.navigated = false;
+    this.lookPast = null;
+    this.movedOn = null;
+  }
+
+  /**
+   * A month opened on its own with nothing left to book (no performance, or every one left sold
+   * out) looks like a sold-out show: ask for the event's next performance with tickets and open on
+   * its month (the visible note and the live region name it).
+   */
+  private moveOnFromEmptyMonth(eventId: number | null, days: Map<number, PerformanceChoice[]> | null): void {
+    const month = this.visible;
+    if (eventId === null || !month) return;
+    if (!this.lookPast) {
+      const bookable = days && [...days.values()].some((choices) => choices.some((choice) => !choice.soldOut));
+      if (days && !bookable && this.count === undefined && compareMonths(month, this.today) === 0) this.lookPast = month;
+      return;
+    }
+    if (compareMonths(month, this.lookPast) !== 0) return;
+    const next = this.data.nextAfter(eventId, month, this.tickets);
+    if (!next) return;
+    const when = parseServiceDateTime(next.PerformanceDate);
+    if (!when) return;
+    this.movedOn = { from: month, performance: next };
+    this.visible = { year: when.year, month: when.month };
+    this.activeDay = when.day;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -193,6 +237,7 @@ export class PerformanceCalendar extends BookingElement {
       ${status === TaskStatus.ERROR
         ? renderFailure(loadFailure(this.data.performances.error).message, () => void this.data.performances.run())
         : nothing}
+      ${this.renderMovedOn(month)}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
             ${emptyText(monthTitle(month, this.booking.config), this.tickets)}
@@ -230,7 +275,23 @@ export class PerformanceCalendar extends BookingElement {
     if (!month) return '';
     if (this.data.performances.status === TaskStatus.PENDING) return msg('Loading performances…');
     if (!days) return '';
-    return monthCountText(monthTitle(month, this.booking.config), days);
+    const count = monthCountText(monthTitle(month, this.booking.config), days);
+    const moved = this.movedOnText(month);
+    return moved ? `${moved} ${count}` : count;
+  }
+
+  /** "Nothing left to book in November 2026: the next performance is on Friday 4 December." while on that month. */
+  private movedOnText(month: Month): string {
+    const moved = this.movedOn;
+    if (!moved || this.navigated) return '';
+    const when = parseServiceDateTime(moved.performance.PerformanceDate);
+    if (!when || when.year !== month.year || when.month !== month.month) return '';
+    return movedOnText(monthTitle(moved.from, this.booking.config), dayLabel(when, this.booking.config, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
+  }
+
+  private renderMovedOn(month: Month): TemplateResult | typeof nothing {
+    const text = this.movedOnText(month);
+    return text ? html`<p part="next-performance" class="next-performance">${text}</p>` : nothing;
   }
 
   private renderHeader(month: Month): TemplateResult {

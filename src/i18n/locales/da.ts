@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Der er ingen leveringsmetode til denne kurv.`,
 's0c682f2505386c61': str`${0}, få billetter tilbage, ${1}`,
 's0d37f54091df23f9': `i kurven`,
+'s11a82bc02b33b879': str`Intet tilbage at bestille i ${0}: næste forestilling er ${1}.`,
 's11cc96fa7ddc7f49': `Din kurv er tom.`,
 's11fdceabe7befeff': `Tilgængelighed`,
 's12329baf39079b0c': `Indtast første linje af din adresse.`,

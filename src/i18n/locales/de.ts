@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Für diesen Warenkorb ist keine Versandart verfügbar.`,
 's0c682f2505386c61': str`${0}, nur noch wenige Karten, ${1}`,
 's0d37f54091df23f9': `im Warenkorb`,
+'s11a82bc02b33b879': str`In ${0} ist nichts mehr buchbar: Die nächste Vorstellung ist am ${1}.`,
 's11cc96fa7ddc7f49': `Ihr Warenkorb ist leer.`,
 's11fdceabe7befeff': `Barrierefreiheit`,
 's12329baf39079b0c': `Bitte geben Sie die erste Zeile Ihrer Adresse ein.`,

@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `No hay ninguna forma de entrega disponible para este carrito.`,
 's0c682f2505386c61': str`${0}, últimas entradas, ${1}`,
 's0d37f54091df23f9': `en tu carrito`,
+'s11a82bc02b33b879': str`No queda nada por reservar en ${0}: la próxima función es el ${1}.`,
 's11cc96fa7ddc7f49': `Tu carrito está vacío.`,
 's11fdceabe7befeff': `Accesibilidad`,
 's12329baf39079b0c': `Introduce la primera línea de tu dirección.`,

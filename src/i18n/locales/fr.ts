@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Aucun mode de livraison n'est disponible pour ce panier.`,
 's0c682f2505386c61': str`${0}, dernières places, ${1}`,
 's0d37f54091df23f9': `dans votre panier`,
+'s11a82bc02b33b879': str`Plus rien à réserver en ${0} : la prochaine représentation est le ${1}.`,
 's11cc96fa7ddc7f49': `Votre panier est vide.`,
 's11fdceabe7befeff': `Accessibilité`,
 's12329baf39079b0c': `Saisissez la première ligne de votre adresse.`,

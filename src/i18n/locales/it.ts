@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Per questo carrello non è disponibile alcun metodo di consegna.`,
 's0c682f2505386c61': str`${0}, ultimi biglietti, ${1}`,
 's0d37f54091df23f9': `nel carrello`,
+'s11a82bc02b33b879': str`Non resta nulla da prenotare a ${0}: la prossima recita è ${1}.`,
 's11cc96fa7ddc7f49': `Il tuo carrello è vuoto.`,
 's11fdceabe7befeff': `Accessibilità`,
 's12329baf39079b0c': `Inserisci la prima riga dell'indirizzo.`,

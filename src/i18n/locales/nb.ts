@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Ingen leveringsmåte er tilgjengelig for denne handlekurven.`,
 's0c682f2505386c61': str`${0}, få billetter igjen, ${1}`,
 's0d37f54091df23f9': `i handlekurven`,
+'s11a82bc02b33b879': str`Ingenting igjen å bestille i ${0}: neste forestilling er ${1}.`,
 's11cc96fa7ddc7f49': `Handlekurven din er tom.`,
 's11fdceabe7befeff': `Tilgjengelighet`,
 's12329baf39079b0c': `Skriv inn første linje av adressen din.`,

@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Voor deze winkelmand is geen bezorgmethode beschikbaar.`,
 's0c682f2505386c61': str`${0}, nog maar enkele kaarten, ${1}`,
 's0d37f54091df23f9': `in je winkelmand`,
+'s11a82bc02b33b879': str`Niets meer te boeken in ${0}: de volgende voorstelling is op ${1}.`,
 's11cc96fa7ddc7f49': `Je winkelmand is leeg.`,
 's11fdceabe7befeff': `Toegankelijkheid`,
 's12329baf39079b0c': `Vul de eerste regel van je adres in.`,

@@ -28,6 +28,7 @@
 's0bd716d36f292d9b': `Inget leveranssätt är tillgängligt för den här varukorgen.`,
 's0c682f2505386c61': str`${0}, få biljetter kvar, ${1}`,
 's0d37f54091df23f9': `i varukorgen`,
+'s11a82bc02b33b879': str`Inget kvar att boka i ${0}: nästa föreställning är ${1}.`,
 's11cc96fa7ddc7f49': `Din varukorg är tom.`,
 's11fdceabe7befeff': `Tillgänglighet`,
 's12329baf39079b0c': `Ange första raden i din adress.`,

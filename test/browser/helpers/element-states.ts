@@ -345,6 +345,15 @@ const performanceCalendar: Scenario[] = [
     },
   },
   {
+    state: 'nothing left this month: opened on the next performance, named',
+    run: async (r) => {
+      const el = await r.mount(r.booking(r.api(calendarHandlers())), html`<performance-calendar event-id="1"></performance-calendar>`);
+      await waitUntil(() => $(el, '[part="next-performance"]'), 'moved on to the next performance');
+      await calendarLoaded(el);
+      await r.snap(el);
+    },
+  },
+  {
     state: 'an empty month, with and without a count; an error',
     run: async (r) => {
       const el = await r.mount(r.booking(r.api(calendarHandlers([]))), html`<performance-calendar event-id="1" month="2027-02"></performance-calendar>`);
