@@ -4,6 +4,10 @@
  * a phone's 360 px and a desktop's 1280 px upgrades every element it holds,
  * reports no error and scrolls no sideways. The themed page restyles the
  * widget only through ::part() and --booking-* custom properties.
+ *
+ * The sandbox's clock and the pages' run from one fixed instant in the last
+ * days of a month (helpers/pinned-clock.ts), whatever today is: a show with
+ * nothing left this month is walked every time.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,9 +19,11 @@ import { buildBundle, buildDemo, registrationFiles, root } from '../../scripts/b
 import { chooseSeatPair, choosePerformance } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
+import { pinnedClock } from './helpers/pinned-clock.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
 
 const demoPages = ['index.html', 'cms.html', 'themed.html'];
+
 const widths = [360, 1280];
 const widgetTags = registrationFiles().map((r) => r.tag);
 
@@ -32,6 +38,15 @@ describe('the demo site (built)', () => {
     server = await startSandboxSite({ files: { '/': join(work, 'demo') }, pages: {} });
     browser = await launchChromium();
   });
+  /** A page of its own, its clock set to the sandbox's (closing the page ends its context). */
+  async function pinnedPage(): Promise<Awaited<ReturnType<typeof watchedPage>>> {
+    const context = await browser.newContext();
+    await context.clock.install({ time: pinnedClock.now() });
+    const watched = await watchedPage(context);
+    watched.page.on('close', () => void context.close());
+    return watched;
+  }
+
   after(async () => {
     await browser?.close();
     await server?.close();
@@ -56,7 +71,7 @@ describe('the demo site (built)', () => {
   for (const name of demoPages) {
     for (const width of widths) {
       it(`${name} at ${width} px: every element upgrades, no error, no sideways scroll`, async () => {
-        const { page, errors } = await watchedPage(browser);
+        const { page, errors } = await pinnedPage();
         await page.setViewportSize({ width, height: 900 });
         await page.goto(`${server.origin}/${name}`);
         const tags = await page.evaluate((known) => known.filter((t) => document.querySelector(t)), widgetTags);
@@ -73,7 +88,7 @@ describe('the demo site (built)', () => {
 
   for (const width of widths) {
     it(`cms.html at ${width} px with a performance chosen and its seat map open: no sideways scroll`, async () => {
-      const { page, errors } = await watchedPage(browser);
+      const { page, errors } = await pinnedPage();
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${server.origin}/cms.html`);
       await choosePerformance(page.locator('performance-calendar'));
@@ -86,7 +101,7 @@ describe('the demo site (built)', () => {
   }
 
   it('books tickets end to end on the CMS page: seats, checkout, the sandbox payment page, the confirmation', async () => {
-    const { page, errors } = await watchedPage(browser);
+    const { page, errors } = await pinnedPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.origin}/cms.html`);
     await choosePerformance(page.locator('performance-calendar'));
@@ -115,11 +130,16 @@ describe('the demo site (built)', () => {
   });
 
   it('a general-admission show asks for its areas and prices, never for a seat map it has not got: no 400, no console error', async () => {
-    const { page, errors, requests } = await watchedPage(browser);
+    const { page, errors, requests } = await pinnedPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.origin}/index.html`);
     const card = page.locator('event-list').locator('[part~="card-button"]').filter({ hasText: 'Midnight Brass' });
     await card.first().press('Enter');
+    // Nothing is left of November: the calendar opens on December and says why.
+    const calendar = page.locator('performance-calendar');
+    await calendar.locator('[part="next-performance"]').waitFor();
+    assert.match(await calendar.locator('[part="next-performance"]').innerText(), /^Nothing left to book in November 2026: the next performance is on Friday,? 4 December 2026\.$/);
+    assert.equal(await calendar.locator('[part="month-heading"]').innerText(), 'December 2026');
     await choosePerformance(page.locator('performance-calendar'));
     await page.locator('seat-picker').locator('[part~="general"]').first().waitFor();
     assert.ok(requests.some((url) => url.includes('/AreasPrices')), 'asked AreasPrices');
@@ -129,7 +149,7 @@ describe('the demo site (built)', () => {
   });
 
   it('books in German end to end on the theatre site: the widget, the sandbox payment page and the confirmation all German', async () => {
-    const { page, errors, requests } = await watchedPage(browser);
+    const { page, errors, requests } = await pinnedPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.origin}/index.html?lang=de`);
     await page.locator('event-list').getByRole('button', { name: /./ }).first().waitFor();
@@ -166,7 +186,7 @@ describe('the demo site (built)', () => {
   });
 
   it('switches every element to another language from the theatre\'s language menu, at run time', async () => {
-    const { page, errors } = await watchedPage(browser);
+    const { page, errors } = await pinnedPage();
     await page.goto(`${server.origin}/index.html`);
     const list = page.locator('event-list');
     await list.getByLabel('Type of show').waitFor();
@@ -184,7 +204,7 @@ describe('the demo site (built)', () => {
   for (const name of demoPages) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`${name}, ${scheme} scheme: axe finds no violation, shadow roots included`, async () => {
-        const { page, errors } = await watchedPage(browser);
+        const { page, errors } = await pinnedPage();
         await page.emulateMedia({ colorScheme: scheme });
         await page.goto(`${server.origin}/${name}`);
         await page.waitForLoadState('networkidle');
@@ -223,7 +243,7 @@ describe('the demo site (built)', () => {
   });
 
   it('the themed page really restyles the widget through those hooks', async () => {
-    const { page, errors } = await watchedPage(browser);
+    const { page, errors } = await pinnedPage();
     await page.goto(`${server.origin}/themed.html`);
     const picker = page.locator('seat-picker');
     await picker.locator('[part~="base"]').waitFor();

@@ -16,12 +16,13 @@ import { buildBundle } from '../../scripts/build.mjs';
 import { chooseSeatPair, fillCheckout } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
+import { pinnedClock } from './helpers/pinned-clock.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
 
 const MINUTE = 60_000;
-/** How far the test has moved the sandbox's clock ahead of the real one. */
+/** How far the test has moved the sandbox's clock ahead of the pinned one (helpers/pinned-clock.ts). */
 const skew = { ms: 0 };
-const sandboxClock = { now: () => Date.now() + skew.ms };
+const sandboxClock = { now: () => pinnedClock.now() + skew.ms };
 
 function html(body: string): string {
   return `<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Tabs</title>

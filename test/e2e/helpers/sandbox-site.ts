@@ -9,13 +9,14 @@
 import { createProxy } from '../../../src/server/proxy/index.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/server/sandbox/index.ts';
 import { startPageServer, type PageServer, type PageServerOptions } from './page-server.ts';
+import { pinnedClock } from './pinned-clock.ts';
 
 export interface SandboxSiteOptions extends Omit<PageServerOptions, 'api' | 'apis' | 'fallback'> {
   /** Origins the proxy answers by CORS (a page on another origin). */
   allowedOrigins?: string[];
   /** A second, separate service behind a second proxy at this path (two endpoints on one page). */
   secondEndpoint?: string;
-  /** Options of the (first) sandbox: e.g. a clock the test moves, or a shorter hold. */
+  /** Options of the (first) sandbox: e.g. a clock the test moves, or a shorter hold. Its clock is `pinnedClock` unless given. */
   sandbox?: Omit<SandboxOptions, 'publicUrl'>;
   /** `false`: the proxy caches nothing (a test that reads availability right after a change). */
   proxyCache?: boolean;
@@ -26,7 +27,7 @@ export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServe
   let origin = '';
   let sandbox: Sandbox | undefined;
   const sandboxFetch = (request: Request): Promise<Response> => {
-    sandbox ??= createSandbox({ ...options.sandbox, publicUrl: origin });
+    sandbox ??= createSandbox({ clock: pinnedClock, ...options.sandbox, publicUrl: origin });
     return sandbox.fetch(request);
   };
   const { allowedOrigins, secondEndpoint, sandbox: _sandboxOptions, proxyCache, ...pageOptions } = options;
@@ -35,7 +36,7 @@ export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServe
   if (secondEndpoint) {
     let second: Sandbox | undefined;
     const secondFetch = (request: Request): Promise<Response> => {
-      second ??= createSandbox({ publicUrl: origin });
+      second ??= createSandbox({ clock: pinnedClock, publicUrl: origin });
       return second.fetch(request);
     };
     const secondProxy = createProxy({ upstream: secondFetch, apiKey: 'e2e-test-key-2', prefix: secondEndpoint, log: false, rateLimit: false });
