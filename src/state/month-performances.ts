@@ -66,38 +66,3 @@ export async function monthPrices(
   );
   return (Performances ?? []).filter((p) => inMonth(p.PerformanceDate, month));
 }
-
-/** How many months past an empty month the next performance is looked for. */
-export const NEXT_MONTHS = 3;
-
-function shiftMonth(month: Month, by: number): Month {
-  const index = month.year * 12 + (month.month - 1) + by;
-  return { year: Math.floor(index / 12), month: (index % 12) + 1 };
-}
-
-/**
- * The event's first performance after `month` with tickets left (at least `count`, when a count
- * is given), looked for in the `NEXT_MONTHS` months that follow it; null when there is none.
- * A calendar that would open on a month with nothing left to book opens on this one's month.
- */
-export async function nextPerformanceAfter(
-  api: ApiClient,
-  eventId: number,
-  month: Month,
-  count: number | null,
-  signal?: AbortSignal,
-): Promise<PerformanceInfo | null> {
-  const dateFrom = monthQuery(shiftMonth(month, 1)).dateFrom;
-  const dateTo = monthQuery(shiftMonth(month, NEXT_MONTHS)).dateTo;
-  const { Performances } = await api.getEventPerformances({ eventId, dateFrom, dateTo, minimumTicketsCount: count ?? 1 }, { signal });
-  const after = month.year * 12 + month.month;
-  let first: { performance: PerformanceInfo; at: number } | null = null;
-  for (const performance of Performances ?? []) {
-    const w = parseServiceDateTime(performance.PerformanceDate);
-    if (!w || w.year * 12 + w.month <= after) continue;
-    // Sortable wall-clock minutes: the venue's clock, no time zone needed to order one venue's dates.
-    const at = (((w.year * 12 + w.month) * 31 + w.day) * 24 + w.hour) * 60 + w.minute;
-    if (!first || at < first.at) first = { performance, at };
-  }
-  return first?.performance ?? null;
-}

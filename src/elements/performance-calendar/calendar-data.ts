@@ -9,8 +9,7 @@ import { Task, TaskStatus, initialState } from '@lit/task';
 import { msg } from '../../i18n/msg.ts';
 import type { ApiClient } from '../../api/client.ts';
 import { toFailure, type Failure } from '../../state/failure.ts';
-import { monthPerformances, monthPrices, nextPerformanceAfter } from '../../state/month-performances.ts';
-import type { PerformanceInfo } from '../../api/types.ts';
+import { monthPerformances, monthPrices } from '../../state/month-performances.ts';
 import type { CalendarDate, Month } from './calendar-dates.ts';
 import { groupChoices, type PerformanceChoice } from './performance-choices.ts';
 
@@ -20,16 +19,8 @@ type Args = readonly [eventId: number | null, year: number | null, month: number
 export class MonthData {
   readonly performances;
   readonly prices;
-  /** Asked only for a month that opened with nothing left to book: the event's next performance after it. */
-  readonly next;
 
-  constructor(
-    host: ReactiveControllerHost,
-    api: () => ApiClient,
-    args: () => Args,
-    onError: (error: unknown) => void,
-    nextArgs: () => Args,
-  ) {
+  constructor(host: ReactiveControllerHost, api: () => ApiClient, args: () => Args, onError: (error: unknown) => void) {
     this.performances = new Task(host, {
       onError,
       task: async ([eventId, year, month, count]: Args, { signal }) => {
@@ -47,22 +38,6 @@ export class MonthData {
       },
       args,
     });
-    // A failure here costs nothing: the calendar stays on the month it opened on.
-    this.next = new Task(host, {
-      task: async ([eventId, year, month, count]: Args, { signal }) => {
-        if (eventId === null || year === null || month === null) return initialState;
-        const performance = await nextPerformanceAfter(api(), eventId, { year, month }, count, signal);
-        return { key: `${eventId}|${year}|${month}|${count}`, performance };
-      },
-      args: nextArgs,
-    });
-  }
-
-  /** The next performance after `month`, once the answer for these arguments is in. */
-  nextAfter(eventId: number, month: Month, tickets: number | null): PerformanceInfo | null | undefined {
-    const value = this.next.value;
-    if (!value || this.next.status !== TaskStatus.COMPLETE || value.key !== `${eventId}|${month.year}|${month.month}|${tickets}`) return undefined;
-    return value.performance;
   }
 
   /** The month's choices by day, when the data for these arguments is in; days already gone at the venue left out. */

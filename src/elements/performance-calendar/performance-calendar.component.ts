@@ -3,8 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { TaskStatus } from '@lit/task';
 import { localized, msg } from '../../i18n/msg.ts';
 import { isAbortError } from '../../api/client.ts';
-import { parseServiceDateTime, serviceToday } from '../../api/time.ts';
-import type { PerformanceInfo } from '../../api/types.ts';
+import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
@@ -17,6 +16,16 @@ import { keyTarget } from './calendar-keys.ts';
 import { renderList } from './calendar-list.ts';
 import { dayLabel, emptyText, monthCountText, monthTitle, movedOnText } from './calendar-words.ts';
 import type { PerformanceChoice } from './performance-choices.ts';
+
+/** How many months past the one it opened on, with nothing left to book, the calendar looks for the next performance. */
+const NEXT_MONTHS = 3;
+
+/** The month's first day with a performance that still has tickets, or 0. */
+function firstBookableDay(days: Map<number, PerformanceChoice[]>): number {
+  let first = 0;
+  for (const [day, choices] of days) if ((!first || day < first) && choices.some((choice) => !choice.soldOut)) first = day;
+  return first;
+}
 import { performanceCalendarStyles } from './performance-calendar.styles.ts';
 
 /**
@@ -103,12 +112,12 @@ export class PerformanceCalendar extends BookingElement {
   @state() private count: number | 'any' | undefined = undefined;
   /** Whether the visitor has moved in the grid (then data arriving does not move the focus day). */
   private navigated = false;
-  /** The month opened on its own (no `month` attribute, the visitor has not moved): it may move on to the next performance's. */
+  /** The month opened on its own (no `month` attribute): until the visitor moves, it may step on past months with nothing left. */
   private autoMonth = false;
-  /** The month that opened with nothing left to book, whose next performance is asked for. */
-  @state() private lookPast: Month | null = null;
-  /** Opened on the next performance's month because `from` had nothing left: what the visitor is told. */
-  @state() private movedOn: { from: Month; performance: PerformanceInfo } | null = null;
+  /** The month that opened with nothing left to book, while the calendar shows a later one for it. */
+  @state() private movedFrom: Month | null = null;
+  /** Nothing to book in the months looked at: it stays on the one it opened on. */
+  private gaveUp = false;
   private focusAfterUpdate: 'grid' | 'panel' | null = null;
 
   private get booking() {
@@ -145,7 +154,6 @@ export class PerformanceCalendar extends BookingElement {
       const failure = loadFailure(error);
       void this.emit('booking-error', { source: 'performance-calendar', message: failure.message, status: failure.status });
     },
-    () => [this.lookPast ? this.currentEventId : null, this.lookPast?.year ?? null, this.lookPast?.month ?? null, this.tickets] as const,
   );
 
   private shownEvent: number | null = null;
@@ -161,10 +169,10 @@ export class PerformanceCalendar extends BookingElement {
       this.openDay = null;
       this.navigated = false;
     }
-    // Before the visitor moves, the focus day follows the data: the first day with a performance.
+    // Before the visitor moves, the focus day follows the data: the first day with tickets left, else with a performance.
     const days = this.choicesByDay();
-    if (!this.navigated && days && days.size && !days.has(this.activeDay)) this.activeDay = Math.min(...days.keys());
-    if (this.autoMonth && !this.navigated) this.moveOnFromEmptyMonth(eventId, days);
+    if (!this.navigated && days && days.size && !days.has(this.activeDay)) this.activeDay = firstBookableDay(days) || Math.min(...days.keys());
+    if (this.autoMonth && !this.gaveUp && !this.navigated && this.count === undefined && days && !firstBookableDay(days)) this.stepPastEmptyMonth();
   }
 
   /** This month (or the `month` attribute's), focused on today, before the visitor moves. */
@@ -176,31 +184,28 @@ export class PerformanceCalendar extends BookingElement {
     this.activeDay = this.visible.year === today.year && this.visible.month === today.month ? today.day : 1;
     this.openDay = null;
     this.navigated = false;
-    this.lookPast = null;
-    this.movedOn = null;
+    this.movedFrom = null;
+    this.gaveUp = false;
   }
 
   /**
    * A month opened on its own with nothing left to book (no performance, or every one left sold
-   * out) looks like a sold-out show: ask for the event's next performance with tickets and open on
-   * its month (the visible note and the live region name it).
+   * out) looks like a sold-out show: step on to the next month, up to `NEXT_MONTHS`, where the
+   * first performance with tickets is named (the visible note and the live region). With none
+   * there, back to the month it opened on, empty as it is.
    */
-  private moveOnFromEmptyMonth(eventId: number | null, days: Map<number, PerformanceChoice[]> | null): void {
+  private stepPastEmptyMonth(): void {
     const month = this.visible;
-    if (eventId === null || !month) return;
-    if (!this.lookPast) {
-      const bookable = days && [...days.values()].some((choices) => choices.some((choice) => !choice.soldOut));
-      if (days && !bookable && this.count === undefined && compareMonths(month, this.today) === 0) this.lookPast = month;
-      return;
+    if (!month) return;
+    const from = this.movedFrom ?? month;
+    if (compareMonths(month, from) < NEXT_MONTHS) {
+      this.movedFrom = from;
+      this.visible = addMonths({ ...month, day: 1 }, 1);
+      this.activeDay = 1;
+    } else {
+      this.openFirstMonth();
+      this.gaveUp = true;
     }
-    if (compareMonths(month, this.lookPast) !== 0) return;
-    const next = this.data.nextAfter(eventId, month, this.tickets);
-    if (!next) return;
-    const when = parseServiceDateTime(next.PerformanceDate);
-    if (!when) return;
-    this.movedOn = { from: month, performance: next };
-    this.visible = { year: when.year, month: when.month };
-    this.activeDay = when.day;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -228,6 +233,7 @@ export class PerformanceCalendar extends BookingElement {
     const days = this.choicesByDay();
     const status = this.data.performances.status;
     const view = this.view();
+    const moved = this.movedOnText(month, days);
     return html`<div part="base">
       <p part="status" class="visually-hidden" role="status">${this.statusText(days)}</p>
       <div class="toolbar">
@@ -237,7 +243,7 @@ export class PerformanceCalendar extends BookingElement {
       ${status === TaskStatus.ERROR
         ? renderFailure(loadFailure(this.data.performances.error).message, () => void this.data.performances.run())
         : nothing}
-      ${this.renderMovedOn(month)}
+      ${moved ? html`<p part="next-performance">${moved}</p>` : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
             ${emptyText(monthTitle(month, this.booking.config), this.tickets)}
@@ -276,23 +282,20 @@ export class PerformanceCalendar extends BookingElement {
     if (this.data.performances.status === TaskStatus.PENDING) return msg('Loading performances…');
     if (!days) return '';
     const count = monthCountText(monthTitle(month, this.booking.config), days);
-    const moved = this.movedOnText(month);
+    const moved = this.movedOnText(month, days);
     return moved ? `${moved} ${count}` : count;
   }
 
-  /** "Nothing left to book in November 2026: the next performance is on Friday 4 December." while on that month. */
-  private movedOnText(month: Month): string {
-    const moved = this.movedOn;
-    if (!moved || this.navigated) return '';
-    const when = parseServiceDateTime(moved.performance.PerformanceDate);
-    if (!when || when.year !== month.year || when.month !== month.month) return '';
-    return movedOnText(monthTitle(moved.from, this.booking.config), dayLabel(when, this.booking.config, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
+  /** "Nothing left to book in November 2026: the next performance is on Friday, 4 December 2026.", on the month it moved to. */
+  private movedOnText(month: Month, days: Map<number, PerformanceChoice[]> | null): string {
+    const from = this.movedFrom;
+    const day = days && firstBookableDay(days);
+    if (!from || this.navigated || !day) return '';
+    const config = this.booking.config;
+    return movedOnText(monthTitle(from, config), dayLabel({ ...month, day }, config, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
   }
 
-  private renderMovedOn(month: Month): TemplateResult | typeof nothing {
-    const text = this.movedOnText(month);
-    return text ? html`<p part="next-performance" class="next-performance">${text}</p>` : nothing;
-  }
+
 
   private renderHeader(month: Month): TemplateResult {
     const today = this.today;

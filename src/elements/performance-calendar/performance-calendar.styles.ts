@@ -198,9 +198,6 @@ export const performanceCalendarStyles = css`
   .error {
     margin-block-end: var(--_gap);
   }
-  .next-performance {
-    margin: 0 0 var(--_gap);
-  }
   @container calendar (max-width: 34rem) {
     .grid-view {
       display: none;
