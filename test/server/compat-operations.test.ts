@@ -247,7 +247,7 @@ for (const route of ROUTES) {
     test('the writes with their paths in lower case: create, add, delete one item, delete all', async () => {
       const h = tiny(route);
       const created = await h.post('/rest/v2/baskets');
-      assert.equal(created.status, 200, created.text);
+      assert.equal(created.status, 201, created.text);
       const id = String(rec(created.body).BasketId).toUpperCase();
       const free = await h.available(TINY.perf);
       for (const seat of ['A1', 'C1']) {
@@ -309,11 +309,18 @@ for (const route of ROUTES) {
       assert.equal(typeof conflict.result.FailureReason, 'number');
     });
 
-    test('Create Basket answers 200 with CreateBasketResult (an ASP.NET Web API action returning a value)', async () => {
+    test('Create Basket answers 201 Created with CreateBasketResult, as a published client checks (200 on every other operation)', async () => {
       const h = tiny(route);
       const r = await h.post('/rest/v2/Baskets');
-      assert.equal(r.status, 200);
+      assert.equal(r.status, 201, r.text);
       assert.deepEqual(keys(r.body), sorted(DTO.CreateBasketResult));
+      assert.match(String(rec(r.body).BasketId), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.equal((await h.get(`/rest/v2/Baskets/${String(rec(r.body).BasketId)}`)).status, 200, 'the basket it created is there');
+      // Our own client, through this route, reads it as created.
+      const api = createApiClient({ endpoint: h.endpoint, fetch: (input, init) => h.handle(new Request(input, init)) });
+      const made = await api.createBasket();
+      assert.equal(made.Success, true);
+      assert.equal((await api.getBasket({ basketId: made.BasketId })).BasketId, made.BasketId);
     });
   });
 }

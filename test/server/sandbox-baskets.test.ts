@@ -11,10 +11,10 @@ import { MINUTE, rec, seatId, setup, tiny, tinyCatalogue, TINY, START } from './
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-test('Create Basket returns a GUID; an empty basket has no items and the minimum MinExpirationDate', async () => {
+test('Create Basket answers 201 Created with a GUID; an empty basket has no items and the minimum MinExpirationDate', async () => {
   const h = tiny();
   const r = await h.post('/rest/v2/Baskets');
-  assert.equal(r.status, 200);
+  assert.equal(r.status, 201);
   assert.equal(rec(r.body).Success, true);
   const id = String(rec(r.body).BasketId);
   assert.match(id, GUID);

@@ -15,7 +15,7 @@ import {
   type Handlers,
   type OpRequest,
 } from './handlers-common.ts';
-import { fail, isObject, ok, type Reply } from './reply.ts';
+import { created, fail, isObject, ok, type Reply } from './reply.ts';
 import type { AddOutcome, Basket, PerfRt } from './store.ts';
 import { basketContent, EMPTY_CONTENT } from './views.ts';
 
@@ -137,7 +137,7 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
 export const basketHandlers = {
   createBasket: ({ ctx }) => {
     const basket = ctx.store.createBasket(ctx.newBasketId());
-    return ok({ Success: true, BasketId: basket.id });
+    return created({ Success: true, BasketId: basket.id });
   },
 
   addTickets: (req) => runAdd(req, parseAddV2(req.body)),
