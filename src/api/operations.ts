@@ -1,9 +1,9 @@
 /**
- * ONE table of every operation of the ticket service (38 of them): the 33 the
- * interface document describes, and 5 it leaves out whose request and answer
+ * ONE table of every operation of the ticket service (39 of them): the 33 the
+ * interface document describes, and 6 it leaves out whose request and answer
  * shapes the service publishes in its own DTO library (`source: 'dto-library'`,
  * the public GitHub repository LondonTheatreDirect/api-v2-dto-classes):
- * SeatingPlan, the events' AvailableTickets, several events' Performances,
+ * SeatingPlan, an event's and several events' AvailableTickets, several events' Performances,
  * TicketAvailability and PrintAtHomeTickets. Real clients call them.
  *
  * The api client (client.ts), the proxy's allowlist (src/server/proxy) and the
@@ -24,6 +24,7 @@ import type {
   CountriesResult,
   CreateBasketResult,
   EventAvailableTicketsResult,
+  EventsAvailableTicketsResult,
   EventsPerformancesResult,
   PrintAtHomeTicketsResult,
   SeatingPlanResult,
@@ -226,7 +227,7 @@ const table = {
     source: 'dto-library',
   }),
 
-  // ------------------------------------------------------------ Events (5 + 2)
+  // ------------------------------------------------------------ Events (5 + 3)
   /** All LIVE events, or those of one type with `type`. */
   getEvents: row<{}, { type?: number }, undefined, EventsResult>({
     area: 'Events', method: 'GET', path: '/rest/v2/Events', query: { type: opt('int') }, kind: 'catalogue',
@@ -261,6 +262,14 @@ const table = {
     area: 'Events', method: 'GET', path: '/rest/v2/Events/{eventId}/PreliminaryBookingInfo',
     query: { dateFrom: req('datetime'), dateTo: req('datetime'), nbOfTickets: req('int'), consecutiveSeatsOnly: req('bool') },
     kind: 'availability',
+  }),
+  /**
+   * DTO library (GetEventsAvailableTicketsResult): getEventAvailableTickets for several events at once, their
+   * ids joined by commas (`Events/1,2/AvailableTickets`), as getEventsPerformances is to getEventPerformances.
+   */
+  getEventsAvailableTickets: row<{ eventIds: number[] }, { dateFrom?: DateParam; dateTo?: DateParam }, undefined, EventsAvailableTicketsResult>({
+    area: 'Events', method: 'GET', path: '/rest/v2/Events/{eventIds}/AvailableTickets',
+    query: { dateFrom: opt('datetime'), dateTo: opt('datetime') }, kind: 'availability', source: 'dto-library',
   }),
   /** DTO library (GetEventAvailableTicketsResult): every available ticket of an event's performances, per performance. */
   getEventAvailableTickets: row<EventPath, { dateFrom?: DateParam; dateTo?: DateParam }, undefined, EventAvailableTicketsResult>({

@@ -666,6 +666,11 @@ export interface EventAvailableTicketsResult {
   AvailableEvent: AvailableEventInfo;
 }
 
+/** Several events' available tickets: `GET /rest/v2/Events/{eventIds}/AvailableTickets` (GetEventsAvailableTicketsResult). */
+export interface EventsAvailableTicketsResult {
+  AvailableEvents: AvailableEventInfo[];
+}
+
 export interface PrintAtHomeTicketInfo {
   TicketId: number | null;
   TicketName1: string;

@@ -157,6 +157,10 @@ const samples: { [K in OperationName]: { args: ArgsOf<Operations[K]>; sent: Expe
     args: { eventIds: [12, 15], dateFrom: '2026-03-01' },
     sent: { method: 'GET', path: '/rest/v2/Events/12,15/Performances', query: { dateFrom: '2026-03-01' } },
   },
+  getEventsAvailableTickets: {
+    args: { eventIds: [12, 15], dateTo: '2026-03-02' },
+    sent: { method: 'GET', path: '/rest/v2/Events/12,15/AvailableTickets', query: { dateTo: '2026-03-02' } },
+  },
   getEventAvailableTickets: {
     args: { eventId: 12, dateFrom: '2026-03-01', dateTo: '2026-03-02' },
     sent: { method: 'GET', path: '/rest/v2/Events/12/AvailableTickets', query: { dateFrom: '2026-03-01', dateTo: '2026-03-02' } },

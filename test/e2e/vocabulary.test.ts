@@ -52,6 +52,56 @@ function staticParts(): { path: string; tag: string; tokens: string[] }[] {
   return found;
 }
 
+/**
+ * The part tokens the code computes rather than writes: each expression that may stand inside a part
+ * attribute without being a choice between literals, and the union of literals that bounds it (TypeScript
+ * keeps the expression within its type; this test keeps the type within the vocabulary). Service text
+ * (an e-ticket's Type, a name) is never one of them: it maps to a documented token through such a type.
+ */
+const TIMER = 'src/elements/basket-timer/basket-timer.view.ts';
+const CHECKOUT = 'src/elements/checkout-form/checkout-form.view.ts';
+const CONFIRMATION = 'src/elements/booking-confirmation/booking-confirmation.view.ts';
+const HOLD_LEVEL = { path: 'src/controllers/countdown-controller.ts', declaration: 'export type HoldLevel =' };
+const COMPUTED_TOKENS: { path: string; expression: string; bound: { path: string; declaration: string } }[] = [
+  { path: TIMER, expression: 'state', bound: HOLD_LEVEL },
+  { path: CHECKOUT, expression: 'level', bound: HOLD_LEVEL },
+  { path: CHECKOUT, expression: 'message.kind', bound: { path: CHECKOUT, declaration: 'formMessage: { kind:' } },
+  { path: CONFIRMATION, expression: "eTicketToken(link.Type) ?? ''", bound: { path: CONFIRMATION, declaration: 'export type ETicketToken =' } },
+];
+
+/** The string literals of the union written right after `declaration` in a source file. */
+function unionAfter(path: string, declaration: string): string[] {
+  const text = readFileSync(join(root, path), 'utf8');
+  const at = text.indexOf(declaration);
+  assert.ok(at >= 0, `${path}: no "${declaration}"`);
+  const union = /^\s*((?:'[^']*'\s*\|\s*)*'[^']*')/.exec(text.slice(at + declaration.length));
+  assert.ok(union, `${path}: "${declaration}" is not followed by a union of string literals`);
+  return [...union[1]!.matchAll(/'([^']*)'/g)].map((m) => m[1]!);
+}
+
+/**
+ * Every way the browser code sets a part, with the expressions inside it: part="…${…}…" and
+ * part=${…} in templates, setAttribute('part', `…`) in script. Anything else that writes a part
+ * (a variable given to setAttribute, the part property) is returned with its whole text as the expression.
+ */
+function partWrites(): { path: string; written: string; expressions: string[] }[] {
+  const found: { path: string; written: string; expressions: string[] }[] = [];
+  const inside = (value: string) => [...value.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]!.trim());
+  for (const { path, text } of browserSources) {
+    const before = found.length;
+    for (const m of text.matchAll(/\spart="((?:[^"$]|\$(?!\{)|\$\{[^}]*\})*)"/g)) found.push({ path, written: m[0].trim(), expressions: inside(m[1]!) });
+    for (const m of text.matchAll(/\spart=\$\{([^}]*)\}/g)) found.push({ path, written: m[0].trim(), expressions: [m[1]!.trim()] });
+    // A part attribute these patterns cannot read (braces inside its expression) is not skipped: it fails.
+    const attributes = [...text.matchAll(/\spart=/g)].length;
+    assert.equal(found.length - before, attributes, `${path}: ${attributes - (found.length - before)} part attribute(s) the scan cannot read`);
+    for (const m of text.matchAll(/setAttribute\(\s*['"]part['"]\s*,\s*(`(?:[^`$]|\$\{[^}]*\})*`|'[^']*'|[^)]*)\)/g)) {
+      found.push({ path, written: m[0], expressions: m[1]!.startsWith('`') ? inside(m[1]!) : m[1]!.startsWith("'") ? [] : [m[1]!] });
+    }
+    for (const m of text.matchAll(/\.part\s*(?:=[^=]|\.\s*(?:add|replace|toggle|value)\b)[^;\n]*/g)) found.push({ path, written: m[0], expressions: [m[0]] });
+  }
+  return found;
+}
+
 describe('the public vocabulary (docs/vocabulary.md)', () => {
   let tokens: Tokens;
   before(async () => {
@@ -107,6 +157,41 @@ describe('the public vocabulary (docs/vocabulary.md)', () => {
         assert.ok(documented.has(name!), `${path}: part ${name} is not documented with @csspart`);
         for (const t of extra) assert.ok(states.has(t) || documented.has(t), `${path}: "${name} ${t}": ${t} is not a state token of docs/vocabulary.md`);
       }
+    });
+
+    it('are never built from data: every token inside a part is a literal, or bounded by a union of documented tokens', () => {
+      const documented = new Set(elements.flatMap((el) => (el.cssParts ?? []).map((p) => p.name)));
+      const states = new Set(
+        [...(doc.split('### State tokens')[1]?.split('\n## ')[0] ?? '').matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!),
+      );
+      const known = (t: string) => states.has(t) || documented.has(t);
+      const writes = partWrites();
+      assert.ok(writes.filter((w) => w.expressions.length).length >= 10, `only ${writes.length} computed parts found: the scan is broken`);
+      const used = new Set<(typeof COMPUTED_TOKENS)[number]>();
+      for (const { path, written, expressions } of writes) {
+        for (const expression of expressions) {
+          // A choice between literals (selected ? ' selected' : ''): its literals are the tokens.
+          const choice = /^[^'`]*\?\s*'([^']*)'\s*:\s*'([^']*)'$/.exec(expression);
+          if (choice) {
+            for (const t of `${choice[1]} ${choice[2]}`.split(/\s+/).filter(Boolean)) assert.ok(known(t), `${path}: ${written}: "${t}" is not in docs/vocabulary.md`);
+            continue;
+          }
+          // A list of literals and such choices, joined (const tokens = ['day-button', today ? 'today' : '', ...]).
+          if (expression === 'tokens' && /const tokens = \[[^\]]*\]\s*\.filter\(Boolean\)\s*\.join\(' '\)/.test(browserSources.find((s) => s.path === path)!.text)) {
+            const list = /const tokens = \[([^\]]*)\]/.exec(browserSources.find((s) => s.path === path)!.text)![1]!;
+            assert.doesNotMatch(list.replace(/'[^']*'/g, "''"), /\$\{|`/, `${path}: ${written}: the token list builds a token`);
+            continue;
+          }
+          const computed = COMPUTED_TOKENS.find((c) => c.path === path && c.expression === expression);
+          assert.ok(computed, `${path}: ${written}: \${${expression}} builds a part token from data; map the value to a documented token through a union type, or use a data- attribute`);
+          used.add(computed);
+          const values = unionAfter(computed.bound.path, computed.bound.declaration);
+          for (const t of values.flatMap((v) => v.split(/\s+/)).filter(Boolean)) {
+            assert.ok(known(t), `${path}: ${written}: ${computed.bound.declaration} allows "${t}", which is not in docs/vocabulary.md`);
+          }
+        }
+      }
+      assert.deepEqual(COMPUTED_TOKENS.filter((c) => !used.has(c)).map((c) => `${c.path}: ${c.expression}`), [], 'an entry of COMPUTED_TOKENS no part uses');
     });
 
     it('show every failure in one template: error, error-message, retry-button', () => {

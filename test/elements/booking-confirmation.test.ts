@@ -74,6 +74,38 @@ describe('<booking-confirmation>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('names an e-ticket link only with the documented tokens: a Type from the service never becomes a part of its own', async () => {
+    const hostile = ['PDF', 'Apple Wallet', 'google_wallet', 'Heading', 'heading base', 'retry-button', 'ERROR', '"><img src=x onerror=alert(1)>'];
+    const api = checkoutApi({
+      getSubmittedBasketSummary: () => submittedSummary(),
+      getETickets: () => ({ Items: [{ TicketId: 1001, ETickets: hostile.map((Type, i) => ({ Type, DownloadUrl: `https://tickets.example/${i}` })) }] }),
+    });
+    const el = await withBooking<BookingConfirmation>(await paidBooking(api), html`<booking-confirmation outcome="success"></booking-confirmation>`);
+    await waitUntil(() => $$(el, '[part~="eticket-link"]').length === hostile.length, 'every e-ticket is linked');
+    const links = $$(el, '[part~="eticket-link"]').map((a) => ({
+      type: a.dataset.eticketType,
+      part: a.getAttribute('part')!.split(/\s+/).filter(Boolean),
+      name: a.textContent?.replace(/\s+/g, ' ').trim(),
+    }));
+    expect(links).to.deep.equal([
+      { type: 'PDF', part: ['eticket-link', 'pdf'], name: 'PDF ticket, Row A Seat 12' },
+      { type: 'Apple Wallet', part: ['eticket-link', 'apple-wallet'], name: 'Apple Wallet, Row A Seat 12' },
+      { type: 'google_wallet', part: ['eticket-link', 'google-wallet'], name: 'Google Wallet, Row A Seat 12' },
+      // Unknown Types: no token, the raw value in data-eticket-type, the words as text.
+      { type: 'Heading', part: ['eticket-link'], name: 'Heading, Row A Seat 12' },
+      { type: 'heading base', part: ['eticket-link'], name: 'heading base, Row A Seat 12' },
+      { type: 'retry-button', part: ['eticket-link'], name: 'retry-button, Row A Seat 12' },
+      { type: 'ERROR', part: ['eticket-link'], name: 'ERROR, Row A Seat 12' },
+      { type: '"><img src=x onerror=alert(1)>', part: ['eticket-link'], name: '"><img src=x onerror=alert(1)>, Row A Seat 12' },
+    ]);
+    // What a host's ::part() rules reach is still only what they name.
+    expect($$(el, '[part~="heading"]').every((h) => /^H[1-6]$/.test(h.tagName)), 'part heading is only on headings').to.equal(true);
+    expect($$(el, '[part~="base"]')).to.have.length(1);
+    expect($$(el, '[part~="retry-button"], [part~="error"]')).to.have.length(0);
+    expect($$(el, 'img')).to.have.length(0);
+    await expect(el).to.be.accessible();
+  });
+
   it("in the visitor's language: the country by its code, the performance's date and time in the confirmation's own format; no repeat of the item's date", async () => {
     const shown = async (locale: string, change: (summary: ReturnType<typeof submittedSummary>) => void = () => undefined) => {
       await setLocale(locale.slice(0, 2));

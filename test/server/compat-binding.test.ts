@@ -57,17 +57,37 @@ for (const route of ROUTES) {
       assert.equal((await h.basket(id)).Items[0]?.AreaName, 'Standing');
     });
 
-    test('Add Tickets: BestSeats without AreaId where several areas are on sale is a 400 asking for it', async () => {
+    test('Add Tickets: BestSeats without AreaId on a seated show with several areas: the best seats at that price over all of them', async () => {
+      const h = tiny(route);
+      const id = await h.newBasket();
+      // As a published client sends it: PerformanceId, SeatsCount and Price, no AreaId.
+      const circle = await h.post(`/rest/v2/Baskets/${id}/Tickets`, { BestSeats: { PerformanceId: TINY.perf, SeatsCount: 2, Price: 40 } });
+      assert.equal(circle.status, 200, circle.text);
+      const stalls = await h.post(`/rest/v2/Baskets/${id}/Tickets`, { BestSeats: { PerformanceId: TINY.perf, SeatsCount: 4, Price: 50 } });
+      assert.equal(stalls.status, 200, stalls.text);
+      const items = (await h.basket(id)).Items.map((i) => ({ area: i.AreaName, seats: i.Seats }));
+      assert.deepEqual(items, [{ area: 'Circle', seats: ['A3', 'A4'] }, { area: 'Stalls', seats: ['A4', 'A5', 'A6', 'A7'] }]);
+      // A price no area sells: a 400 that says so, and the basket as it was.
+      const none = await h.post(`/rest/v2/Baskets/${id}/Tickets`, { BestSeats: { PerformanceId: TINY.perf, SeatsCount: 1, Price: 41 } });
+      assert.equal(none.status, 400);
+      assert.deepEqual(rec(none.body), { Message: `Performance ${TINY.perf} has no tickets at the price 41.`, MessageDetail: 'Take the prices from Get Area prices.' });
+      assert.equal((await h.basket(id)).Items.length, 2);
+    });
+
+    test('Add Tickets: BestSeats without AreaId on a general-admission show with two areas takes places at that price', async () => {
       const h = harness(route);
-      const { Events } = rec((await h.get('/rest/v2/Events')).body) as { Events: { EventId: number }[] };
       const ga = h.sandbox.catalogue.Events.find((e) => e.GeneralAdmission && new Set(e.Prices.map((p) => p.AreaId)).size > 1);
-      assert.ok(ga && Events.some((e) => e.EventId === ga.EventId), 'the generated catalogue has a general-admission show with two areas');
+      assert.ok(ga, 'the generated catalogue has a general-admission show with two areas');
       const perf = h.sandbox.catalogue.Performances.find((p) => p.EventId === ga.EventId && p.PerformanceDate > '2026-01-16');
       assert.ok(perf);
+      const prices = rec((await h.get(`/rest/v2/Performances/${perf.PerformanceId}/AreasPrices`)).body).AreasPrices as { AreaName: string; Prices: { Price: number }[] }[];
+      const [group] = prices;
+      const price = group?.Prices[0]?.Price;
+      assert.ok(group && price !== undefined && prices.length > 1, JSON.stringify(prices));
       const id = await h.newBasket();
-      const r = await h.post(`/rest/v2/Baskets/${id}/Tickets`, { BestSeats: { PerformanceId: perf.PerformanceId, SeatsCount: 1, Price: 45 } });
-      assert.equal(r.status, 400);
-      assert.match(String(rec(r.body).Message), /AreaId is required/);
+      const r = await h.post(`/rest/v2/Baskets/${id}/Tickets`, { BestSeats: { PerformanceId: perf.PerformanceId, SeatsCount: 1, Price: price } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual((await h.basket(id)).Items.map((i) => [i.AreaName, i.Tickets.length]), [[group.AreaName, 1]]);
     });
 
     test('SubmitOrder: camelCase fields, numbers, booleans and the language as strings, no BasketId', async () => {

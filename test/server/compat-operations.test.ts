@@ -15,6 +15,7 @@ import { createProxy } from '../../src/server/proxy/index.ts';
 import type {
   AvailableTicketsResult,
   EventAvailableTicketsResult,
+  EventsAvailableTicketsResult,
   EventPerformancesResult,
   EventsPerformancesResult,
   FullTicketInfo,
@@ -35,6 +36,7 @@ const DTO = {
   EventPerformances: ['EventId', 'Performances'],
   Performance: ['IsUnreserved', 'PerformanceDate', 'PerformanceId'],
   GetEventAvailableTicketsResult: ['AvailableEvent'],
+  GetEventsAvailableTicketsResult: ['AvailableEvents'],
   AvailableEventInfo: ['AvailablePerformanceInfos', 'EventId', 'EventName'],
   AvailablePerformanceInfo: ['AvailableTicketInfos', 'AvailableTicketsBlockInfos', 'MinimumTicketPrice', 'PerformanceDate', 'PerformanceId'],
   AvailableTicketInfo: [
@@ -68,10 +70,11 @@ async function bookedBasket(h: Harness, seats: string[], performanceId: number =
 }
 
 describe('the table', () => {
-  test('the five DTO-library operations are rows, named by their source', () => {
+  test('the six DTO-library operations are rows, named by their source', () => {
     const fromDto = operationList.filter((op) => op.source === 'dto-library').map((op) => `${op.method} ${op.path}`);
     assert.deepEqual(fromDto.sort(), [
       'GET /rest/v2/Baskets/{basketId}/PrintAtHomeTickets',
+      'GET /rest/v2/Events/{eventIds}/AvailableTickets',
       'GET /rest/v2/Events/{eventIds}/Performances',
       'GET /rest/v2/Events/{eventId}/AvailableTickets',
       'GET /rest/v2/Performances/{performanceId}/SeatingPlan',
@@ -83,6 +86,32 @@ describe('the table', () => {
 
 for (const route of ROUTES) {
   describe(`operations from the DTO library, ${route}`, () => {
+    test('Events/{id1},{id2}/AvailableTickets: a list, each event as its own AvailableTickets answers it (GetEventsAvailableTicketsResult)', async () => {
+      const h = tiny(route);
+      const held = await h.newBasket();
+      await h.add(held, { Tickets: [seatId(await h.available(TINY.perf), 'Stalls', 'A5')] });
+      const days = `dateFrom=${h.sandbox.catalogue.Performances.find((p) => p.PerformanceId === TINY.perf)?.PerformanceDate.slice(0, 10)}`;
+      const one = async (id: number) => (rec((await h.get(`/rest/v2/Events/${id}/AvailableTickets?${days}`)).body) as unknown as EventAvailableTicketsResult).AvailableEvent;
+      // As a client of the DTO library asks: ids joined by commas, one of them twice and one unknown.
+      const r = await h.get(`/rest/v2/Events/${TINY.twoPart},${TINY.seated},424242,${TINY.seated}/AvailableTickets?${days}`);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(keys(r.body), sorted(DTO.GetEventsAvailableTicketsResult));
+      const { AvailableEvents } = r.body as EventsAvailableTicketsResult;
+      assert.deepEqual(AvailableEvents.map((e) => e.EventId), [TINY.twoPart, TINY.seated], 'each once, in the order asked, the unknown left out');
+      for (const event of AvailableEvents) assert.deepEqual(keys(event), sorted(DTO.AvailableEventInfo));
+      assert.deepEqual(AvailableEvents, [await one(TINY.twoPart), await one(TINY.seated)]);
+      const seated = AvailableEvents[1]?.AvailablePerformanceInfos.find((p) => p.PerformanceId === TINY.perf);
+      assert.ok(seated && !seated.AvailableTicketInfos.some((t) => t.TicketArea === 'Stalls' && `${t.TicketName1}${t.TicketName2}` === 'A5'), 'a held seat is not available');
+      // Our own client asks it with a list of ids.
+      const api = createApiClient({ endpoint: h.endpoint, fetch: (input, init) => h.handle(new Request(input, init)) });
+      assert.deepEqual(await api.getEventsAvailableTickets({ eventIds: [TINY.twoPart, TINY.seated], dateFrom: days.slice('dateFrom='.length) }), { AvailableEvents });
+      // Bad input: a clear JSON error.
+      const reversed = await h.get(`/rest/v2/Events/${TINY.seated},${TINY.ga}/AvailableTickets?dateFrom=2027-01-02&dateTo=2027-01-01`);
+      assert.equal(reversed.status, 400);
+      assert.match(String(rec(reversed.body).Message), /dateFrom must not be after dateTo/);
+      assert.equal((await h.get(`/rest/v2/Events/${TINY.seated},x/AvailableTickets`)).status, 400);
+    });
+
     test('SeatingPlan: an address of a plan of the same house FullAvailability describes', async () => {
       const h = tiny(route);
       const free = await h.available(TINY.perf);
@@ -247,7 +276,7 @@ for (const route of ROUTES) {
     test('the writes with their paths in lower case: create, add, delete one item, delete all', async () => {
       const h = tiny(route);
       const created = await h.post('/rest/v2/baskets');
-      assert.equal(created.status, 200, created.text);
+      assert.equal(created.status, 201, created.text);
       const id = String(rec(created.body).BasketId).toUpperCase();
       const free = await h.available(TINY.perf);
       for (const seat of ['A1', 'C1']) {
@@ -309,11 +338,18 @@ for (const route of ROUTES) {
       assert.equal(typeof conflict.result.FailureReason, 'number');
     });
 
-    test('Create Basket answers 200 with CreateBasketResult (an ASP.NET Web API action returning a value)', async () => {
+    test('Create Basket answers 201 Created with CreateBasketResult, as a published client checks (200 on every other operation)', async () => {
       const h = tiny(route);
       const r = await h.post('/rest/v2/Baskets');
-      assert.equal(r.status, 200);
+      assert.equal(r.status, 201, r.text);
       assert.deepEqual(keys(r.body), sorted(DTO.CreateBasketResult));
+      assert.match(String(rec(r.body).BasketId), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.equal((await h.get(`/rest/v2/Baskets/${String(rec(r.body).BasketId)}`)).status, 200, 'the basket it created is there');
+      // Our own client, through this route, reads it as created.
+      const api = createApiClient({ endpoint: h.endpoint, fetch: (input, init) => h.handle(new Request(input, init)) });
+      const made = await api.createBasket();
+      assert.equal(made.Success, true);
+      assert.equal((await api.getBasket({ basketId: made.BasketId })).BasketId, made.BasketId);
     });
   });
 }

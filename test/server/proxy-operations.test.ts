@@ -90,7 +90,7 @@ describe('metrics', () => {
     assert.equal(sample(text, 'stagedoor_proxy_cache_misses_total', { operation: 'getEvents' }), 1);
     assert.equal(sample(text, 'stagedoor_proxy_cache_hits_total', { operation: 'getEvents' }), 1);
     assert.equal(sample(text, 'stagedoor_proxy_upstream_responses_total', { operation: 'getEvents', status: '200' }), 1, 'the hit never reached the service');
-    assert.equal(sample(text, 'stagedoor_proxy_upstream_responses_total', { operation: 'createBasket', status: '200' }), 1);
+    assert.equal(sample(text, 'stagedoor_proxy_upstream_responses_total', { operation: 'createBasket', status: '201' }), 1);
     assert.equal(sample(text, 'stagedoor_proxy_requests_total', { operation: 'createBasket', status: '429' }), 1);
     assert.equal(sample(text, 'stagedoor_proxy_rate_limited_total', { operation: 'createBasket' }), 1);
     assert.equal(sample(text, 'stagedoor_proxy_requests_total', { operation: 'none', status: '404' }), 1);

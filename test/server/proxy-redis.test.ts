@@ -80,7 +80,7 @@ describe('three proxy processes, one Redis', () => {
       await response.arrayBuffer();
       statuses.push(response.status);
     }
-    assert.equal(statuses.filter((s) => s === 200).length, 10, statuses.join(' '));
+    assert.equal(statuses.filter((s) => s === 201).length, 10, statuses.join(' '));
     assert.equal(statuses.filter((s) => s === 429).length, 20);
     // Every proxy refused some: the limit is one, wherever the requests land.
     for (let p = 0; p < 3; p++) assert.ok(statuses.filter((s, i) => i % 3 === p && s === 429).length > 0, `proxy ${p} refused none`);
@@ -213,7 +213,7 @@ describe('three proxy processes, one Redis', () => {
       // A basket at every proxy: each counts it without Redis (so each says so when Redis is back).
       for (const endpoint of endpoints) {
         const created = await fetch(`${endpoint}/rest/v2/Baskets`, { method: 'POST', headers: from('198.51.100.13') });
-        assert.equal(created.status, 200, await created.text());
+        assert.equal(created.status, 201, await created.text());
       }
     } finally {
       await redis.start();

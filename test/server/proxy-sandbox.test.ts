@@ -111,8 +111,9 @@ describe('every operation, proxy against sandbox', () => {
         path.basketItemId = added.GetBasketContentResult.Items[0]?.BasketItemId ?? 0;
       }
     }
-    // The reads and the booking steps before submission succeed with real data.
-    for (const name of ['createBasket', 'addTickets', 'addTicketsV3', 'getBasket', 'getCheckoutOptions', 'submitOrder', 'getEvents', 'getEvent', 'getEventPerformances', 'getVenue', 'getFullAvailability', 'getCountries', 'getHeartBeat']) {
+    // The reads and the booking steps before submission succeed with real data (Create Basket as 201 Created).
+    assert.ok(statuses.includes('createBasket 201'), `createBasket 201 in ${statuses.join(', ')}`);
+    for (const name of ['addTickets', 'addTicketsV3', 'getBasket', 'getCheckoutOptions', 'submitOrder', 'getEvents', 'getEvent', 'getEventPerformances', 'getVenue', 'getFullAvailability', 'getCountries', 'getHeartBeat']) {
       assert.ok(statuses.includes(`${name} 200`), `${name} 200 in ${statuses.join(', ')}`);
     }
   });

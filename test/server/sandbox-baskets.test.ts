@@ -11,10 +11,10 @@ import { MINUTE, rec, seatId, setup, tiny, tinyCatalogue, TINY, START } from './
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-test('Create Basket returns a GUID; an empty basket has no items and the minimum MinExpirationDate', async () => {
+test('Create Basket answers 201 Created with a GUID; an empty basket has no items and the minimum MinExpirationDate', async () => {
   const h = tiny();
   const r = await h.post('/rest/v2/Baskets');
-  assert.equal(r.status, 200);
+  assert.equal(r.status, 201);
   assert.equal(rec(r.body).Success, true);
   const id = String(rec(r.body).BasketId);
   assert.match(id, GUID);
@@ -189,6 +189,35 @@ test('BestSeats picks adjacent seats in one row of the area at that price, centr
   assert.ok(seats.every((s) => /^B[2-9]$/.test(s)), seats.join());
   const numbers = seats.map((s) => Number(s.slice(1)));
   assert.deepEqual(numbers, [numbers[0] ?? 0, (numbers[0] ?? 0) + 1, (numbers[0] ?? 0) + 2], 'adjacent');
+});
+
+test('BestSeats without AreaId, where two areas sell at that price: one area when one can, the best block, across areas only when none can', async () => {
+  const catalogue = tinyCatalogue();
+  const seated = catalogue.Events.find((e) => e.EventId === TINY.seated);
+  assert.ok(seated);
+  // The Circle at the Stalls' row-A price: £50 in both areas (Stalls A1–A10, Circle A1–A6).
+  seated.Prices = seated.Prices.map((p) => (p.AreaId === TINY.circle ? { ...p, FaceValue: 50 } : p));
+  const h = setup({ catalogue });
+  const best = (basketId: string, SeatsCount: number) => h.add(basketId, { BestSeats: { PerformanceId: TINY.perf, SeatsCount, Price: 50 } });
+  const seatsOf = async (basketId: string) => (await h.basket(basketId)).Items.map((i) => `${i.AreaName} ${i.Seats.join(' ')}`);
+
+  // Both areas can: the first area of the house, its best block.
+  const first = await h.newBasket();
+  assert.equal((await best(first, 2)).status, 200);
+  assert.deepEqual(await seatsOf(first), ['Stalls A5 A6']);
+  // Stalls row A now has A1–A4 and A7–A10 free, enough for 5 but in no block of 5: the Circle has one.
+  const second = await h.newBasket();
+  assert.equal((await best(second, 5)).status, 200);
+  assert.deepEqual(await seatsOf(second), ['Circle A1 A2 A3 A4 A5']);
+  // 9 free at £50 (Stalls A1–A4 and A7–A10, Circle A6): 10 is more than remain; 9 takes them across both areas.
+  const third = await h.newBasket();
+  const tooMany = await best(third, 10);
+  assert.equal(tooMany.status, 409);
+  assert.equal(tooMany.result.FailureReasonText, 'BookableTicketsExceeded');
+  assert.equal(tooMany.result.BookableTicketsCount, 9);
+  assert.deepEqual(await seatsOf(third), [], 'the refused add holds nothing');
+  assert.equal((await best(third, 9)).status, 200);
+  assert.deepEqual(await seatsOf(third), ['Stalls A1 A2 A3 A4 A7 A8 A9 A10', 'Circle A6']);
 });
 
 test('BestSeats for more seats than remain at that area and price: 409 BookableTicketsExceeded with what remains', async () => {

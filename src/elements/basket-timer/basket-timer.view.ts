@@ -7,7 +7,7 @@
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import type { BasketItem } from '../../api/types.ts';
-import { CountdownController, durationInWords, formatCountdown, holdLevel, secondsLeft } from '../../controllers/countdown-controller.ts';
+import { CountdownController, durationInWords, formatCountdown, holdLevel, secondsLeft, type HoldLevel } from '../../controllers/countdown-controller.ts';
 import type { BookingEventDetails, BookingEventName } from '../../events.ts';
 import { formatDateTime, formatList } from '../../format.ts';
 import { intlLocale } from '../../i18n/locale.ts';
@@ -33,7 +33,7 @@ const CLOCK_ICON = svg`<circle cx="8" cy="8" r="6.5" fill="none" stroke="current
 interface ItemView {
   item: BasketItem;
   seconds: number;
-  state: BasketTimerState;
+  state: HoldLevel;
 }
 
 /** What each basket has been told (an expiry, a warning), whatever timer told it. */
@@ -232,12 +232,12 @@ export class BasketTimerView {
     if (this.host.state === 'empty') return empty;
     if (this.target === null && this.paymentDeadline !== null) return this.renderPaymentOpen(this.paymentDeadline);
     if (this.target === null) return this.renderReleased(true);
-    return html`${this.renderCountdown()} ${this.released.length ? this.renderReleased(false) : nothing}
+    return html`${this.renderCountdown(this.host.state)} ${this.released.length ? this.renderReleased(false) : nothing}
     ${this.host.showItems ? this.renderItems() : nothing}`;
   }
 
-  private renderCountdown(): TemplateResult {
-    const state = this.host.state;
+  /** The countdown; its state is a part token (docs/vocabulary.md), so it is one of the hold's levels, never `empty`. */
+  private renderCountdown(state: HoldLevel): TemplateResult {
     if (state === 'expired') {
       return html`<div part="timer expired" class="timer expired" tabindex="-1">
         ${this.renderIcon()}
@@ -343,7 +343,7 @@ export class BasketTimerView {
   }
 
   /** The state at `ms` before the hold runs out (an attribute that is not a number, warning-seconds="soon", keeps the default). */
-  private levelOf(ms: number): BasketTimerState {
+  private levelOf(ms: number): HoldLevel {
     return holdLevel(ms, this.host.warningSeconds, this.host.finalSeconds);
   }
 

@@ -39,7 +39,7 @@ import type { BookingConfirmationView } from './booking-confirmation.view.ts';
  * @csspart tickets - An item's tickets.
  * @csspart ticket - One ticket (seat, price, scheduled date, e-ticket links).
  * @csspart etickets - A ticket's e-ticket links.
- * @csspart eticket-link - One e-ticket link (state token: the type in lower case, e.g. `pdf`).
+ * @csspart eticket-link - One e-ticket link, with a token for its kind: `pdf`, `apple-wallet` or `google-wallet` (a Type the service sends that is none of these gets no token; its raw value is in `data-eticket-type`).
  * @csspart delivery - The delivery information list.
  * @csspart total - The total paid.
  * @csspart basket-button - After a failed payment whose basket is back: goes to the basket in the checkout.

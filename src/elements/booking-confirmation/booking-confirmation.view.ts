@@ -40,18 +40,39 @@ const WHEN: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', mon
 /** The styles of what the view shows (the element's first view, nothing, needs none of its own). */
 export const confirmationViewStyles = [orderStyles, bookingConfirmationStyles];
 
-/** Words for the e-ticket Type strings; anything else is shown as the service sends it. */
-export function eTicketTypeLabel(type: string): string {
+/**
+ * The part token of an e-ticket link: the kinds of e-ticket the service names, each a documented
+ * token (docs/vocabulary.md). The Type is service text: any other value gives no token, so it can
+ * never name another part (a Type "Heading" must not be styled by `::part(heading)`).
+ */
+export type ETicketToken = 'pdf' | 'apple-wallet' | 'google-wallet';
+
+/** Which kind of e-ticket a Type string names, or null for one we do not know. */
+export function eTicketToken(type: string): ETicketToken | null {
   switch (type.replace(/[\s_-]/g, '').toLowerCase()) {
     case 'pdf':
-      return msg('PDF ticket');
+      return 'pdf';
     case 'applewallet':
     case 'apple':
     case 'passbook':
-      return msg('Apple Wallet');
+      return 'apple-wallet';
     case 'googlewallet':
     case 'googlepay':
     case 'google':
+      return 'google-wallet';
+    default:
+      return null;
+  }
+}
+
+/** Words for the e-ticket Type strings; anything else is shown as the service sends it (as text). */
+export function eTicketTypeLabel(type: string): string {
+  switch (eTicketToken(type)) {
+    case 'pdf':
+      return msg('PDF ticket');
+    case 'apple-wallet':
+      return msg('Apple Wallet');
+    case 'google-wallet':
       return msg('Google Wallet');
     default:
       return type;
@@ -445,7 +466,13 @@ export class BookingConfirmationView {
       ${links.length
         ? html`<span part="etickets">
             ${links.map(
-              (link) => html`<a part="eticket-link ${link.Type.toLowerCase().replace(/[^a-z0-9-]/g, '')}" href=${link.DownloadUrl} target="_blank" rel="noopener">
+              (link) => html`<a
+                part="eticket-link ${eTicketToken(link.Type) ?? ''}"
+                data-eticket-type=${link.Type}
+                href=${link.DownloadUrl}
+                target="_blank"
+                rel="noopener"
+              >
                 ${eTicketTypeLabel(link.Type)}<span class="visually-hidden">${msg(str`, ${seat}`)}</span>
               </a>`,
             )}

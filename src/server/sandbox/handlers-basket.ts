@@ -15,8 +15,8 @@ import {
   type Handlers,
   type OpRequest,
 } from './handlers-common.ts';
-import { fail, isObject, ok, type Reply } from './reply.ts';
-import type { AddOutcome, Basket, PerfRt } from './store.ts';
+import { created, fail, isObject, ok, type Reply } from './reply.ts';
+import type { AddOutcome, AreaRt, Basket, PerfRt } from './store.ts';
 import { basketContent, EMPTY_CONTENT } from './views.ts';
 
 // ---------------------------------------------------------------- add tickets (v2 and v3)
@@ -48,7 +48,7 @@ function supplierFailure(ctx: HandlerContext, basket: Basket): Reply {
   };
 }
 
-/** `areaId` 0: not given (Json.NET's default for a missing AreaId); a performance with one area means that one. */
+/** `areaId` 0: not given (Json.NET's default for a missing AreaId): every area selling at that price. */
 type AddRequest = { kind: 'tickets'; ids: number[] } | { kind: 'best'; performanceId: number; areaId: number; count: number; price: number };
 
 /** The request bodies arrive bound (src/api/binding.ts): typed, PascalCase, missing fields absent. What is left is their meaning. */
@@ -98,24 +98,26 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
   if (parsed.kind === 'best') {
     const perf = store.performances.get(parsed.performanceId);
     if (!perf) return fail(400, `Performance ${parsed.performanceId} does not exist.`);
-    // No AreaId (Json.NET leaves it 0): unambiguous only when the performance has one area on sale
-    // (the one group Get Area prices lists), as a general-admission show often has.
-    const areas = [...perf.venue.areas.values()].filter((a) => a.rows.some((r) => {
-      for (let s = r.start; s < r.end; s++) if (store.sellingPrice(perf, s) !== null) return true;
-      return false;
-    }));
-    if (parsed.areaId === 0 && areas.length !== 1) {
-      return fail(400, `AreaId is required: performance ${perf.id} has ${areas.length} areas.`, 'Take AreaId from Get Area prices.');
+    // Whether an area sells seats of this performance at the price asked (sold or free: a price that exists).
+    const sellsAt = (area: AreaRt) =>
+      area.rows.some((r) => {
+        for (let s = r.start; s < r.end; s++) if (Math.abs((store.sellingPrice(perf, s) ?? -1) - parsed.price) < 0.005) return true;
+        return false;
+      });
+    // No AreaId (Json.NET leaves it 0): the best seats over every area selling at that price, as the
+    // operation's name promises (a published client sends none on a seated show with several areas).
+    let areas: AreaRt[];
+    if (parsed.areaId === 0) {
+      areas = [...perf.venue.areas.values()].filter(sellsAt);
+      if (!areas.length) return fail(400, `Performance ${perf.id} has no tickets at the price ${parsed.price}.`, 'Take the prices from Get Area prices.');
+    } else {
+      const area = perf.venue.areas.get(parsed.areaId);
+      if (!area) return fail(400, `Area ${parsed.areaId} is not an area of performance ${perf.id}.`);
+      if (!sellsAt(area)) return fail(400, `Area ${area.name} of performance ${perf.id} has no tickets at the price ${parsed.price}.`);
+      areas = [area];
     }
-    const area = parsed.areaId === 0 ? areas[0] : perf.venue.areas.get(parsed.areaId);
-    if (!area) return fail(400, `Area ${parsed.areaId} is not an area of performance ${perf.id}.`);
-    const hasPrice = area.rows.some((r) => {
-      for (let s = r.start; s < r.end; s++) if (Math.abs((store.sellingPrice(perf, s) ?? -1) - parsed.price) < 0.005) return true;
-      return false;
-    });
-    if (!hasPrice) return fail(400, `Area ${area.name} of performance ${perf.id} has no tickets at the price ${parsed.price}.`);
     if (basket.state === 'open' && store.supplierFails(perf)) return supplierFailure(ctx, basket);
-    return addResult(ctx, basket, store.addBest(basket, perf, area, parsed.count, parsed.price));
+    return addResult(ctx, basket, store.addBest(basket, perf, areas, parsed.count, parsed.price));
   }
   const seats: number[] = [];
   let perf: PerfRt | undefined;
@@ -137,7 +139,7 @@ function runAdd(req: OpRequest, parsed: AddRequest | Reply, pathPerformance?: nu
 export const basketHandlers = {
   createBasket: ({ ctx }) => {
     const basket = ctx.store.createBasket(ctx.newBasketId());
-    return ok({ Success: true, BasketId: basket.id });
+    return created({ Success: true, BasketId: basket.id });
   },
 
   addTickets: (req) => runAdd(req, parseAddV2(req.body)),

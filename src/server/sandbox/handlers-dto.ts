@@ -1,9 +1,10 @@
 /**
- * The five operations the interface leaves out, taken from the service's DTO library (docs/service-operations.md):
- * several events' Performances, an event's AvailableTickets, SeatingPlan, TicketAvailability and
- * PrintAtHomeTickets, answered over the same house as the rest.
+ * The six operations the interface leaves out, taken from the service's DTO library (docs/service-operations.md):
+ * several events' Performances, an event's and several events' AvailableTickets, SeatingPlan,
+ * TicketAvailability and PrintAtHomeTickets, answered over the same house as the rest.
  */
 import {
+  type AvailableEventInfo,
   type AvailablePerformanceInfo,
   type AvailableTicketInfo,
   type AvailableTicketsBlockInfo,
@@ -22,10 +23,11 @@ import {
   str,
   type HandlerContext,
   type Handlers,
+  type OpRequest,
 } from './handlers-common.ts';
 import { bookedTicket, ticketPdf } from './pages.ts';
 import { fail, ok } from './reply.ts';
-import type { PerfRt } from './store.ts';
+import type { EventRt, PerfRt } from './store.ts';
 import { absolute, fullTicketInfo, performanceInfo, seatNames, serviceTime, upcoming } from './views.ts';
 
 export const dtoHandlers = {
@@ -33,33 +35,29 @@ export const dtoHandlers = {
     const from = dateParam(ctx, query.dateFrom, false) ?? Number.NEGATIVE_INFINITY;
     const to = dateParam(ctx, query.dateTo, true) ?? Number.POSITIVE_INFINITY;
     if (from > to) return fail(400, 'dateFrom must not be after dateTo.');
-    const ids = [...new Set(str(path.eventIds).split(',').map(Number))];
-    // Events not on sale are left out (the answer lists the events it knows), as Get Events lists only LIVE ones.
-    const events: EventsPerformancesResult['Events'] = [];
-    for (const id of ids) {
-      const event = ctx.store.events.get(id);
-      if (!event) continue;
-      events.push({
-        EventId: event.def.EventId,
-        Performances: upcoming(ctx, event)
-          .filter((p) => p.instant >= from && p.instant <= to)
-          .map((p) => ({ PerformanceId: p.id, PerformanceDate: serviceTime(ctx, p.instant), IsUnreserved: event.def.GeneralAdmission })),
-      });
-    }
+    const events: EventsPerformancesResult['Events'] = eventsOf(ctx, path).map((event) => ({
+      EventId: event.def.EventId,
+      Performances: upcoming(ctx, event)
+        .filter((p) => p.instant >= from && p.instant <= to)
+        .map((p) => ({ PerformanceId: p.id, PerformanceDate: serviceTime(ctx, p.instant), IsUnreserved: event.def.GeneralAdmission })),
+    }));
     return ok({ Events: events });
   },
 
   getEventAvailableTickets: ({ ctx, path, query }) => {
     const event = ctx.store.events.get(int(path.eventId) ?? -1);
     if (!event) return fail(404, `Event ${String(path.eventId)} is not available.`);
-    const from = dateParam(ctx, query.dateFrom, false) ?? ctx.store.now();
-    // Without dateTo, the coming week: every ticket of every performance would be megabytes.
-    const to = dateParam(ctx, query.dateTo, true) ?? from + EVENT_TICKETS_DEFAULT_DAYS * 86_400_000;
-    if (from > to) return fail(400, 'dateFrom must not be after dateTo.');
-    const infos: AvailablePerformanceInfo[] = upcoming(ctx, event)
-      .filter((p) => p.instant >= from && p.instant <= to)
-      .map((perf) => availablePerformance(ctx, perf));
-    return ok({ AvailableEvent: { EventName: event.def.Name, EventId: event.def.EventId, AvailablePerformanceInfos: infos } });
+    const range = ticketRange(ctx, query);
+    if (!range) return fail(400, 'dateFrom must not be after dateTo.');
+    return ok({ AvailableEvent: availableEvent(ctx, event, range) });
+  },
+
+  getEventsAvailableTickets: ({ ctx, path, query }) => {
+    const range = ticketRange(ctx, query);
+    if (!range) return fail(400, 'dateFrom must not be after dateTo.');
+    // As several events' Performances: each id once, events not on sale left out.
+    const events = eventsOf(ctx, path);
+    return ok({ AvailableEvents: events.map((event) => availableEvent(ctx, event, range)) });
   },
 
   getSeatingPlan: (req) => {
@@ -105,8 +103,33 @@ export const dtoHandlers = {
   },
 } satisfies Handlers;
 
+/**
+ * The events a list of ids (`{eventIds}`, `1,2`) names, each once, in the order asked. Events not on sale
+ * are left out (the answer lists the events it knows), as Get Events lists only LIVE ones.
+ */
+function eventsOf(ctx: HandlerContext, path: OpRequest['path']): EventRt[] {
+  const ids = [...new Set(str(path.eventIds).split(',').map(Number))];
+  return ids.flatMap((id) => ctx.store.events.get(id) ?? []);
+}
+
 /** Days of performances in an event's AvailableTickets when the request names no dateTo. */
 const EVENT_TICKETS_DEFAULT_DAYS = 7;
+
+/** The instants an event's AvailableTickets covers: from `dateFrom` (or now), to `dateTo` (or a week on); null when reversed. */
+function ticketRange(ctx: HandlerContext, query: OpRequest['query']): { from: number; to: number } | null {
+  const from = dateParam(ctx, query.dateFrom, false) ?? ctx.store.now();
+  // Without dateTo, the coming week: every ticket of every performance would be megabytes.
+  const to = dateParam(ctx, query.dateTo, true) ?? from + EVENT_TICKETS_DEFAULT_DAYS * 86_400_000;
+  return from > to ? null : { from, to };
+}
+
+/** One event of AvailableTickets: its performances in the range, each with every free ticket. */
+function availableEvent(ctx: HandlerContext, event: EventRt, { from, to }: { from: number; to: number }): AvailableEventInfo {
+  const infos = upcoming(ctx, event)
+    .filter((p) => p.instant >= from && p.instant <= to)
+    .map((perf) => availablePerformance(ctx, perf));
+  return { EventName: event.def.Name, EventId: event.def.EventId, AvailablePerformanceInfos: infos };
+}
 
 /**
  * One performance of an event's AvailableTickets: every free ticket with its venue, and the same tickets per

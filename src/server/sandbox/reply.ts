@@ -9,6 +9,9 @@ export interface Reply {
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 
+/** 201 Created: what Create Basket answers (a published client of the service checks for exactly 201 there, and 200 everywhere else). */
+export const created = (body: unknown): Reply => ({ status: 201, body });
+
 export const fail = (status: number, message: string, detail?: string): Reply => {
   const body: ServiceErrorBody = { Message: message };
   if (detail) body.MessageDetail = detail;

@@ -477,22 +477,34 @@ export class Store {
     return out;
   }
 
-  /** Add the best `count` seats of an area at a price: adjacent in one row when possible. */
-  addBest(basket: Basket, perf: PerfRt, area: AreaRt, count: number, price: number): AddOutcome {
+  /**
+   * Add the best `count` seats at a price among `areas` (one area when AreaId was given; every area
+   * selling at that price, in the venue's order, when it was not): adjacent in one row when possible,
+   * in the first area that can give the best kind of block, across areas only when no one area can.
+   */
+  addBest(basket: Basket, perf: PerfRt, areas: readonly AreaRt[], count: number, price: number): AddOutcome {
     const locked = this.lockedOutcome(basket);
     if (locked) return locked;
     if (!perf.bookable) return { ok: false, reason: 'TicketForNonBookablePerformance', status: 200 };
     if (perf.instant <= this.now()) return { ok: false, reason: 'TicketNotAvailable', status: 409 };
-    const free = this.freeAt(perf, area, price);
+    const freeByArea = areas.map((area) => this.freeAt(perf, area, price));
+    const free = freeByArea.flat();
     const allowance = this.allowance(basket, perf);
     if (count > allowance || count > free.length) {
       return { ok: false, reason: 'BookableTicketsExceeded', status: 409, bookable: Math.min(allowance, free.length) };
     }
-    const seats = perf.event.def.GeneralAdmission ? free.slice(0, count) : this.pickBest(perf, free, count);
-    return { ok: true, items: this.reserve(basket, perf, seats) };
+    const enough = freeByArea.filter((seats) => seats.length >= count);
+    if (perf.event.def.GeneralAdmission) return { ok: true, items: this.reserve(basket, perf, (enough[0] ?? free).slice(0, count)) };
+    const picks = enough.length ? enough.map((seats) => this.pickBest(perf, seats, count)) : [this.pickBest(perf, free, count)];
+    const best = picks.reduce((a, b) => (b.quality > a.quality ? b : a));
+    return { ok: true, items: this.reserve(basket, perf, best.seats) };
   }
 
-  private pickBest(perf: PerfRt, free: number[], count: number): number[] {
+  /**
+   * The best `count` of `free` (front rows first) and how good they are: 2, a block in one row that
+   * leaves no single seat; 1, a block in one row; 0, the largest blocks there are.
+   */
+  private pickBest(perf: PerfRt, free: number[], count: number): { seats: number[]; quality: 0 | 1 | 2 } {
     // Runs of adjacent free seats within one row, in front-to-back order.
     const runs: number[][] = [];
     for (const s of free) {
@@ -518,8 +530,8 @@ export class Store {
         if ((!best || distance < best.distance) && this.checkSelection(perf, block).ok) best = { block, rowStart: def.rowStart, distance };
       }
     }
-    if (best) return best.block;
-    if (fallback) return fallback;
+    if (best) return { seats: best.block, quality: 2 };
+    if (fallback) return { seats: fallback, quality: 1 };
     // No row has enough adjacent seats: the largest blocks, front first.
     const bySize = [...runs].sort((a, b) => b.length - a.length);
     const picked: number[] = [];
@@ -527,7 +539,7 @@ export class Store {
       picked.push(...run.slice(0, count - picked.length));
       if (picked.length >= count) break;
     }
-    return picked.sort((a, b) => a - b);
+    return { seats: picked.sort((a, b) => a - b), quality: 0 };
   }
 
   /** Hold seats for a basket: one item per area, and the same seats of linked performances. No checks. */
