@@ -17,6 +17,7 @@ import { fakeApi, networkError, testBooking, withBooking, type FakeApi } from '.
 import { deferred, fakeBasketService, type FakeBasketService } from './helpers/fake-basket.ts';
 import { controlVisibility, type VisibilityControl } from './helpers/visibility.ts';
 import { countdownBreaches, holdTimeLeft } from './helpers/countdown-samples.ts';
+import { listen } from './helpers/live-regions.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -58,8 +59,11 @@ async function mount(
   const events: World['events'] = [];
   const names: BookingEventName[] = ['booking-expiry-warning', 'booking-expiry', 'booking-basket-change', 'booking-selection', 'booking-error'];
   for (const type of names) el.addEventListener(type, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
+  // What is heard: each new text of the live region (a region emptied says nothing).
   const liveChanges: string[] = [];
-  const observer = new MutationObserver(() => liveChanges.push(live(el)));
+  const observer = new MutationObserver(() => {
+    if (live(el)) liveChanges.push(live(el));
+  });
   const region = el.shadowRoot?.querySelector('[role="status"]');
   if (region) observer.observe(region, { childList: true, characterData: true, subtree: true });
   // Jump the clocks (timers due on the way run, in order), then let promises
@@ -223,6 +227,7 @@ describe('basket-timer', () => {
       expect(w.events).to.deep.equal([]);
       await w.tick(10 * SECOND); // quiet between the marks
       expect(w.liveChanges).to.have.length(1);
+      expect(live(w.el), 'a time no longer true is not kept in the region').to.equal('');
 
       await untilLeft(w, 2 * MINUTE + 2 * SECOND); // 2:01 shown
       expect(shown(w.el)).to.equal('2:01');
@@ -275,6 +280,72 @@ describe('basket-timer', () => {
       await w.tick(MINUTE);
       expect(w.liveChanges).to.have.length(5);
       expect(w.events.map((e) => e.type)).to.deep.equal(['booking-expiry-warning', 'booking-expiry-warning', 'booking-expiry']);
+    });
+
+    describe('after the clock jumps (a phone that slept with the page open): only what is true now', () => {
+      /** From 2:00 shown (its mark said), the page asleep until `left` remains: its timers run once, late, as the engine wakes (fake-timers' jump). */
+      async function sleepFromTwoMinutes(left: number) {
+        const w = await mount();
+        await addTickets(w, 1);
+        await untilLeft(w, 2 * MINUTE + 500);
+        expect(live(w.el)).to.equal('2 minutes left to complete your booking.');
+        const ear = listen(w.el.shadowRoot);
+        const target = w.booking.basket.nextExpiry() ?? 0;
+        w.timers.jump(target - w.clock.latest() - left);
+        for (let i = 0; i < 5; i++) await w.tick(0); // the timers due run once; the basket read at zero answers
+        return { w, ear };
+      }
+
+      it('woken after the hold ran out: only the release is said, and the region holds nothing older', async () => {
+        const { w, ear } = await sleepFromTwoMinutes(-100);
+        expect(w.el.state).to.equal('expired');
+        expect(ear.heard).to.have.length(1);
+        expect(ear.heard[0]?.politeness).to.equal('polite');
+        expect(ear.heard[0]?.text).to.match(/^Time is up\. These tickets were released: Show 1, /);
+        expect(live(w.el)).to.equal(ear.heard[0]?.text);
+      });
+
+      it('woken with 20 seconds left: only the final seconds, in the time true now', async () => {
+        const { w, ear } = await sleepFromTwoMinutes(20 * SECOND);
+        expect(shown(w.el)).to.equal('0:19');
+        expect(ear.heard).to.deep.equal([{ politeness: 'polite', text: 'Only 19 seconds left. Your seats will be released soon.' }]);
+      });
+
+      it('woken past the 1-minute mark (45 seconds left): the mark is not said late, and "2 minutes left" is no longer in the region', async () => {
+        const { w, ear } = await sleepFromTwoMinutes(45 * SECOND);
+        expect(shown(w.el)).to.equal('0:44');
+        expect(ear.heard).to.deep.equal([]);
+        expect(live(w.el), 'what the region holds is true now').to.equal('');
+        // The next mark in its time is said as usual.
+        await untilLeft(w, 31 * SECOND);
+        expect(ear.heard).to.deep.equal([{ politeness: 'polite', text: 'Only 30 seconds left. Your seats will be released soon.' }]);
+      });
+
+      it('the service clock read afresh on waking moves past the marks at once: only the release is said', async () => {
+        const w = await mount();
+        await addTickets(w, 1);
+        await untilLeft(w, 61 * SECOND);
+        await w.tick(SECOND);
+        expect(live(w.el)).to.equal('1 minute left to complete your booking.');
+        const ear = listen(w.el.shadowRoot);
+        w.clock.offset += 61 * SECOND; // a reading that says the service is a minute on
+        for (let i = 0; i < 5; i++) await w.tick(0);
+        expect(w.el.state).to.equal('expired');
+        expect(ear.heard.map((h) => h.text)).to.have.length(1);
+        expect(ear.heard[0]?.text).to.match(/^Time is up\. These tickets were released: /);
+      });
+
+      it('at zero with the release not yet known, the region no longer says the final seconds', async () => {
+        const w = await mount();
+        await addTickets(w, 1);
+        await untilLeft(w, 31 * SECOND);
+        expect(live(w.el)).to.equal('Only 30 seconds left. Your seats will be released soon.');
+        w.service.handlers.getBasket = () => deferred<BasketContent>().promise; // the read at zero gets no answer yet
+        w.timers.jump(32 * SECOND);
+        await w.tick(0);
+        expect(w.el.state).to.equal('expired');
+        expect(live(w.el)).to.equal('');
+      });
     });
 
     it('at zero while the refresh is slow or failing: says time is up, once, and stays accessible', async () => {

@@ -8,6 +8,7 @@ import type { CheckoutForm } from '../../src/elements/checkout-form/checkout-for
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import type { BookingConfig } from '../../src/state/config.ts';
 import { ORDER_RETRY_DELAYS_MS } from '../../src/state/order-retry.ts';
+import { listen } from './helpers/live-regions.ts';
 import { apiError, networkError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { BASKET_ID, basketContent, basketItems, checkoutApi, checkoutOptions } from './helpers/checkout-data.ts';
 
@@ -130,6 +131,52 @@ describe('<checkout-form>', () => {
     await el.updateComplete;
     expect(el.shadowRoot?.querySelector('#field-firstName-error')).to.equal(null);
     expect($$(el, '[part~="error-summary"] li')).to.have.length(2);
+    expect(api.callsTo('submitOrder')).to.have.length(0);
+  });
+
+  it('announces the problems once on submit; a fix is told politely as the count left, the summary not read again', async () => {
+    const api = checkoutApi({ getCheckoutOptions: () => checkoutOptions({ CheckoutNotices: [] }) });
+    const { el } = await mount(api);
+    fill(el, 'email', 'not-an-address');
+    await el.updateComplete;
+    const ear = listen(el.shadowRoot);
+    await submit(el);
+    await el.updateComplete;
+    // Once, loud, the whole summary; focus goes to the first field to fix, as before.
+    expect(ear.heard).to.have.length(1);
+    expect(ear.heard[0]?.politeness).to.equal('assertive');
+    expect(ear.heard[0]?.text).to.match(/^There are 3 problems First name: Enter your first name\. Last name: .* E-mail address: /);
+    expect(el.shadowRoot?.activeElement).to.equal($(el, '#field-firstName'));
+
+    fill(el, 'firstName', 'Ada');
+    await el.updateComplete;
+    expect(ear.heard.slice(1), 'one fix: the count left, politely; the summary is not read again').to.deep.equal([{ politeness: 'polite', text: '2 problems left' }]);
+    expect(text(el, '[part~="error-summary"] h3')).to.equal('There are 2 problems');
+    expect($$(el, '[part~="error-summary"] li')).to.have.length(2);
+    await expect(el).to.be.accessible();
+    fill(el, 'firstName', 'Ada L'); // typing on in a field already fixed: nothing new to say
+    await el.updateComplete;
+    expect(ear.heard).to.have.length(2);
+
+    fill(el, 'lastName', 'Lovelace');
+    await el.updateComplete;
+    fill(el, 'email', 'ada@example.com');
+    await el.updateComplete;
+    expect(ear.heard.slice(2)).to.deep.equal([
+      { politeness: 'polite', text: '1 problem left' },
+      { politeness: 'polite', text: 'No problems left.' },
+    ]);
+    expect(el.shadowRoot?.querySelector('[part~="error-summary"]')).to.equal(null);
+
+    // A new submit with a problem again: the summary is announced again, once.
+    fill(el, 'email', 'ada');
+    await el.updateComplete;
+    await submit(el);
+    await el.updateComplete;
+    expect(ear.heard.slice(4)).to.have.length(1);
+    expect(ear.heard[4]).to.deep.include({ politeness: 'assertive' });
+    expect(ear.heard[4]?.text).to.match(/^There is a problem E-mail address: /);
+    ear.stop();
     expect(api.callsTo('submitOrder')).to.have.length(0);
   });
 

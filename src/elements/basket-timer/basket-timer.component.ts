@@ -33,7 +33,9 @@ export type BasketTimerState = 'empty' | 'normal' | 'warning' | 'final' | 'expir
  * countdown. Screen readers hear one polite live region, only at 5, 2 and 1
  * minutes left, at the warning threshold, the final seconds and expiry, never
  * every second, and once per basket however many timers and tabs show it (by the
- * tab the visitor last opened or touched).
+ * tab the visitor last opened or touched). After the clock jumps (a phone that
+ * slept with the page open) only what is true then is said: a mark jumped past is
+ * not said late, and the region never keeps a time that no longer holds.
  *
  * @fires booking-expiry-warning - Once per transition into warning or final: `{ level, secondsLeft }`; once per basket, however many timers show it.
  * @fires booking-expiry - Once per release reported by the basket: `{ released }` (the basket items released); once per basket, however many timers show it.

@@ -22,6 +22,13 @@ export { basketTimerViewStyles } from './basket-timer.view.styles.ts';
 
 /** Seconds left at which the live region says the time left (besides the warning threshold and the final seconds). */
 const SPOKEN_MARKS = [300, 120, 60];
+/**
+ * How far past a mark (in seconds shown) it is still said: a tick a busy page held up by a second.
+ * Further past, the clock jumped over it (a phone that slept with the page open): it is not said late.
+ */
+const LATE_SECONDS = 1;
+/** How long (in seconds shown) a sentence of the time left stays in the live region: after that it is no longer true, and goes. */
+const TRUE_FOR_SECONDS = 5;
 
 const SEVERITY: Record<BasketTimerState, number> = { empty: 0, normal: 1, warning: 2, final: 3, expired: 4 };
 
@@ -82,6 +89,8 @@ export class BasketTimerView {
   private released: readonly BasketItem[] = [];
   /** The text of the live region: set only at warning, final and expiry. */
   announcement = '';
+  /** The sentence of the time left in the live region, and the seconds it told: emptied once it no longer holds. */
+  private timeTold: { text: string; seconds: number } | null = null;
   /** The store the counters below refer to. */
   private seenStore: BasketStore | null = null;
   private seenExpiryCount = 0;
@@ -159,17 +168,31 @@ export class BasketTimerView {
       this.afterRender.push(() => void this.port.emit('booking-expiry-warning', { level, secondsLeft: left }));
     }
 
-    // The time left, heard at 5, 2 and 1 minutes (and at the warning threshold, and the final
-    // seconds): once each, by the tab the visitor looks at; the timer's own role stays quiet. A
-    // release said within the last second is not talked over (the time left is said after it).
+    // What the region holds is true now: a sentence of the time left goes once the time has moved
+    // on from it (or the hold ran out), so a jump of the clock never leaves it saying an old time.
+    const told = this.timeTold;
+    if (told && (this.announcement !== told.text || state === 'expired' || this.target === null || told.seconds - this.seconds > TRUE_FOR_SECONDS || this.seconds > told.seconds)) {
+      if (this.announcement === told.text) this.announcement = '';
+      this.timeTold = null;
+    }
+
+    // The time left, heard at 5, 2 and 1 minutes (and at the warning threshold), in their second,
+    // and on entering the final seconds: once each, by the tab the visitor looks at; the timer's
+    // own role stays quiet. A mark the clock jumped past is not said late. A release said within
+    // the last second is not talked over (the time left is said after it).
     if (this.target !== null && state !== 'expired' && !(now - this.releaseSaidAt < 1000)) {
       const words = durationInWords(this.seconds, intlLocale(config.locale));
       const marks = [...SPOKEN_MARKS, this.host.warningSeconds].filter((m) => Number.isFinite(m) && this.seconds <= m);
       const mark = marks.length ? Math.min(...marks) : null;
+      let said: string | null = null;
       if (state === 'final' && sayOnce(store, `final:${this.target}`)) {
-        this.announcement = msg(str`Only ${words} left. Your seats will be released soon.`);
-      } else if (mark !== null && state !== 'final' && sayOnce(store, `left:${this.target}:${mark}`)) {
-        this.announcement = msg(str`${words} left to complete your booking.`);
+        said = msg(str`Only ${words} left. Your seats will be released soon.`);
+      } else if (mark !== null && state !== 'final' && mark - this.seconds <= LATE_SECONDS && sayOnce(store, `left:${this.target}:${mark}`)) {
+        said = msg(str`${words} left to complete your booking.`);
+      }
+      if (said !== null) {
+        this.announcement = said;
+        this.timeTold = { text: said, seconds: this.seconds };
       }
     }
 

@@ -2,6 +2,7 @@
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
+import { keyed } from 'lit/directives/keyed.js';
 import { live } from 'lit/directives/live.js';
 import type { BasketContent, CheckoutOptions, DeliveryType } from '../../api/types.ts';
 import { formatMoney } from '../../format.ts';
@@ -26,18 +27,36 @@ function errorOf(state: FormState, name: string): string | undefined {
   return state.attempted ? state.fieldErrors[name] : undefined;
 }
 
-/** After a submit attempt: every problem, each a link to its control. */
-export function renderErrorSummary(problems: readonly Problem[], focusControl: (event: Event, id: string) => void): TemplateResult | typeof nothing {
+/**
+ * After a submit attempt: every problem, each a link to its control. Read out (an alert) when a
+ * submit shows it, `submit` telling them apart: each submit's summary is a new alert, read whole.
+ * Once the visitor fixes one it is no longer live (`quiet`): the count left is said politely
+ * instead (`problemsLeft`), not the whole summary again at every fix.
+ */
+export function renderErrorSummary(
+  problems: readonly Problem[],
+  focusControl: (event: Event, id: string) => void,
+  summary: { submit: number; quiet: boolean },
+): TemplateResult | typeof nothing {
   if (!problems.length) return nothing;
   const count = problems.length;
-  return html`<div part="error-summary" role="alert" aria-labelledby="error-summary-heading">
-    <h3 id="error-summary-heading" part="heading">${plural(count, { one: () => msg('There is a problem'), other: () => msg(str`There are ${count} problems`) })}</h3>
-    <ul>
-      ${problems.map(
-        (p) => html`<li><a href="#${p.id}" @click=${(e: Event) => focusControl(e, p.id)}>${p.label}: ${p.message}</a></li>`,
-      )}
-    </ul>
-  </div>`;
+  return html`${keyed(
+    summary.submit,
+    html`<div part="error-summary" role=${summary.quiet ? 'group' : 'alert'} aria-labelledby="error-summary-heading">
+      <h3 id="error-summary-heading" part="heading">${plural(count, { one: () => msg('There is a problem'), other: () => msg(str`There are ${count} problems`) })}</h3>
+      <ul>
+        ${problems.map(
+          (p) => html`<li><a href="#${p.id}" @click=${(e: Event) => focusControl(e, p.id)}>${p.label}: ${p.message}</a></li>`,
+        )}
+      </ul>
+    </div>`,
+  )}`;
+}
+
+/** What is said (politely) when a fix leaves `count` problems of the summary. */
+export function problemsLeft(count: number): string {
+  if (count === 0) return msg('No problems left.');
+  return plural(count, { one: () => msg(str`${count} problem left`), other: () => msg(str`${count} problems left`) });
 }
 
 /** The checkout notices; those the service wants confirmed are required checkboxes. */

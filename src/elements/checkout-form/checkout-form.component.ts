@@ -67,7 +67,7 @@ async function revealFocused(el: HTMLElement, stillFocused: () => boolean): Prom
  * @csspart cancel-empty-button - Keeps the basket.
  * @csspart empty - The empty-basket message.
  * @csspart form - The checkout form.
- * @csspart error-summary - The list of problems after a submit attempt.
+ * @csspart error-summary - The list of problems after a submit attempt: read out once, on that submit; as each is fixed it changes quietly and the count left is said politely.
  * @csspart notices - The checkout notices.
  * @csspart notice - One checkout notice (state token `required` when it must be confirmed).
  * @csspart delivery - The delivery choices.

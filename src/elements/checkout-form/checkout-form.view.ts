@@ -26,7 +26,7 @@ import { renderFailure } from '../failure-view.ts';
 import { renderBasket } from './checkout-basket.ts';
 import { cheapestDelivery, loadCheckout, loadFailure, loadSystemLists, orderTotal, type CheckoutData, type SystemLists } from './checkout-data.ts';
 import { PendingPanel, pendingStyles } from './checkout-pending.ts';
-import { renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
+import { problemsLeft, renderCustomer, renderDelivery, renderErrorSummary, renderExtras, renderNotices, renderTotals, type FormState } from './checkout-details.ts';
 import {
   collectProblems,
   defaultCountry,
@@ -77,6 +77,8 @@ interface Shown {
   attempted: boolean;
   fieldErrors: Readonly<Record<string, string>>;
   problems: readonly Problem[];
+  /** The submit attempts that showed problems (each summary a new alert), and whether a fix has quietened the summary since. */
+  summary: { submit: number; quiet: boolean };
   phase: Phase;
   formMessage: { kind: 'error' | 'warning' | 'info'; text: string } | null;
   confirmingEmpty: boolean;
@@ -134,6 +136,7 @@ export class CheckoutFormView {
       attempted: false,
       fieldErrors: {},
       problems: [],
+      summary: { submit: 0, quiet: false },
       phase: 'form',
       formMessage: null,
       confirmingEmpty: false,
@@ -376,7 +379,7 @@ export class CheckoutFormView {
       aria-labelledby="checkout-heading" aria-busy=${sending ? 'true' : 'false'}>
       <h2 id="checkout-heading" part="heading">${msg('Checkout')}</h2>
       ${this.shown.formMessage ? this.renderFormMessage() : nothing}
-      ${renderErrorSummary(this.shown.problems, this.focusControl)}
+      ${renderErrorSummary(this.shown.problems, this.focusControl, this.shown.summary)}
       ${renderNotices(checkout.options, form)}
       ${renderDelivery(checkout.deliveries, form)}
       ${renderCustomer(checkout.options, lists, form)}
@@ -429,6 +432,7 @@ export class CheckoutFormView {
 
   private async showProblems(problems: Problem[]): Promise<void> {
     this.shown.attempted = true;
+    this.shown.summary = { submit: this.shown.summary.submit + 1, quiet: false };
     this.shown.problems = problems;
     this.shown.fieldErrors = Object.fromEntries(problems.map((p) => [p.name, p.message]));
     await this.host.updateComplete;
@@ -482,7 +486,12 @@ export class CheckoutFormView {
     const { [control.name]: _old, ...rest } = this.shown.fieldErrors;
     const valid = control.checkValidity();
     this.shown.fieldErrors = valid ? rest : { ...rest, [control.name]: messageOf(control) };
-    if (valid) this.shown.problems = this.shown.problems.filter((p) => p.name !== control.name);
+    const left = valid ? this.shown.problems.filter((p) => p.name !== control.name) : this.shown.problems;
+    if (left.length === this.shown.problems.length) return;
+    // The summary was read out on submit: from now on it changes quietly, and the count left is said politely.
+    this.shown.problems = left;
+    this.shown.summary = { ...this.shown.summary, quiet: true };
+    this.shown.announcement = problemsLeft(left.length);
   }
 
   private readonly handleRemove = async (item: BasketItem): Promise<void> => {

@@ -795,7 +795,7 @@ const checkoutForm: Scenario[] = [
     },
   },
   {
-    state: 'validation: every problem listed; one problem; an e-mail that is not one',
+    state: 'validation: every problem listed, the count left after a fix; one problem; an e-mail that is not one; none left',
     run: async (r) => {
       const { el } = await checkoutMount(r, {}, {}, html`<checkout-form></checkout-form>`);
       await formReady(el);
@@ -805,6 +805,10 @@ const checkoutForm: Scenario[] = [
       await waitUntil(() => $(el, '[part~="error-summary"]'));
       await settled(el);
       await r.snap(el);
+      // One fixed: the count left, said politely.
+      fill(el, 'firstName', 'Ada');
+      await settled(el);
+      await r.snap(el);
       for (const [name, value] of [['firstName', 'Ada'], ['lastName', 'Lovelace'], ['email', 'not-an-address'], ['phone', 'abc'], ['state', 'NY']] as const) fill(el, name, value);
       ($(el, 'input[name="notice-1"]') as HTMLInputElement).click();
       await settled(el);
@@ -812,11 +816,16 @@ const checkoutForm: Scenario[] = [
       await settled(el);
       await r.snap(el);
       fill(el, 'phone', '');
+      await settled(el);
+      await r.snap(el); // one problem left
       fill(el, 'email', '');
       await settled(el);
       ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
       await settled(el);
       await r.snap(el);
+      fill(el, 'email', 'ada@example.com');
+      await settled(el);
+      await r.snap(el); // none left
       // No country to choose from.
       const { el: stateless } = await checkoutMount(r, { getCountries: () => ({ Countries: [] }) }, {}, html`<checkout-form></checkout-form>`);
       await formReady(stateless);
