@@ -37,6 +37,12 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
   });
 }
 
+/** Serve a proxy (or any app with a `close`) on 127.0.0.1; closing it closes the server, then the app. */
+export async function listenApp(app: { fetch: (request: Request, env: unknown) => Response | Promise<Response>; close(): Promise<void> }): Promise<Listening> {
+  const served = await listen(app.fetch);
+  return { ...served, close: async () => (await served.close(), await app.close()) };
+}
+
 /** A plain Node HTTP server on 127.0.0.1, on a free port: an upstream that writes its answers as it likes. */
 export function listenNode(handler: RequestListener): Promise<Listening> {
   const server = createServer(handler);

@@ -17,7 +17,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { createProxy as createEdgeProxy } from '../../src/server/proxy/index.ts';
 import { createProxy as createNodeProxy } from '../../src/server/proxy/node.ts';
-import { listen, listenNode, type Listening } from './proxy-helpers.ts';
+import { listenApp, listenNode, type Listening } from './proxy-helpers.ts';
 
 /** A key with a space, a slash, a plus and an equals sign: each has its own escapes. */
 const KEY = `Sk-Live/${crypto.randomUUID()}+Key Part=Z`;
@@ -154,7 +154,6 @@ describe('an upstream that echoes the key', () => {
   for (const { name, create } of proxies) {
     describe(name, () => {
       let proxy: Listening;
-      let close: () => Promise<void>;
       const get = async (mode: number): Promise<Seen> => {
         const response = await fetch(`${proxy.url}/api/rest/v2/Events/${mode}`);
         const answer = { status: response.status, headers: response.headers, text: await response.text() };
@@ -163,13 +162,10 @@ describe('an upstream that echoes the key', () => {
       };
 
       before(async () => {
-        const app = create({ upstream: upstream.url, apiKey: KEY, log: false, metrics: false, rateLimit: false });
-        proxy = await listen(app.fetch);
-        close = () => app.close();
+        proxy = await listenApp(create({ upstream: upstream.url, apiKey: KEY, log: false, metrics: false, rateLimit: false }));
       });
       after(async () => {
         await proxy.close();
-        await close();
       });
 
       for (const [mode, echo] of Object.entries(ECHOES)) {
@@ -233,9 +229,7 @@ describe('Date and Retry-After pass in their shapes', () => {
       response.sendDate = false;
       response.writeHead(503, { 'Content-Type': 'application/json', ...next }).end('{"Message":"busy"}');
     });
-    const app = createNodeProxy({ upstream: upstream.url, apiKey: KEY, log: false, metrics: false, now: () => proxyNow });
-    const served = await listen(app.fetch);
-    proxy = { ...served, close: async () => (await served.close(), await app.close()) };
+    proxy = await listenApp(createNodeProxy({ upstream: upstream.url, apiKey: KEY, log: false, metrics: false, now: () => proxyNow }));
     sendNext = (headers) => (next = headers);
   });
   let sendNext: (headers: Record<string, string>) => void = () => undefined;
