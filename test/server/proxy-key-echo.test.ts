@@ -250,3 +250,33 @@ describe('Date and Retry-After pass in their shapes', () => {
     });
   }
 });
+
+describe('an in-process upstream that compresses its answer', () => {
+  const inProcess = (encoding: string, encode: (text: string) => Buffer) =>
+    createEdgeProxy({
+      upstream: async () =>
+        new Response(new Uint8Array(encode(JSON.stringify({ Message: `key ${KEY}` }))), {
+          headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+        }),
+      apiKey: KEY,
+      log: false,
+      metrics: false,
+    });
+
+  for (const [encoding, encode] of [
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+  ] as const) {
+    test(`${encoding}: decoded, then redacted`, async () => {
+      const response = await inProcess(encoding, (text) => encode(text)).fetch(new Request('http://proxy/api/rest/v2/Events/1'));
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), { Message: 'key [redacted]' });
+    });
+  }
+
+  test('a coding it cannot decode: 502, never the bytes', async () => {
+    const response = await inProcess('compress', (text) => Buffer.from(text)).fetch(new Request('http://proxy/api/rest/v2/Events/1'));
+    assert.equal(response.status, 502);
+    assert.match(((await response.json()) as { Message: string }).Message, /could not be read/);
+  });
+});
