@@ -67,6 +67,9 @@ const COMPRESSED: Record<number, { name: string; encoding: string; encode: (text
   22: { name: 'a brotli body', encoding: 'br', encode: (text) => brotliCompressSync(text) },
 };
 
+/** The mode whose answer is in a coding nothing here decodes (`compress`). */
+const UNDECODABLE = 23;
+
 const HEADERS: Record<number, { name: string; headers: Record<string, string>; status: number }> = {
   30: { name: 'the key in Retry-After', headers: { 'Retry-After': KEY }, status: 503 },
   31: { name: 'the key after the Date', headers: { Date: `Tue, 01 Dec 2026 10:00:00 GMT ${KEY}` }, status: 200 },
@@ -88,6 +91,11 @@ function hostile(request: IncomingMessage, response: ServerResponse): void {
   if (compressed) {
     // Compressed though the proxy never asked for it.
     response.writeHead(200, { ...json, 'Content-Encoding': compressed.encoding }).end(compressed.encode(JSON.stringify({ Message: `key ${KEY}` })));
+    return;
+  }
+  if (mode === UNDECODABLE) {
+    // A coding neither the proxy nor the platform decodes: its bytes are not text to pass on.
+    response.writeHead(200, { ...json, 'Content-Encoding': 'compress' }).end(JSON.stringify({ Message: `key ${KEY}` }));
     return;
   }
   const header = HEADERS[mode];
@@ -185,6 +193,12 @@ describe('an upstream that echoes the key', () => {
           assert.deepEqual(JSON.parse(answer.text), { Message: 'key [redacted]' });
         });
       }
+
+      test('in a coding nothing here decodes: 502, never the encoded bytes', async () => {
+        const answer = await get(UNDECODABLE);
+        assert.equal(answer.status, 502, answer.text);
+        assert.match(JSON.parse(answer.text).Message, /could not be read/);
+      });
 
       for (const [mode, header] of Object.entries(HEADERS)) {
         test(`${header.name}: the header dropped or replaced, never passed on`, async () => {

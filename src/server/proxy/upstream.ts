@@ -83,6 +83,9 @@ export function contentCodings(header: string | null): string[] {
     .filter((coding) => coding !== '' && coding !== 'identity');
 }
 
+/** The codings a platform's fetch decodes by itself (Node's undici, Workers, Deno, Bun). */
+const FETCH_DECODES: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
 /** A body decoded (gzip, deflate) through the platform's DecompressionStream; null for another coding or bytes that do not decode. */
 async function decodedText(response: Response, codings: string[]): Promise<string | null> {
   if (!response.body || codings.some((coding) => coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate')) return null;
@@ -96,10 +99,20 @@ async function decodedText(response: Response, codings: string[]): Promise<strin
 }
 
 /**
- * One attempt through the Fetch API, aborted after `timeoutMs`. `decode`: the answer's body is
- * as the upstream encoded it (an in-process handler's); the platform's fetch has decoded it already.
+ * The body as text. `raw`: as the upstream encoded it (an in-process handler's answer), decoded
+ * here; otherwise the platform's fetch has decoded the codings it knows. A coding left undecoded
+ * is an empty body: an answer that cannot be read (502), never the encoded bytes.
  */
-async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, timeoutMs: number, decode = false): Promise<Attempt> {
+function bodyText(response: Response, raw: boolean): Promise<string> {
+  const codings = contentCodings(response.headers.get('content-encoding'));
+  if (!codings.length) return response.text();
+  if (raw) return decodedText(response, codings).then((decoded) => decoded ?? '');
+  if (codings.every((coding) => FETCH_DECODES.has(coding))) return response.text();
+  return (response.body?.cancel() ?? Promise.resolve()).then(() => '');
+}
+
+/** One attempt through the Fetch API, aborted after `timeoutMs`; `raw`: see bodyText. */
+async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, timeoutMs: number, raw = false): Promise<Attempt> {
   const controller = new AbortController();
   const { signal } = controller;
   // A plain timer rather than AbortSignal.timeout(): cheaper, and cleared once answered.
@@ -112,11 +125,8 @@ async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, ti
       return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
     }
     let body: string;
-    const codings = decode ? contentCodings(response.headers.get('content-encoding')) : [];
     try {
-      // A coding it cannot decode is an empty body: an answer that cannot be read (502), never the raw bytes.
-      const text = codings.length ? decodedText(response, codings).then((decoded) => decoded ?? '') : response.text();
-      body = await Promise.race([text, abortPromise(signal)]);
+      body = await Promise.race([bodyText(response, raw), abortPromise(signal)]);
     } catch {
       // The connection broke (or the time ran out) in the middle of the answer.
       return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
