@@ -2,7 +2,8 @@
  * The Api-Key, found and replaced in whatever the upstream sends back, however
  * it is written. An upstream (or a gateway in front of it) that echoes the
  * key may write it:
- * - as it is, upper- or lower-cased (the match ignores case throughout);
+ * - as it is, in any case (its letters, and every hex digit below, match in
+ *   either case; base64 below is matched as written, its case being meaning);
  * - JSON-escaped: any character as `\uXXXX`, `/` as `\/`, `"` and `\` backslashed;
  * - URL-encoded: any character as `%XX` (either case of hex), a space as `+`;
  *   these may mix character by character with the forms above;
@@ -13,7 +14,8 @@
  *   `Basic` credential puts it after `user:`). Each of the three alignments
  *   gives a run of characters that depends on the key's bytes alone; that run
  *   is what is matched.
- * One regular expression, built once per proxy. A key under 8 characters
+ * One regular expression, built once per proxy, and cheaper ones that decide
+ * whether a text needs it (keyRedactor). A key under 8 characters
  * would match ordinary text: it is left alone (createProxy accepts it, and
  * says nothing of it). Edge-safe: no Node API.
  */
