@@ -11,20 +11,25 @@
  *   field; when a body spells one field twice, the later one wins, as Json.NET
  *   assigns in document order); properties the class does not have are ignored;
  * - an integer field takes a JSON integer, a number with no fraction, or a string
- *   of digits (`"123"`, sign and surrounding spaces allowed); a decimal field a
- *   number or a numeric string; both within range;
+ *   of digits (`"123"`, sign and surrounding spaces allowed), within Int32; a
+ *   decimal field a number or a numeric string, within .NET's decimal;
  * - a boolean field takes `true`/`false`, the strings `"true"`/`"false"` (any
- *   case) or an integer (0 is false);
+ *   case) or an integer within Int64 (0 is false);
  * - a string field takes a string, or a number (written as the number's text);
- * - an enumeration (PaymentGateLanguage) takes its number, a numeric string or
- *   its name in any case (`"German"`);
+ * - an enumeration (PaymentGateLanguage) takes its number (within Int32), a
+ *   numeric string or its name in any case (`"German"`);
  * - a Guid takes the 32 hex digits with or without dashes, braces or parentheses;
- * - a list takes a JSON array of its element type;
+ * - a list takes a JSON array of its element type, of at most 100 items (no
+ *   basket takes more tickets in one request; a longer list is refused here
+ *   rather than sent on for the service to walk);
  * - a missing property, or `null`, stays at its default: absent here (the
  *   consumer applies the default: 0, false, null, English), and an empty string
  *   for a number is "no value", as Json.NET reads it for a nullable number.
  *
  * Anything else is a 400 naming the field (`Tickets[1]`, `BestSeats.Price`).
+ * So is a property named `__proto__`, `constructor` or `prototype` in an object
+ * the binder reads: no request class has one, and such a name is only ever a
+ * probe for prototype pollution in whatever reads the body next.
  *
  * The result is a fresh object holding only the typed, PascalCase fields the
  * service knows: the sandbox's handlers read it, and the proxy forwards it
@@ -89,6 +94,14 @@ export type BindResult = { ok: true; value: Record<string, unknown> } | { ok: fa
 
 const MIN_INT = -2147483648;
 const MAX_INT = 2147483647;
+/** Int64's bounds as doubles (a boolean takes an integer Json.NET reads as a long). */
+const MAX_LONG = 9223372036854775807;
+/** .NET decimal's largest magnitude, 2^96 - 1. */
+const MAX_DECIMAL = 79228162514264337593543950335;
+/** The most items a list may hold. */
+export const MAX_LIST_ITEMS = 100;
+/** Names no request class has, that reach into an object's prototype in JavaScript. */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 const INT_TEXT = /^\s*[+-]?\d+\s*$/;
 const DECIMAL_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const GUID_HEX = /^[0-9a-f]{32}$/i;
@@ -108,6 +121,7 @@ function bindValue(type: FieldType, value: unknown, field: string): unknown {
   if (typeof type === 'object') {
     if ('list' in type) {
       if (!Array.isArray(value)) throw new BindError(field, 'a list (a JSON array)');
+      if (value.length > MAX_LIST_ITEMS) throw new BindError(field, `a list of at most ${MAX_LIST_ITEMS} items (it has ${value.length})`);
       return value.map((item, i) => {
         const bound = bindValue(type.list, item, `${field}[${i}]`);
         if (bound === undefined) throw new BindError(`${field}[${i}]`, describe(type.list));
@@ -131,11 +145,12 @@ function bindValue(type: FieldType, value: unknown, field: string): unknown {
       if (value === '') return undefined;
       const n = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL_TEXT.test(value) ? Number(value) : NaN;
       if (!Number.isFinite(n)) throw new BindError(field, describe(type));
+      if (Math.abs(n) > MAX_DECIMAL) throw new BindError(field, 'a number a .NET decimal holds (at most 79228162514264337593543950335 either way)');
       return n;
     }
     case 'bool': {
       if (typeof value === 'boolean') return value;
-      if (typeof value === 'number' && Number.isInteger(value)) return value !== 0;
+      if (typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= MAX_LONG) return value !== 0;
       const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
       if (text === 'true' || text === 'false') return text === 'true';
       throw new BindError(field, describe(type));
@@ -156,9 +171,10 @@ function bindValue(type: FieldType, value: unknown, field: string): unknown {
 
 function bindEnum(values: Readonly<Record<string, number>>, value: unknown, field: string): number | undefined {
   if (value === '') return undefined;
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  const inRange = (n: number) => Number.isInteger(n) && n >= MIN_INT && n <= MAX_INT;
+  if (typeof value === 'number' && inRange(value)) return value;
   if (typeof value === 'string') {
-    if (INT_TEXT.test(value)) return Number(value);
+    if (INT_TEXT.test(value) && inRange(Number(value))) return Number(value);
     const name = Object.keys(values).find((k) => k.toLowerCase() === value.trim().toLowerCase());
     if (name !== undefined) return values[name];
   }
@@ -181,6 +197,7 @@ function bindObject(schema: Schema, body: Record<string, unknown>, prefix: strin
   const names = new Map(Object.keys(schema).map((name) => [name.toLowerCase(), name]));
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(body)) {
+    if (PROTOTYPE_NAMES.has(key)) throw new BindError(`${prefix}${key}`, 'left out: no request of the service has it');
     const name = names.get(key.toLowerCase());
     if (name === undefined) continue; // not a property of the request class: ignored, never forwarded
     const bound = bindValue(schema[name] as FieldType, raw, `${prefix}${name}`);

@@ -24,7 +24,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { bundleCaching } from './bundle-caching.ts';
 import { packageRoot } from './package-root.ts';
-import { answerClientErrors, requestErrorHandler } from './refusals.ts';
+import { answerClientErrors, requestErrorHandler, SERVER_OPTIONS } from './refusals.ts';
 import { PROXY_USAGE, UsageError, parsePort, runProxyCommand } from './proxy/command.ts';
 
 const DEMO_HOST = '127.0.0.1';
@@ -88,7 +88,7 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   let dispatch: RequestListener | undefined;
   let markReady = () => undefined as void;
   const ready = new Promise<void>((r) => (markReady = r));
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer(SERVER_OPTIONS, (req: IncomingMessage, res: ServerResponse) => {
     if (dispatch) dispatch(req, res);
     else void ready.then(() => dispatch?.(req, res));
   });

@@ -8,17 +8,38 @@
  *   too slow to arrive (408);
  * - @hono/node-server, building the Fetch-API Request: a backslash in the
  *   path, a Host header that is not a host, an absolute URL it refuses (400).
- * Here both answer `{"Message": ...}` as JSON, with `Connection: close` for
- * the first (the connection cannot be read on), and each is reported to
+ * Node also answers three requests by itself unless told otherwise: an
+ * HTTP/1.1 request without a Host header (an empty 400: `SERVER_OPTIONS`
+ * leaves it to the adapter, whose 400 is ours), a CONNECT (authority-form,
+ * `CONNECT host:443`: the connection closed with no answer) and an `Expect`
+ * other than `100-continue` (an empty 417).
+ * Here all answer `{"Message": ...}` as JSON, with `Connection: close` for
+ * those the connection cannot be read on after, and each is reported to
  * `onRefusal` (the proxy counts it in its metrics and access log). Node only.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** The headers of a refusal written as a response. */
+const REFUSAL_HEADERS = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
 /** Why a request was refused before our code: a fixed set (a metrics label). */
-export type RefusalReason = 'malformed-request' | 'headers-too-large' | 'request-timeout' | 'unreadable-url' | 'shutting-down';
+export type RefusalReason =
+  | 'malformed-request'
+  | 'headers-too-large'
+  | 'request-timeout'
+  | 'unreadable-url'
+  | 'connect-method'
+  | 'expectation-failed'
+  | 'shutting-down';
+
+/** For `createServer`: a request without Host goes on to the adapter, which refuses it in JSON (400), where Node sends an empty 400. */
+export const SERVER_OPTIONS: ServerOptions = { requireHostHeader: false };
+
+/** The methods our servers answer (a CONNECT's 405 names them). */
+const ALLOWED_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
 
 export type OnRefusal = (status: number, reason: RefusalReason) => void;
 
@@ -28,7 +49,14 @@ interface ClientRefusal {
   message: string;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Content Too Large', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  413: 'Content Too Large',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+};
 
 /** What a parser error means for the client. */
 export function clientRefusal(code: string | undefined): ClientRefusal {
@@ -42,11 +70,12 @@ export function clientRefusal(code: string | undefined): ClientRefusal {
   }
 }
 
-/** The bytes of a complete JSON refusal (the connection closes after it). */
-function rawResponse(status: number, message: string): string {
+/** The bytes of a complete JSON refusal (the connection closes after it). `extra`: more header lines, each ending in CRLF. */
+function rawResponse(status: number, message: string, extra = ''): string {
   const body = JSON.stringify({ Message: message });
   return (
     `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\n` +
+    extra +
     `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Cache-Control: no-store\r\n' +
@@ -64,20 +93,37 @@ function rawResponse(status: number, message: string): string {
  * closed.
  */
 export function answerClientErrors(server: Server, onRefusal?: OnRefusal): void {
+  const report = (status: number, reason: RefusalReason) => {
+    try {
+      onRefusal?.(status, reason);
+    } catch {
+      // Counting must not stop the answer.
+    }
+  };
+  /** The refusal written on the socket, which then closes (at the latest 5 s on, if the client never reads). */
+  const refuse = (socket: Socket, status: number, reason: RefusalReason, message: string, extra?: string) => {
+    report(status, reason);
+    socket.end(rawResponse(status, message, extra));
+    socket.setTimeout(5000, () => socket.destroy());
+  };
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable || socket.bytesWritten > 0) {
       socket.destroy();
       return;
     }
     const refusal = clientRefusal(error.code);
-    try {
-      onRefusal?.(refusal.status, refusal.reason);
-    } catch {
-      // Counting must not stop the answer.
-    }
-    socket.end(rawResponse(refusal.status, refusal.message));
-    // If the client never reads, the socket still goes.
-    socket.setTimeout(5000, () => socket.destroy());
+    refuse(socket, refusal.status, refusal.reason, refusal.message);
+  });
+  // Without a listener Node closes a CONNECT's connection with no answer at all.
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    refuse(socket, 405, 'connect-method', 'This server does not accept CONNECT: it is no tunnel.', `Allow: ${ALLOWED_METHODS}\r\n`);
+  });
+  // Without a listener Node answers an Expect it does not know with an empty 417.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    report(417, 'expectation-failed');
+    const expected = String(request.headers.expect ?? '').slice(0, 80);
+    response.writeHead(417, { ...REFUSAL_HEADERS, Connection: 'close' });
+    response.end(JSON.stringify({ Message: `This server cannot meet the expectation '${expected}'; only 100-continue is understood.` }));
   });
 }
 
@@ -99,9 +145,6 @@ export function requestErrorHandler(onRefusal?: OnRefusal): (error: unknown) => 
       }
     }
     const message = named ? `The request's address could not be read (${error.message.slice(0, 80)}).` : 'The server could not handle this request.';
-    return new Response(JSON.stringify({ Message: message }), {
-      status,
-      headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
-    });
+    return new Response(JSON.stringify({ Message: message }), { status, headers: REFUSAL_HEADERS });
   };
 }

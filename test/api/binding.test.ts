@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BODY_SCHEMAS, bindBody } from '../../src/api/binding.ts';
+import { BODY_SCHEMAS, MAX_LIST_ITEMS, bindBody } from '../../src/api/binding.ts';
 import { operationList } from '../../src/api/operations.ts';
 
 const BASKET = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -78,6 +78,33 @@ describe('bindBody', () => {
     assert.deepEqual(ok('addTickets', { Tickets: null, BestSeats: { performanceId: '5', price: '10' } }), { BestSeats: { PerformanceId: 5, Price: 10 } });
     assert.equal(refused('addTickets', { BestSeats: [] }).ok, false);
     assert.match(refused('addTickets', { BestSeats: { SeatsCount: 'two' } }).message ?? '', /'BestSeats\.SeatsCount'/);
+  });
+
+  test('lists: at most MAX_LIST_ITEMS items', () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    assert.equal((ok('addTickets', { Tickets: ids(MAX_LIST_ITEMS) }).Tickets as number[]).length, MAX_LIST_ITEMS);
+    const long = refused('validateSeatsSelection', { TicketIds: ids(MAX_LIST_ITEMS + 1) });
+    assert.equal(long.ok ? '' : long.field, 'TicketIds');
+    assert.match(long.ok ? '' : long.message, /at most 100 items \(it has 101\)/);
+  });
+
+  test('numbers within the .NET type: Int32 for an enumeration, Int64 for a boolean, decimal for a price', () => {
+    for (const bad of [2147483648, '-2147483649', 1e10]) assert.equal(refused('submitOrder', { PaymentGateLanguage: bad }).ok, false, String(bad));
+    assert.equal(refused('submitOrder', { SendConfirmationEmail: 1e19 }).ok, false);
+    assert.equal(ok('submitOrder', { SendConfirmationEmail: 2 ** 53 }, { basketId: BASKET }).SendConfirmationEmail, true);
+    for (const bad of [1e29, '-1e29', 8e28]) assert.match(refused('addTicketsV3', { Price: bad }).message ?? '', /'Price' must be a number a \.NET decimal holds/);
+    assert.equal(ok('addTicketsV3', { Price: 7.9e28 }).Price, 7.9e28);
+  });
+
+  test('__proto__, constructor and prototype are refused wherever the binder reads, dropped inside what it ignores', () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const top = refused('addTickets', JSON.parse(`{"Tickets":[1],"${name}":{"polluted":1}}`));
+      assert.equal(top.ok ? '' : top.field, name);
+      const nested = refused('addTickets', JSON.parse(`{"BestSeats":{"${name}":{}}}`));
+      assert.equal(nested.ok ? '' : nested.field, `BestSeats.${name}`);
+    }
+    assert.deepEqual(ok('addTickets', JSON.parse('{"Tickets":[1],"Other":{"__proto__":{"x":1}}}')), { Tickets: [1] });
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
   test('the body must be an object', () => {

@@ -4,7 +4,7 @@
  * scan them all for the key.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
@@ -37,18 +37,30 @@ export function listen(fetch: (request: Request, env: unknown) => Response | Pro
   });
 }
 
-/** A server that accepts requests and never answers them. */
-export function listenHanging(): Promise<Listening & { requests: () => number }> {
-  let requests = 0;
-  const server = createServer(() => {
-    requests++;
-  });
+/** Serve a proxy (or any app with a `close`) on 127.0.0.1; closing it closes the server, then the app. */
+export async function listenApp(app: { fetch: (request: Request, env: unknown) => Response | Promise<Response>; close(): Promise<void> }): Promise<Listening> {
+  const served = await listen(app.fetch);
+  return { ...served, close: async () => (await served.close(), await app.close()) };
+}
+
+/** A plain Node HTTP server on 127.0.0.1, on a free port: an upstream that writes its answers as it likes. */
+export function listenNode(handler: RequestListener): Promise<Listening> {
+  const server = createServer(handler);
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, port, close: closer(server), requests: () => requests });
+      resolve({ url: `http://127.0.0.1:${port}`, port, close: closer(server) });
     });
   });
+}
+
+/** A server that accepts requests and never answers them. */
+export async function listenHanging(): Promise<Listening & { requests: () => number }> {
+  let requests = 0;
+  const listening = await listenNode(() => {
+    requests++;
+  });
+  return { ...listening, requests: () => requests };
 }
 
 /** A port nothing listens on (bound, then released). */

@@ -66,6 +66,15 @@ const REFUSALS: { name: string; request: string; status: number; message: RegExp
   },
   { name: 'a backslash in the path', request: 'GET /api/..\\/..\\/sandbox/pay/x HTTP/1.1\r\nHost: a\r\n\r\n', status: 400, message: /Backslash in request path/ },
   { name: 'a Host that is not a host', request: 'GET /api/rest/v2/Events HTTP/1.1\r\nHost: [bad\r\n\r\n', status: 400, message: /address could not be read/ },
+  { name: 'an HTTP/1.1 request without Host', request: 'GET /api/rest/v2/Events HTTP/1.1\r\nConnection: close\r\n\r\n', status: 400, message: /address could not be read \(Missing host header\)/ },
+  { name: 'the asterisk form', request: 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 400, message: /address could not be read/ },
+  { name: 'a CONNECT (the authority form)', request: 'CONNECT theatre.example:443 HTTP/1.1\r\nHost: theatre.example:443\r\n\r\n', status: 405, message: /does not accept CONNECT/ },
+  {
+    name: 'an Expect other than 100-continue',
+    request: 'POST /api/rest/v2/Baskets HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 0\r\n\r\n',
+    status: 417,
+    message: /cannot meet the expectation '200-ok'/,
+  },
 ];
 
 function assertJsonRefusal(answer: RawAnswer, status: number, message: RegExp, what: string): void {
@@ -104,7 +113,9 @@ describe('refusals below the proxy', () => {
     const count = (reason: string, status: number) => Number(new RegExp(`^stagedoor_proxy_refused_total\\{reason="${reason}",status="${status}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
     assert.equal(count('malformed-request', 400), 3, text);
     assert.equal(count('headers-too-large', 431), 1);
-    assert.equal(count('unreadable-url', 400), 2);
+    assert.equal(count('unreadable-url', 400), 4);
+    assert.equal(count('connect-method', 405), 1);
+    assert.equal(count('expectation-failed', 417), 1);
     assert.match(text, /^stagedoor_proxy_requests_total\{operation="none",status="431"\} 1$/m);
     const refused = sink.entries.filter((entry) => entry.refused);
     assert.deepEqual(
@@ -116,6 +127,10 @@ describe('refusals below the proxy', () => {
         ['-', 431, 'headers-too-large'],
         ['-', 400, 'unreadable-url'],
         ['-', 400, 'unreadable-url'],
+        ['-', 400, 'unreadable-url'],
+        ['-', 400, 'unreadable-url'],
+        ['-', 405, 'connect-method'],
+        ['-', 417, 'expectation-failed'],
       ],
     );
   });

@@ -32,8 +32,10 @@
  * Authorization never pass. Answers carry only Content-Type, Date, Retry-After,
  * Cache-Control (and Age on a cache hit), and Server-Timing with the service's
  * clock to the millisecond (clock.ts): Set-Cookie and every other upstream
- * header are dropped. The key is redacted from any answer body that echoes it,
- * as it is or JSON-escaped (reply.ts).
+ * header are dropped; Date and Retry-After pass only in their shapes, as the
+ * proxy writes them (answer-headers.ts). The key is redacted from any answer
+ * body that echoes it, in any case, as it is, JSON-escaped, URL-encoded, hex
+ * or base64 (key-redaction.ts); a compressed answer is decoded first.
  *
  * Caching (GET only, per the table's `kind`): catalogue 5 min, system 1 h,
  * availability 5 s, basket and health never; in this process and, with a
@@ -63,7 +65,8 @@ import { cacheableControl, entityTag, matchesIfNoneMatch } from './http-cache.ts
 import { clientAcceptEncoding, headerOf } from './incoming.ts';
 import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from './health.ts';
 import { Lookups, type LookupSource } from './lookup.ts';
-import { acceptsGzip, compressible, keyRedactor, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
+import { keyRedactor } from './key-redaction.ts';
+import { acceptsGzip, compressible, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { checkReturnAddresses, type ReturnAddressPolicy } from './return-addresses.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
@@ -291,7 +294,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const metrics = options.metrics || null;
   const operational = options.operationalEndpoints ?? true;
   const clientAddress = clientAddressReader(options);
-  // Redact the key from answers that echo it, JSON-escaped or not.
+  // Redact the key from answers that echo it, in every common encoding (key-redaction.ts).
   const redact = keyRedactor(apiKey);
   const httpDate = () => new Date(now()).toUTCString();
 

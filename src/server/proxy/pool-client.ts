@@ -10,8 +10,9 @@
  * an HTTP server, dispatch() costs about 10 µs less than request() (no body
  * stream, no promise per chunk). So: dispatch(), with undici's own timers.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Pool, type Dispatcher } from 'undici';
-import { normaliseBaseUrl, type Attempt, type UpstreamClient } from './upstream.ts';
+import { contentCodings, normaliseBaseUrl, type Attempt, type UpstreamClient } from './upstream.ts';
 
 export interface PoolClientOptions {
   /** Most sockets open to the service at once (default 128); requests beyond wait for a free one. */
@@ -34,6 +35,35 @@ function header(raw: (Buffer | string)[], name: string): string | null {
 }
 
 const latin1 = (value: Buffer | string) => (typeof value === 'string' ? value : value.toString('latin1'));
+
+/** The most a compressed answer may decode to (a seat map's availability is about 170 KB). */
+const DECODED_LIMIT = 32 * 1024 * 1024;
+
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * The body as text, decoded when the upstream compressed it (the proxy never asks it to, but
+ * the key must be found in what it says): an empty body, an answer that cannot be read (502),
+ * for a coding not known here, bytes that do not decode or decode to more than the limit.
+ */
+function bodyText(bytes: Buffer, encoding: string | null): string {
+  let decoded = bytes;
+  for (const coding of contentCodings(encoding).reverse()) {
+    const decoder = DECODERS[coding];
+    if (!decoder) return '';
+    try {
+      decoded = decoder(decoded, { maxOutputLength: DECODED_LIMIT });
+    } catch {
+      return '';
+    }
+  }
+  return decoded.toString('utf8');
+}
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -89,7 +119,7 @@ export function poolClient(base: string, options: PoolClientOptions = {}): Upstr
                   contentType: header(headers, 'content-type'),
                   date: header(headers, 'date'),
                   retryAfter: header(headers, 'retry-after'),
-                  body: (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8'),
+                  body: bodyText(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks), header(headers, 'content-encoding')),
                 });
               },
               onError(error: Error) {

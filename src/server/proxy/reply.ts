@@ -1,11 +1,13 @@
 /**
  * What the proxy sends back, before it becomes a Response: the proxy's own
- * JSON errors, the upstream's answer made safe (JSON only, the key redacted,
- * no upstream header but Content-Type, Date and Retry-After), and the Response
+ * JSON errors, the upstream's answer made safe (JSON only, the key redacted in
+ * every common encoding (key-redaction.ts), no upstream header but Date and
+ * Retry-After, and those only in their shapes (answer-headers.ts)), and the Response
  * itself, built with plain header objects (the fast path of @hono/node-server).
  * Edge-safe.
  */
 import { utf8Text } from '../json-body.ts';
+import { httpDate, retryAfter } from './answer-headers.ts';
 import type { UpstreamResult } from './upstream.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -49,31 +51,6 @@ function unreadable(status: number, date: string | null, retried: boolean): Repl
   return message(502, 'The booking service sent an answer that could not be read.', { date, upstreamStatus: status, retried, error: 'bad-answer' });
 }
 
-/** `[0-9a-fA-F]` for one hex digit, as written in either case. */
-const hexDigit = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
-
-/**
- * A function that replaces the key wherever a body holds it: as it is, or as JSON may write it
- * (any character as `\uXXXX` in either case, `/` as `\/`, `"` and `\` backslashed), so an
- * upstream that echoes it JSON-escaped does not pass it on either. A key under 8 characters
- * would match ordinary text: it is left alone.
- */
-export function keyRedactor(apiKey: string): (text: string) => string {
-  if (apiKey.length < 8) return (text) => text;
-  // A regular expression, one group per character of the key: the character itself, or its escapes.
-  const forms = [...apiKey].map((char) => {
-    const code = char.charCodeAt(0).toString(16).padStart(4, '0');
-    const escapes = [`\\\\u${[...code].map(hexDigit).join('')}`]; // \u002B, \u002b
-    if (char === '/') escapes.push('\\\\/'); // \/
-    if (char === '"') escapes.push('\\\\"'); // \"
-    if (char === '\\') escapes.push('\\\\\\\\'); // \\
-    return `(?:${char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}|${escapes.join('|')})`;
-  });
-  const pattern = new RegExp(forms.join(''), 'g');
-  // The escaped forms all hold a backslash: a body with neither the key nor one is left as it is, cheaply.
-  return (text) => (text.includes(apiKey) || text.includes('\\') ? text.replace(pattern, '[redacted]') : text);
-}
-
 /**
  * Turn what the upstream did into what the browser gets. `redact` removes the key from a body
  * that echoes it. (Object literals, no spreads: this runs for every request, and V8 copies a
@@ -85,18 +62,22 @@ export function replyFrom(result: UpstreamResult, redact: (text: string) => stri
       ? message(504, 'The booking service did not answer in time.', { error: 'timeout', retried: result.retried })
       : message(502, 'The booking service could not be reached.', { error: 'unreachable', retried: result.retried });
   }
-  const { status, date, retried } = result;
+  const { status, retried } = result;
+  const date = httpDate(result.date);
   if (status < 200 || (status >= 300 && status < 400)) return unreadable(status, date, retried);
   if (status === 204 || status === 205) return { status, body: null, contentType: JSON_TYPE, date, upstreamStatus: status, retried };
   const body = redact(result.body);
+  // Digits or a date as the proxy writes it: only a key of digits could hide there.
+  const wait = retryAfter(result.retryAfter);
+  const waitSafe = wait !== null && redact(wait) === wait ? wait : null;
   const json = isJsonType(result.contentType) ? body.trim() !== '' : parsesAsJson(body);
   if (json) {
     // Always labelled JSON: an upstream's text/html label on a JSON body would let markup run on the proxy's origin.
-    return { status, body, contentType: JSON_TYPE, date, retryAfter: result.retryAfter, upstreamStatus: status, retried };
+    return { status, body, contentType: JSON_TYPE, date, retryAfter: waitSafe, upstreamStatus: status, retried };
   }
   if (status < 300) return unreadable(status, date, retried);
   // An error page that is not JSON (a gateway's HTML): keep the status, give the service's shape.
-  return message(status, `The booking service answered ${status}.`, { date, upstreamStatus: status, retried, retryAfter: result.retryAfter });
+  return message(status, `The booking service answered ${status}.`, { date, upstreamStatus: status, retried, retryAfter: waitSafe });
 }
 
 /**

@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { answerClientErrors, requestErrorHandler, type OnRefusal } from '../refusals.ts';
+import { answerClientErrors, requestErrorHandler, SERVER_OPTIONS, type OnRefusal } from '../refusals.ts';
 
 export interface ProxyServerOptions {
   port: number;
@@ -47,7 +47,7 @@ export function listenProxy(fetch: (request: Request, env: unknown) => Response 
     if (inFlight === 0) quiet?.();
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer(SERVER_OPTIONS, (req, res) => {
     if (draining) {
       options.onRefusal?.(503, 'shutting-down');
       res.writeHead(503, {

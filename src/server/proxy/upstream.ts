@@ -70,8 +70,49 @@ function abortPromise(signal: AbortSignal): Promise<never> {
   });
 }
 
-/** One attempt through the Fetch API, aborted after `timeoutMs`. */
-async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, timeoutMs: number): Promise<Attempt> {
+/**
+ * The content codings of an answer, in the order they were applied (`identity` left out): an
+ * upstream may compress its answer though the proxy never asks it to, and the key must be
+ * found in what it says, not in its compressed bytes.
+ */
+export function contentCodings(header: string | null): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+}
+
+/** The codings a platform's fetch decodes by itself (Node's undici, Workers, Deno, Bun). */
+const FETCH_DECODES: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/** A body decoded (gzip, deflate) through the platform's DecompressionStream; null for another coding or bytes that do not decode. */
+async function decodedText(response: Response, codings: string[]): Promise<string | null> {
+  if (!response.body || codings.some((coding) => coding !== 'gzip' && coding !== 'x-gzip' && coding !== 'deflate')) return null;
+  let stream: ReadableStream<BufferSource> = response.body;
+  for (const coding of codings.reverse()) stream = stream.pipeThrough(new DecompressionStream(coding === 'deflate' ? 'deflate' : 'gzip'));
+  try {
+    return await new Response(stream).text();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The body as text. `raw`: as the upstream encoded it (an in-process handler's answer), decoded
+ * here; otherwise the platform's fetch has decoded the codings it knows. A coding left undecoded
+ * is an empty body: an answer that cannot be read (502), never the encoded bytes.
+ */
+function bodyText(response: Response, raw: boolean): Promise<string> {
+  const codings = contentCodings(response.headers.get('content-encoding'));
+  if (!codings.length) return response.text();
+  if (raw) return decodedText(response, codings).then((decoded) => decoded ?? '');
+  if (codings.every((coding) => FETCH_DECODES.has(coding))) return response.text();
+  return (response.body?.cancel() ?? Promise.resolve()).then(() => '');
+}
+
+/** One attempt through the Fetch API, aborted after `timeoutMs`; `raw`: see bodyText. */
+async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, timeoutMs: number, raw = false): Promise<Attempt> {
   const controller = new AbortController();
   const { signal } = controller;
   // A plain timer rather than AbortSignal.timeout(): cheaper, and cleared once answered.
@@ -85,7 +126,7 @@ async function fetchAttempt(call: (signal: AbortSignal) => Promise<Response>, ti
     }
     let body: string;
     try {
-      body = await Promise.race([response.text(), abortPromise(signal)]);
+      body = await Promise.race([bodyText(response, raw), abortPromise(signal)]);
     } catch {
       // The connection broke (or the time ran out) in the middle of the answer.
       return signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' };
@@ -120,7 +161,7 @@ export function handlerClient(handler: (request: Request) => Promise<Response>):
         const request = new Request(IN_PROCESS_ORIGIN + req.pathAndQuery, { method: req.method, headers: req.headers, body: req.body, signal, redirect: 'manual' });
         // An in-process handler may ignore the signal: race it, so a hang still times out.
         return Promise.race([handler(request), abortPromise(signal)]);
-      }, timeoutMs),
+      }, timeoutMs, true),
   };
 }
 

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { answerClientErrors, requestErrorHandler } from '../refusals.ts';
+import { answerClientErrors, requestErrorHandler, SERVER_OPTIONS } from '../refusals.ts';
 import { createSandbox, loadCatalogue, type Sandbox, type SandboxOptions } from './index.ts';
 
 export const SANDBOX_USAGE = `Usage: stagedoor sandbox [options]
@@ -102,7 +102,7 @@ export interface RunningSandbox {
 export function startSandboxServer(config: SandboxServerConfig): Promise<RunningSandbox> {
   const sandbox = createSandbox(config.options);
   // Requests Node or the adapter cannot read are answered in the service's JSON error shape too (../refusals.ts).
-  const server = createServer(getRequestListener((request) => sandbox.fetch(request), { errorHandler: requestErrorHandler() }));
+  const server = createServer(SERVER_OPTIONS, getRequestListener((request) => sandbox.fetch(request), { errorHandler: requestErrorHandler() }));
   answerClientErrors(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
