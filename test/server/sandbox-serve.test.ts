@@ -34,7 +34,7 @@ test('serves the interface on a loopback socket', async () => {
     assert.equal(await ok.json(), true);
     assert.ok(ok.headers.get('Date'));
     const basket = await fetch(`${running.url}/rest/v2/Baskets`, { method: 'POST', headers: { 'Api-Key': 'k' } });
-    assert.equal(basket.status, 200);
+    assert.equal(basket.status, 201, "Create Basket answers 201 Created");
     assert.equal((await fetch(`${running.url}/rest/v2/Events`)).status, 401);
   } finally {
     await running.close();
