@@ -21,6 +21,7 @@
  * (`siteRefusal`); `ReturnOriginWatch` keeps whether the pages calling the
  * proxy could order at all, for /readyz. Edge-safe.
  */
+import { SITE_REFUSAL } from '../../api/refusal.ts';
 import { message, type Reply } from './reply.ts';
 import { describeSiteOrigin, onSiteOrigin, type SiteOrigin } from './site-origin.ts';
 
@@ -36,9 +37,6 @@ export interface ReturnAddressPolicy {
 
 /** The customer's sentence when the site's own setup refuses their order (the widget shows its translation). */
 export const SITE_REFUSAL_MESSAGE = 'This site cannot take orders right now; nothing was charged.';
-/** The `Refusal` code beside that sentence, by which the widget knows it. */
-export const SITE_REFUSAL_CODE = 'site-origin';
-
 const ORIGIN_ONLY = "must be on this site's own origin or an origin this proxy allows";
 
 /** Why `value` is not a return address this policy accepts, or null when it is one. */
@@ -124,7 +122,7 @@ export function siteRefusal(refused: ReturnRefusal, page: string | null, site: S
  * the customer's sentence and the code the widget knows it by.
  */
 export function siteRefusalReply(): Reply {
-  return message(500, SITE_REFUSAL_MESSAGE, { body: JSON.stringify({ Message: SITE_REFUSAL_MESSAGE, Refusal: SITE_REFUSAL_CODE }) });
+  return message(500, SITE_REFUSAL_MESSAGE, { body: JSON.stringify({ Message: SITE_REFUSAL_MESSAGE, Refusal: SITE_REFUSAL }) });
 }
 
 /** Whether orders from the pages that call the proxy would be taken (GET /readyz `orders`). */
