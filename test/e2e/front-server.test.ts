@@ -4,7 +4,8 @@
  * site and passes `/api` to `stagedoor proxy` with nginx's default Host
  * rewriting (`proxy_pass` sends Host: $proxy_host, the proxy's own address).
  * The proxy's upstream is the sandbox, whose payment page the order reaches.
- * - Front trusted: nginx adds X-Forwarded-Host / -Proto, the proxy runs with
+ * - Front trusted: the `location` of docs/production.md's nginx snippet, as
+ *   written there (X-Forwarded-Host / -Proto / -For), and the proxy with
  *   `--trust-forwarded`: a visitor books end to end in Chromium and comes back
  *   to the site through nginx.
  * - Front not trusted (nginx's defaults alone): the start-up warns, /readyz
@@ -13,14 +14,14 @@
  *   charged, and the operator's text is in the proxy's log only.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { buildBundle, buildDemo } from '../../scripts/build.mjs';
 import { createSandbox } from '../../src/server/sandbox/index.ts';
-import { stagedoor, type Running } from '../server/cli-helpers.ts';
+import { PROJECT, stagedoor, type Running } from '../server/cli-helpers.ts';
 import { listen, type Listening } from '../server/proxy-helpers.ts';
 import { freePort, startNginx, type RunningNginx } from '../server/servers.ts';
 import { chooseSeatPair, choosePerformance, fillCheckout } from './helpers/booking.ts';
@@ -28,6 +29,14 @@ import { launchChromium, watchedPage } from './helpers/browser.ts';
 
 const KEY = `sk-e2e-${crypto.randomUUID()}`;
 const STEP = 60_000;
+
+/** The nginx `location` the production docs give, pointed at `proxy` instead of 127.0.0.1:8788. */
+function documentedLocation(proxy: string): string {
+  const docs = readFileSync(join(PROJECT, 'docs/production.md'), 'utf8');
+  const snippet = /```nginx\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
+  assert.match(snippet, /proxy_pass http:\/\/127\.0\.0\.1:8788;/, 'docs/production.md has the nginx snippet');
+  return snippet.replace('http://127.0.0.1:8788', proxy);
+}
 
 describe('the proxy behind nginx on the site’s origin', () => {
   const work = mkdtempSync(join(tmpdir(), 'stagedoor-front-'));
@@ -50,7 +59,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
     const service = createSandbox({ apiKeys: [KEY] });
     sandbox = await listen((request) => service.fetch(request));
     const proxy = (extra: string[]) => stagedoor(['proxy', '--upstream', sandbox.url, '--port', '0', '--access-log', 'off', ...extra], { STAGEDOOR_API_KEY: KEY });
-    trusted = proxy(['--trust-forwarded']);
+    trusted = proxy(['--trust-forwarded', '--client-address-header', 'X-Forwarded-For']);
     untrusted = proxy([]);
     for (const [name, cli] of [['trusted', trusted], ['untrusted', untrusted]] as const) {
       const [, base] = await cli.line(/^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+)\/api\//);
@@ -64,11 +73,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
   server {
     listen 127.0.0.1:${port};
     root ${demo};
-    location /api/ {
-      proxy_pass ${proxyBase.trusted};
-      proxy_set_header X-Forwarded-Host $http_host;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }
+    ${documentedLocation(proxyBase.trusted)}
   }
   server {
     listen 127.0.0.1:${plainPort};
@@ -93,7 +98,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
 
   const readyz = async (base: string) => (await (await fetch(`${base}/readyz`)).json()) as { status: string; orders: string };
 
-  it('front trusted (X-Forwarded-Host, --trust-forwarded): books end to end through nginx, to the payment page and back', { timeout: 240_000 }, async () => {
+  it('front trusted (the documented snippet, --trust-forwarded): books end to end through nginx, to the payment page and back', { timeout: 240_000 }, async () => {
     const { page, errors } = await watchedPage(browser);
     page.setDefaultTimeout(STEP);
     await page.setViewportSize({ width: 1280, height: 900 });
