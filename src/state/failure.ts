@@ -10,7 +10,6 @@
  * to say.
  */
 import { ApiError, InvalidRequestError, NetworkError, isAbortError, isBasketGone } from '../api/client.ts';
-import { refusalOf, SITE_REFUSAL } from '../api/refusal.ts';
 import { msg } from '../i18n/msg.ts';
 import { networkMessage } from './network-message.ts';
 
@@ -136,18 +135,6 @@ export function isLostAnswer(error: unknown): boolean {
 
 /** Whether the service no longer knows the basket, or refuses to touch it (403, 404). */
 export { isBasketGone };
-
-/**
- * Whether the proxy refused an order because of the site's own setup (a front server that hides
- * the site from it: src/server/proxy/return-addresses.ts). The customer hears that the site cannot
- * take orders and nothing was charged, never the operator's message; trying again will not help.
- */
-export function isSiteRefusal(error: unknown): boolean {
-  return error instanceof ApiError && refusalOf(error.body) === SITE_REFUSAL;
-}
-
-/** The one sentence for an order the site's own setup refused. */
-export const siteRefusalMessage = () => msg('This site cannot take orders right now; nothing was charged.');
 
 /** The status of the answer an error came with, or null (for `booking-error`'s detail). */
 export function statusOf(error: unknown): number | null {

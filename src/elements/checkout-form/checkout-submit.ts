@@ -3,8 +3,8 @@
  * when sending fails. Sending it is the state's: src/state/order.ts.
  */
 import { msg } from '../../i18n/msg.ts';
-import { isSiteRefusal, siteRefusalMessage, toFailure, type FailureWords } from '../../state/failure.ts';
-import type { OrderFields } from '../../state/order.ts';
+import { toFailure, type FailureWords } from '../../state/failure.ts';
+import { isSiteRefusal, type OrderFields } from '../../state/order.ts';
 import type { SystemLists } from './checkout-data.ts';
 import type { FormState } from './checkout-details.ts';
 import type { CheckoutFieldName } from './checkout-fields.ts';
@@ -60,5 +60,5 @@ const SEND_WORDS: FailureWords = {
   gone: () => msg('Your basket is no longer valid: its tickets may have been released. It has been refreshed.'),
   network: () => msg('We could not reach the box office. Your details are kept: please try again.'),
   // The site's own setup refused it (the operator's reason is in the proxy's log, never shown here).
-  server: (f) => (isSiteRefusal(f.error) ? siteRefusalMessage() : notSent()),
+  server: (f) => (isSiteRefusal(f.error) ? msg('This site cannot take orders right now; nothing was charged.') : notSent()),
 };
