@@ -13,6 +13,7 @@
  * writes these headers as easily as Host. A value that is not a plain host
  * (`name[:port]`) or scheme (`http`, `https`) is ignored. Edge-safe.
  */
+import { lastForwarded } from './forwarded.ts';
 import { headerOf } from './incoming.ts';
 
 export interface SiteOrigin {
@@ -47,24 +48,11 @@ function scheme(value: string | null | undefined): 'http:' | 'https:' | null {
   return v === 'https' ? 'https:' : v === 'http' ? 'http:' : null;
 }
 
-/** The `host` and `proto` of the rightmost element of a Forwarded header (RFC 7239: `key=token` or `key="quoted"`). */
-function forwardedPairs(header: string | null): { host?: string; proto?: string } {
-  // The rightmost element, outside quoted strings.
-  const elements = header?.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
-  const last = elements[elements.length - 1] ?? '';
-  const pairs: { host?: string; proto?: string } = {};
-  for (const [, key = '', token, quoted] of last.matchAll(/\s*([A-Za-z]+)\s*=\s*(?:([^;",\s]+)|"((?:[^"\\]|\\.)*)")\s*;?/g)) {
-    const name = key.toLowerCase();
-    if (name === 'host' || name === 'proto') pairs[name] = token ?? quoted?.replace(/\\(.)/g, '$1');
-  }
-  return pairs;
-}
-
 /** Reads a request's site origin: the Host, or (when `trustForwarded`) what the front says. */
 export function siteOriginReader(trustForwarded: boolean): (request: Request, env: unknown, url: URL) => SiteOrigin | null {
   return (request, env, url) => {
     if (trustForwarded) {
-      const forwarded = forwardedPairs(headerOf(request, env, 'forwarded'));
+      const forwarded = lastForwarded(headerOf(request, env, 'forwarded'));
       const fromForwarded = plainHost(forwarded.host ?? null);
       if (fromForwarded) return { host: fromForwarded, protocol: scheme(forwarded.proto), from: 'forwarded' };
       const fromHeader = plainHost(rightmost(headerOf(request, env, 'x-forwarded-host')));
