@@ -1,8 +1,8 @@
 /**
  * The operational endpoints an orchestrator and a monitoring system call,
  * outside the proxy's prefix: `GET /healthz` (the process answers),
- * `GET /readyz` (the upstream's HeartBeat says true, and how the shared store
- * is), `GET /metrics` (Prometheus text, when metrics are on: metrics.ts).
+ * `GET /readyz` (the upstream's HeartBeat says true, how the shared store
+ * is, and whether the pages calling the proxy could order), `GET /metrics` (Prometheus text, when metrics are on: metrics.ts).
  * None of them shows the key, an address or anything from a request.
  * Edge-safe.
  */

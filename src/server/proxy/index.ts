@@ -20,7 +20,9 @@
  * Refusals are JSON in the service's own error shape, `{ "Message": ... }`:
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
  * that is not a JSON object or an order whose return address is not on the
- * site or an allowed origin (return-addresses.ts), 413 body too large, 403 SubmitOrderOnAccount while
+ * site or an allowed origin (return-addresses.ts; 500 with the customer's
+ * sentence when a page of the site sent it: the site's setup, a front server
+ * hiding the site, is at fault), 413 body too large, 403 SubmitOrderOnAccount while
  * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
  * its answer unreadable, 504 upstream too slow. Under `listenProxy` (server.ts)
  * requests Node or the adapter cannot read get the same shape too (400 bad
