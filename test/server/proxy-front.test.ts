@@ -121,6 +121,7 @@ describe('behind a trusted front server (trustForwarded)', () => {
   const ways: [string, Record<string, string>][] = [
     ['X-Forwarded-Host and X-Forwarded-Proto', { 'X-Forwarded-Host': 'theatre.example', 'X-Forwarded-Proto': 'https' }],
     ['X-Forwarded-Host alone (either scheme)', { 'X-Forwarded-Host': 'theatre.example' }],
+    ["the scheme's default port written out (:443)", { 'X-Forwarded-Host': 'theatre.example:443', 'X-Forwarded-Proto': 'https' }],
     ['Forwarded (RFC 7239), quoted', { Forwarded: 'for=192.0.2.60;proto=https;host="theatre.example"' }],
     ["the rightmost entry: the nearest front's", { 'X-Forwarded-Host': 'evil.example, theatre.example', Forwarded: 'host=evil.example, for=192.0.2.1;host=theatre.example;proto=https' }],
   ];

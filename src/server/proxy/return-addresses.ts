@@ -25,7 +25,6 @@ import { SITE_REFUSAL } from '../../api/refusal.ts';
 import { message, type Reply } from './reply.ts';
 import { describeSiteOrigin, onSiteOrigin, type SiteOrigin } from './site-origin.ts';
 
-
 const RETURN_FIELDS: ReadonlyMap<string, string> = new Map(['SuccessReturnUrl', 'FailureReturnUrl', 'ReturnUrl'].map((name) => [name.toLowerCase(), name]));
 
 export interface ReturnAddressPolicy {

@@ -31,21 +31,24 @@ function rightmost(value: string | null): string | null {
   return last ? last : null;
 }
 
-/** A `name[:port]` as URL.host writes it, or null when `value` is anything more (a path, a user, a space). */
-function plainHost(value: string | null): string | null {
-  if (!value || /[\s/\\?#@]/.test(value)) return null;
-  try {
-    const host = new URL(`http://${value}`).host;
-    // URL drops a default port (:80): compare without it.
-    return host === value.toLowerCase().replace(/:80$/, '') ? host : null;
-  } catch {
-    return null;
-  }
-}
-
 function scheme(value: string | null | undefined): 'http:' | 'https:' | null {
   const v = value?.trim().toLowerCase();
   return v === 'https' ? 'https:' : v === 'http' ? 'http:' : null;
+}
+
+/**
+ * A `name[:port]` as URL.host writes it for `protocol` (its default port dropped: `:443` for
+ * https), or null when `value` is anything more (a path, a user, a space).
+ */
+function plainHost(value: string | null | undefined, protocol: 'http:' | 'https:' | null): string | null {
+  if (!value || /[\s/\\?#@]/.test(value)) return null;
+  try {
+    const url = new URL(`${protocol ?? 'http:'}//${value}`);
+    const written = value.toLowerCase();
+    return url.host === written || `${url.host}:${protocol === 'https:' ? 443 : 80}` === written ? url.host : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Reads a request's site origin: the Host, or (when `trustForwarded`) what the front says. */
@@ -53,10 +56,12 @@ export function siteOriginReader(trustForwarded: boolean): (request: Request, en
   return (request, env, url) => {
     if (trustForwarded) {
       const forwarded = lastForwarded(headerOf(request, env, 'forwarded'));
-      const fromForwarded = plainHost(forwarded.host ?? null);
-      if (fromForwarded) return { host: fromForwarded, protocol: scheme(forwarded.proto), from: 'forwarded' };
-      const fromHeader = plainHost(rightmost(headerOf(request, env, 'x-forwarded-host')));
-      if (fromHeader) return { host: fromHeader, protocol: scheme(rightmost(headerOf(request, env, 'x-forwarded-proto'))), from: 'x-forwarded-host' };
+      const protocol = scheme(forwarded.proto);
+      const fromForwarded = plainHost(forwarded.host, protocol);
+      if (fromForwarded) return { host: fromForwarded, protocol, from: 'forwarded' };
+      const xProtocol = scheme(rightmost(headerOf(request, env, 'x-forwarded-proto')));
+      const fromHeader = plainHost(rightmost(headerOf(request, env, 'x-forwarded-host')), xProtocol);
+      if (fromHeader) return { host: fromHeader, protocol: xProtocol, from: 'x-forwarded-host' };
     }
     return url.host ? { host: url.host, protocol: null, from: 'host' } : null;
   };
