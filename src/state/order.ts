@@ -12,11 +12,13 @@
  *   page, when it was sent, what it holds and the customer's entries. Booked on
  *   account: the basket is kept as submitted and the confirmation's claim reset.
  * - Refused or failed: the basket is left as it was, and the error is given
- *   back for the element to tell (it owns the words).
+ *   back for the element to tell (it owns the words). An order the site's own
+ *   setup refused (`isSiteRefusal`) is told as such: never the operator's message.
  *
  * No rendering. Elements dispatch `submit` and render what it answers.
  */
 import { ApiError } from '../api/client.ts';
+import { refusalOf, SITE_REFUSAL } from '../api/refusal.ts';
 import type { BasketContent, SubmitOrderBody } from '../api/types.ts';
 import { intlLocale } from '../i18n/locale.ts';
 import { safeUrl } from '../safe-url.ts';
@@ -144,6 +146,15 @@ export class OrderStore extends Store<OrderState> {
     if (!result.Success || !paymentUrl) return { kind: 'not-accepted' };
     return { kind: 'payment', url: paymentUrl, refusedOnAccount };
   }
+}
+
+/**
+ * Whether the proxy refused the order because of the site's own setup (a front server that hides
+ * the site from it: src/server/proxy/return-addresses.ts). The customer hears that the site cannot
+ * take orders and nothing was charged, never the operator's message; trying again will not help.
+ */
+export function isSiteRefusal(error: unknown): boolean {
+  return error instanceof ApiError && refusalOf(error.body) === SITE_REFUSAL;
 }
 
 const stores = new WeakMap<BasketStore, OrderStore>();

@@ -297,6 +297,27 @@ describe('<checkout-form>', () => {
     await expect(el).to.be.accessible();
   });
 
+  for (const [locale, sentence] of [
+    ['en-GB', 'This site cannot take orders right now; nothing was charged.'],
+    ['de-DE', 'Diese Website kann gerade keine Bestellungen annehmen; es wurde nichts abgebucht.'],
+  ] as const) {
+    it(`when the site's own setup refuses the order (the proxy behind its front), says so in the customer's words (${locale}); basket and details kept`, async () => {
+      // What the proxy answers (src/server/proxy/return-addresses.ts): the operator's reason is in its log only.
+      const api = checkoutApi({ submitOrder: () => { throw apiError('submitOrder', 500, { Message: 'This site cannot take orders right now; nothing was charged.', Refusal: 'site-origin' }); } });
+      const { el, booking, navigated } = await mount(api, { locale });
+      await fillValid(el);
+      await submit(el);
+      await waitUntil(() => el.shadowRoot?.querySelector('[part~="message"][part~="error"]'), 'an error is shown');
+      expect(text(el, '[part~="message"][part~="error"]')).to.equal(sentence);
+      expect($(el, '[part~="message"][part~="error"]').getAttribute('role')).to.equal('alert');
+      expect(api.callsTo('submitOrder')).to.have.length(1, 'trying again cannot help: not sent again');
+      expect(navigated).to.deep.equal([]);
+      expect(booking.basket.value.basketId).to.equal(BASKET_ID);
+      expect($<HTMLInputElement>(el, '[name="email"]').value).to.equal('ada@example.com');
+      await expect(el).to.be.accessible();
+    });
+  }
+
   it('sends an order whose answer was lost again, and the customer goes to the payment page', async () => {
     let calls = 0;
     const api = checkoutApi({

@@ -231,7 +231,7 @@ describe('a shared store that fails', () => {
       assert.equal((await c.call('POST', '/api/rest/v2/Baskets')).status, 429);
       const ready = await c.call('GET', '/readyz');
       assert.equal(ready.status, 200);
-      assert.deepEqual(JSON.parse(ready.text), { status: 'degraded', upstream: 'ok', store: { name: 'broken', health: 'degraded' } });
+      assert.deepEqual(JSON.parse(ready.text), { status: 'degraded', upstream: 'ok', store: { name: 'broken', health: 'degraded' }, orders: 'unchecked' });
     } finally {
       await proxy.close();
       await app.close();

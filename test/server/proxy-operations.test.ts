@@ -53,7 +53,7 @@ describe('health and readiness', () => {
   test('GET /readyz: 200 ready when the service’s HeartBeat says true, with the store it uses', async () => {
     const answer = await api.call('GET', '/readyz');
     assert.equal(answer.status, 200);
-    assert.deepEqual(JSON.parse(answer.text), { status: 'ready', upstream: 'ok', store: { name: 'memory', health: 'local' } });
+    assert.deepEqual(JSON.parse(answer.text), { status: 'ready', upstream: 'ok', store: { name: 'memory', health: 'local' }, orders: 'unchecked' });
   });
 
   test('GET /readyz: 503 when the service cannot be reached (while /healthz stays 200)', async () => {
@@ -64,7 +64,7 @@ describe('health and readiness', () => {
       const c = client(server.url, answers);
       const ready = await c.call('GET', '/readyz');
       assert.equal(ready.status, 503);
-      assert.deepEqual(JSON.parse(ready.text), { status: 'unavailable', upstream: 'unreachable', store: { name: 'memory', health: 'local' } });
+      assert.deepEqual(JSON.parse(ready.text), { status: 'unavailable', upstream: 'unreachable', store: { name: 'memory', health: 'local' }, orders: 'unchecked' });
       assert.equal((await c.call('GET', '/healthz')).status, 200);
     } finally {
       await server.close();

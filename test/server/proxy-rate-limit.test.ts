@@ -17,6 +17,7 @@ const upstream = recording(stubService().fetch);
 let upstreamServer: Listening;
 let behindBalancer: Listening;
 let direct: Listening;
+let behindForwarded: Listening;
 
 before(async () => {
   upstreamServer = await listen(upstream.fetch);
@@ -24,10 +25,11 @@ before(async () => {
   const common = { upstream: upstreamServer.url, apiKey: KEY, log: false as const, now: clock.now, rateLimit };
   behindBalancer = await listen(createProxy({ ...common, clientAddressHeader: 'X-Forwarded-For' }).fetch);
   direct = await listen(createProxy(common).fetch);
+  behindForwarded = await listen(createProxy({ ...common, clientAddressHeader: 'Forwarded' }).fetch);
 });
 
 after(async () => {
-  await Promise.all([behindBalancer.close(), direct.close(), upstreamServer.close()]);
+  await Promise.all([behindBalancer.close(), direct.close(), behindForwarded.close(), upstreamServer.close()]);
 });
 
 const createBaskets = () => upstream.received.filter((r) => r.method === 'POST' && r.path === '/rest/v2/Baskets').length;
@@ -107,6 +109,20 @@ describe('Create Basket', () => {
     assert.equal((await from('::ffff:198.51.100.20').createBasket()).status, 200);
     assert.equal((await from('::FFFF:c633:6414').createBasket()).status, 429, 'the same IPv4 address, mapped and in hex');
     assert.equal((await from('198.51.100.21').createBasket()).status, 200, 'its neighbour has its own counter');
+  });
+
+  test("behind a front that writes Forwarded (RFC 7239): its rightmost for=, without the port, IPv6 on its /64", async () => {
+    clock.advance(60_000);
+    const api = client(behindForwarded.url);
+    const basket = (forwarded: string) => api.call('POST', '/api/rest/v2/Baskets', { headers: { Forwarded: forwarded } }).then((r) => r.status);
+    // The same client seen from another source port, and with the front's other details, is one client.
+    assert.equal(await basket('for=198.51.100.30;proto=https;host=theatre.example'), 200);
+    assert.equal(await basket('for="198.51.100.30:4711";proto=http'), 200);
+    assert.equal(await basket('for=203.0.113.1, for="198.51.100.30:5000";host=theatre.example'), 429, 'the nearest front\'s element counts, not the caller\'s');
+    assert.equal(await basket('for=198.51.100.30, for=198.51.100.31'), 200, 'its neighbour has its own counter');
+    assert.equal(await basket('for="[2001:db8:bb:1::1]:4711"'), 200);
+    assert.equal(await basket('for="[2001:db8:bb:1::2]"'), 200);
+    assert.equal(await basket('for="[2001:db8:bb:1::3]:80"'), 429, 'one /64');
   });
 
   test('without a trusted header, X-Forwarded-For is ignored: the connection address counts', async () => {

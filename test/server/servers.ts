@@ -4,7 +4,7 @@
  * machine run the same programs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { freePort } from '../e2e/helpers/free-port.ts';
 
@@ -81,4 +81,53 @@ export async function startRedis(): Promise<RunningRedis> {
       child = await launch(binary, port);
     },
   };
+}
+
+/** Debian's nginx (`apt-get install nginx-light`; `.ci/run` installs it when missing), or NGINX_PATH. */
+export function nginxPath(): string {
+  for (const candidate of [process.env.NGINX_PATH, '/usr/sbin/nginx']) {
+    if (candidate && existsSync(candidate)) return candidate;
+  }
+  throw new Error('nginx is not installed: `apt-get install nginx-light` (or set NGINX_PATH to its path).');
+}
+
+export interface RunningNginx {
+  /** Its error log so far (on stderr). */
+  log(): string;
+  /** Stop it (SIGQUIT: its worker finishes, then the master exits) and wait for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Start nginx in the foreground with the `http { ... }` block given, in `dir` (its pid file and
+ * temp folders there, access log off, error log on stderr). Resolves once its worker has started:
+ * every `listen` socket is bound by then.
+ */
+export function startNginx(dir: string, http: string): Promise<RunningNginx> {
+  const file = join(dir, 'nginx.conf');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${name}_temp_path ${join(dir, name)};`).join('\n');
+  writeFileSync(
+    file,
+    `daemon off;\nworker_processes 1;\npid ${join(dir, 'nginx.pid')};\nerror_log stderr notice;\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n${temp}\n${http}\n}\n`,
+  );
+  const child = spawn(nginxPath(), ['-p', dir, '-c', file, '-e', 'stderr'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`nginx exited (${code}):\n${output}`));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (/start worker process \d+/.test(output)) {
+        child.off('exit', onExit);
+        resolve({
+          log: () => output,
+          async stop() {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
+            await exited;
+          },
+        });
+      }
+    });
+    child.once('exit', onExit);
+  });
 }

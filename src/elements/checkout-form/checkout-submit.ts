@@ -4,7 +4,7 @@
  */
 import { msg } from '../../i18n/msg.ts';
 import { toFailure, type FailureWords } from '../../state/failure.ts';
-import type { OrderFields } from '../../state/order.ts';
+import { isSiteRefusal, type OrderFields } from '../../state/order.ts';
 import type { SystemLists } from './checkout-data.ts';
 import type { FormState } from './checkout-details.ts';
 import type { CheckoutFieldName } from './checkout-fields.ts';
@@ -59,4 +59,6 @@ const SEND_WORDS: FailureWords = {
   refused: (f) => f.serviceMessage ?? (f.status === 400 ? msg('The box office did not accept the order. Please check your details.') : notSent()),
   gone: () => msg('Your basket is no longer valid: its tickets may have been released. It has been refreshed.'),
   network: () => msg('We could not reach the box office. Your details are kept: please try again.'),
+  // The site's own setup refused it (the operator's reason is in the proxy's log, never shown here).
+  server: (f) => (isSiteRefusal(f.error) ? msg('This site cannot take orders right now; nothing was charged.') : notSent()),
 };

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`I alt for linjen: ${0}`,
 's6d6a37bb75de2c20': `Prøv igen.`,
 's6e8059179423bfa0': `Efternavn`,
+'s6f7c23254bd306b8': `Dette websted kan ikke modtage bestillinger lige nu; der er ikke trukket noget.`,
 's709e066eaf1abb6e': str`Læg ${0} billetter i kurven`,
 's72a5575aeea58d96': str`Ingen pladser valgt endnu. Du kan vælge op til ${0}.`,
 's736157452e7fc7af': `Noget gik galt. Prøv igen.`,

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Summe dieser Position: ${0}`,
 's6d6a37bb75de2c20': `Bitte versuchen Sie es erneut.`,
 's6e8059179423bfa0': `Nachname`,
+'s6f7c23254bd306b8': `Diese Website kann gerade keine Bestellungen annehmen; es wurde nichts abgebucht.`,
 's709e066eaf1abb6e': str`${0} Karten in den Warenkorb`,
 's72a5575aeea58d96': str`Noch keine Plätze gewählt. Sie können bis zu ${0} wählen.`,
 's736157452e7fc7af': `Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.`,

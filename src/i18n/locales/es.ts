@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Total de esta línea: ${0}`,
 's6d6a37bb75de2c20': `Vuelve a intentarlo.`,
 's6e8059179423bfa0': `Apellidos`,
+'s6f7c23254bd306b8': `Este sitio no puede aceptar pedidos en este momento; no se ha cobrado nada.`,
 's709e066eaf1abb6e': str`Añadir ${0} entradas al carrito`,
 's72a5575aeea58d96': str`Aún no has elegido butacas. Puedes elegir hasta ${0}.`,
 's736157452e7fc7af': `Algo ha salido mal. Vuelve a intentarlo.`,

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Total de l'article : ${0}`,
 's6d6a37bb75de2c20': `Veuillez réessayer.`,
 's6e8059179423bfa0': `Nom`,
+'s6f7c23254bd306b8': `Ce site ne peut pas prendre de commandes pour le moment ; rien n’a été débité.`,
 's709e066eaf1abb6e': str`Ajouter ${0} billets au panier`,
 's72a5575aeea58d96': str`Aucune place choisie pour l'instant. Vous pouvez en choisir jusqu'à ${0}.`,
 's736157452e7fc7af': `Une erreur s'est produite. Veuillez réessayer.`,

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Totale voce: ${0}`,
 's6d6a37bb75de2c20': `Riprova.`,
 's6e8059179423bfa0': `Cognome`,
+'s6f7c23254bd306b8': `Questo sito non può accettare ordini in questo momento; non è stato addebitato nulla.`,
 's709e066eaf1abb6e': str`Aggiungi ${0} biglietti al carrello`,
 's72a5575aeea58d96': str`Nessun posto scelto. Puoi sceglierne fino a ${0}.`,
 's736157452e7fc7af': `Qualcosa è andato storto. Riprova.`,

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Sum for linjen: ${0}`,
 's6d6a37bb75de2c20': `Prøv igjen.`,
 's6e8059179423bfa0': `Etternavn`,
+'s6f7c23254bd306b8': `Dette nettstedet kan ikke ta imot bestillinger akkurat nå; ingenting er trukket.`,
 's709e066eaf1abb6e': str`Legg ${0} billetter i handlekurven`,
 's72a5575aeea58d96': str`Ingen plasser valgt ennå. Du kan velge opptil ${0}.`,
 's736157452e7fc7af': `Noe gikk galt. Prøv igjen.`,

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Totaal voor deze regel: ${0}`,
 's6d6a37bb75de2c20': `Probeer het opnieuw.`,
 's6e8059179423bfa0': `Achternaam`,
+'s6f7c23254bd306b8': `Deze site kan op dit moment geen bestellingen aannemen; er is niets afgeschreven.`,
 's709e066eaf1abb6e': str`${0} kaarten in winkelmand`,
 's72a5575aeea58d96': str`Nog geen stoelen gekozen. Je kunt er maximaal ${0} kiezen.`,
 's736157452e7fc7af': `Er ging iets mis. Probeer het opnieuw.`,

@@ -148,6 +148,7 @@
 's6ccb84e834fc3d18': str`Summa för raden: ${0}`,
 's6d6a37bb75de2c20': `Försök igen.`,
 's6e8059179423bfa0': `Efternamn`,
+'s6f7c23254bd306b8': `Den här webbplatsen kan inte ta emot beställningar just nu; inget har debiterats.`,
 's709e066eaf1abb6e': str`Lägg ${0} biljetter i varukorgen`,
 's72a5575aeea58d96': str`Inga platser valda än. Du kan välja upp till ${0}.`,
 's736157452e7fc7af': `Något gick fel. Försök igen.`,

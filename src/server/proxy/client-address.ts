@@ -7,10 +7,14 @@
  * as such or IPv4-mapped (`::ffff:192.0.2.1`, how a dual-stack socket reports
  * it), is counted as itself. Edge-safe.
  */
+import { lastForwarded, nodeAddress } from './forwarded.ts';
 import { headerOf, socketAddress } from './incoming.ts';
 
 export interface ClientAddressOptions {
-  /** A header set by a trusted load balancer (lower-case or not); its rightmost entry is used. */
+  /**
+   * A header set by a trusted load balancer (lower-case or not); its rightmost entry is used.
+   * `Forwarded` (RFC 7239): the `for=` of its rightmost element, without its port.
+   */
   clientAddressHeader?: string;
   /** Full control (overrides the header). */
   clientAddress?: (request: Request, env: unknown) => string | undefined;
@@ -22,7 +26,10 @@ export function clientAddressReader(options: ClientAddressOptions): (request: Re
   const header = options.clientAddressHeader?.toLowerCase();
   return (request, env) => {
     if (custom) return custom(request, env) ?? 'unknown';
-    if (header) {
+    if (header === 'forwarded') {
+      const address = nodeAddress(lastForwarded(headerOf(request, env, header)).for);
+      if (address) return address;
+    } else if (header) {
       const entries = (headerOf(request, env, header) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const last = entries[entries.length - 1];
       if (last) return last;

@@ -3,7 +3,7 @@
  *
  *   STAGEDOOR_API_KEY=... stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
  *       [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
- *       [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
+ *       [--client-address-header X-Forwarded-For] [--trust-forwarded] [--redis URL] [--redis-prefix stagedoor:]
  *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
  *       [--ops-port PORT] [--ops-host 127.0.0.1]
  *
@@ -12,7 +12,9 @@
  * and kept orders with every other process on that Redis. One JSON access-log
  * line per request on stdout (or appended to a file, or none); /healthz, /readyz and /metrics beside the
  * prefix, or with `--ops-port` /metrics only on a listener of its own (loopback by default: never
- * on the public port) and /healthz, /readyz on both; SIGTERM or SIGINT drains (server.ts). Node only.
+ * on the public port) and /healthz, /readyz on both; SIGTERM or SIGINT drains (server.ts). At start-up
+ * it says where orders may send the customer back to, and warns when only the Host header can say it
+ * (a front server that rewrites Host makes every order refused). Node only.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -25,7 +27,7 @@ export const KEY_VARIABLE = 'STAGEDOOR_API_KEY';
 
 export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
                   [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
-                  [--client-address-header X-Forwarded-For] [--redis URL] [--redis-prefix stagedoor:]
+                  [--client-address-header X-Forwarded-For] [--trust-forwarded] [--redis URL] [--redis-prefix stagedoor:]
                   [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
                   [--ops-port PORT] [--ops-host 127.0.0.1]
                                        the proxy; the service's Api-Key is read from ${KEY_VARIABLE},
@@ -89,6 +91,25 @@ function redisTarget(raw: string): string {
   }
 }
 
+/**
+ * Where orders may send the customer back to (return-addresses.ts), for the start-up: a line,
+ * and a warning when the site's own origin can only come from the Host header, which a front
+ * server on the site's origin rewrites by default (nginx: Host $proxy_host): every order refused.
+ */
+function returnsNote(returnOrigins: string[], allowedOrigins: string[], trustForwarded: boolean): { line: string; warning?: string } {
+  const listed = [...new Set([...returnOrigins, ...allowedOrigins].map((o) => new URL(o).origin))];
+  const own = returnOrigins.length ? null : trustForwarded ? "the site's origin the front server names (Forwarded, X-Forwarded-Host)" : 'the Host each request names';
+  const line = `Stagedoor proxy: orders may return to ${[...listed, ...(own ? [own] : [])].join(', ')}`;
+  if (listed.length || trustForwarded) return { line };
+  return {
+    line,
+    warning:
+      "stagedoor proxy: orders are taken only from pages on the Host each request names: behind a front server that rewrites Host (nginx's default for proxy_pass), every order is refused " +
+      '(GET /readyz then says orders: refused). Pass the site on (nginx: proxy_set_header X-Forwarded-Host $http_host; proxy_set_header X-Forwarded-Proto $scheme;) ' +
+      'and add --trust-forwarded, or list the site with --return-origin https://theatre.example.',
+  };
+}
+
 export async function runProxyCommand(args: string[]): Promise<void> {
   if (args.some((a) => /^--(api-?key|key)(=|$)/i.test(a))) {
     throw new UsageError(`The Api-Key is never taken from the command line (ps would show it): set ${KEY_VARIABLE} in the environment.`);
@@ -109,6 +130,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
         'allow-on-account': { type: 'boolean', default: false },
         'timeout-ms': { type: 'string' },
         'client-address-header': { type: 'string' },
+        'trust-forwarded': { type: 'boolean', default: false },
         redis: { type: 'string' },
         'redis-prefix': { type: 'string' },
         'payment-timeout-minutes': { type: 'string' },
@@ -159,6 +181,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     allowOnAccount: values['allow-on-account'],
     timeoutMs,
     clientAddressHeader: values['client-address-header'],
+    trustForwarded: values['trust-forwarded'],
     paymentTimeoutMs: paymentMinutes === undefined ? undefined : paymentMinutes * 60_000,
     store,
     log: target === 'off' ? false : log,
@@ -197,6 +220,9 @@ export async function runProxyCommand(args: string[]): Promise<void> {
   const host = values.host.includes(':') ? `[${values.host}]` : values.host;
   const storeNote = redisUrl ? `redis ${redisTarget(redisUrl)}${proxy.storeHealth === 'degraded' ? ' (not answering: degraded)' : ''}` : 'memory (this process only)';
   console.log(`Stagedoor proxy: http://${host}:${running.port}${values.prefix.replace(/\/+$/, '')}/ -> ${new URL(values.upstream).origin}; store: ${storeNote}`);
+  const returns = returnsNote(values['return-origin'] ?? [], values['allow-origin'] ?? [], values['trust-forwarded']);
+  console.log(returns.line);
+  if (returns.warning) console.error(returns.warning);
   if (operations) {
     const opsHost = values['ops-host'].includes(':') ? `[${values['ops-host']}]` : values['ops-host'];
     console.log(`Stagedoor proxy operations: http://${opsHost}:${operations.port}/metrics (and /healthz, /readyz)`);

@@ -10,6 +10,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { headerOf } from './incoming.ts';
+import { onSiteOrigin, type SiteOrigin } from './site-origin.ts';
+
+/** The site's own origin of a request (site-origin.ts). */
+type SiteOriginOf = (request: Request, env: unknown, url: URL) => SiteOrigin | null;
 
 export function normaliseOrigin(origin: string, what = 'allowed origin'): string {
   let url: URL;
@@ -22,7 +26,7 @@ export function normaliseOrigin(origin: string, what = 'allowed origin'): string
   return url.origin;
 }
 
-export function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
+export function corsFor(origins: ReadonlySet<string>, siteOrigin: SiteOriginOf): MiddlewareHandler {
   const allowed = cors({
     origin: (origin) => (origins.has(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'DELETE'],
@@ -40,7 +44,7 @@ export function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
     // preflight, and browsers send Origin on every such request: refuse a state change from an
     // origin that is neither allowed nor the proxy's own, or from an opaque one (`null`: a sandboxed
     // frame, a data: page), whether or not the browser also says Sec-Fetch-Site.
-    if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && !ownOrigin(c.req.raw, origin, headerOf(c.req.raw, c.env, 'sec-fetch-site'))) {
+    if (origin && c.req.method !== 'GET' && c.req.method !== 'HEAD' && !ownOrigin(c.req.raw, c.env, origin, headerOf(c.req.raw, c.env, 'sec-fetch-site'), siteOrigin)) {
       return refused(c);
     }
     await next();
@@ -50,16 +54,16 @@ export function corsFor(origins: ReadonlySet<string>): MiddlewareHandler {
 }
 
 /**
- * Whether `origin` is the page the proxy itself is served to: its host (and port) is the one the
- * request was addressed to (the Host header; the scheme is left out, as a TLS terminator in front
- * makes it http here), or the browser says the request is same-origin.
+ * Whether `origin` is the page the proxy itself is served to: it is the site's own origin as the
+ * request shows it (site-origin.ts: the Host header, either scheme, or a trusted front's
+ * X-Forwarded-Host), or the browser says the request is same-origin.
  */
-function ownOrigin(request: Request, origin: string, site: string | null): boolean {
+function ownOrigin(request: Request, env: unknown, origin: string, fetchSite: string | null, siteOrigin: SiteOriginOf): boolean {
   if (origin === 'null') return false;
-  if (site === 'same-origin') return true;
-  if (site && site !== 'none') return false;
+  if (fetchSite === 'same-origin') return true;
+  if (fetchSite && fetchSite !== 'none') return false;
   try {
-    return new URL(origin).host === new URL(request.url).host;
+    return onSiteOrigin(new URL(origin), siteOrigin(request, env, new URL(request.url)));
   } catch {
     return false;
   }

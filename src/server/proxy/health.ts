@@ -1,12 +1,13 @@
 /**
  * The operational endpoints an orchestrator and a monitoring system call,
  * outside the proxy's prefix: `GET /healthz` (the process answers),
- * `GET /readyz` (the upstream's HeartBeat says true, and how the shared store
- * is), `GET /metrics` (Prometheus text, when metrics are on: metrics.ts).
+ * `GET /readyz` (the upstream's HeartBeat says true, how the shared store
+ * is, and whether the pages calling the proxy could order), `GET /metrics` (Prometheus text, when metrics are on: metrics.ts).
  * None of them shows the key, an address or anything from a request.
  * Edge-safe.
  */
 import { JSON_TYPE } from './reply.ts';
+import type { OrdersReadiness } from './return-addresses.ts';
 import type { ProxyState, StoreHealth } from './state.ts';
 import { callUpstream, type UpstreamClient } from './upstream.ts';
 
@@ -21,6 +22,13 @@ export interface Readiness {
   /** `ok`: HeartBeat answered true; `down`: it answered false or an error; `unreachable`: no answer in time. */
   upstream: 'ok' | 'down' | 'unreachable';
   store: { name: string; health: StoreHealth };
+  /**
+   * Whether an order from the pages calling the proxy would be taken, judged by the last page
+   * that changed something through it (its Origin): `refused` when its return address would not
+   * be on an origin this proxy accepts (a front server rewriting Host: return-addresses.ts);
+   * `unchecked` until a page has. Never changes `status`: browsing and baskets still work.
+   */
+  orders: OrdersReadiness;
 }
 
 export interface ReadinessOptions {
@@ -32,14 +40,16 @@ export interface ReadinessOptions {
   timeoutMs: number;
   /** A result is reused for this long, so frequent probes never load the upstream (ms, default 1000). */
   reuseMs?: number;
+  /** Whether orders would be taken now (read at every probe). */
+  orders: () => OrdersReadiness;
 }
 
 /** Readiness, asked at most once per `reuseMs` however often probes come (unless the store's health changed meanwhile). */
 export function readinessCheck(options: ReadinessOptions): () => Promise<Readiness> {
   const reuseMs = options.reuseMs ?? 1000;
-  let last: { at: number; health: StoreHealth; value: Promise<Readiness> } | undefined;
+  let last: { at: number; health: StoreHealth; value: Promise<Omit<Readiness, 'orders'>> } | undefined;
 
-  async function check(): Promise<Readiness> {
+  async function check(): Promise<Omit<Readiness, 'orders'>> {
     const [heartbeat, health] = await Promise.all([
       callUpstream(
         options.client,
@@ -58,7 +68,7 @@ export function readinessCheck(options: ReadinessOptions): () => Promise<Readine
     const now = options.now();
     const health = options.state.health;
     if (!last || now - last.at >= reuseMs || last.health !== health) last = { at: now, health, value: check() };
-    return last.value;
+    return last.value.then((ready) => ({ ...ready, orders: options.orders() }));
   };
 }
 

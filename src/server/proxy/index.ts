@@ -20,7 +20,9 @@
  * Refusals are JSON in the service's own error shape, `{ "Message": ... }`:
  * 404 no such operation, 405 wrong method, 400 bad parameter (named) or a body
  * that is not a JSON object or an order whose return address is not on the
- * site or an allowed origin (return-addresses.ts), 413 body too large, 403 SubmitOrderOnAccount while
+ * site or an allowed origin (return-addresses.ts; 500 with the customer's
+ * sentence when a page of the site sent it: the site's setup, a front server
+ * hiding the site, is at fault), 413 body too large, 403 SubmitOrderOnAccount while
  * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
  * its answer unreadable, 504 upstream too slow. Under `listenProxy` (server.ts)
  * requests Node or the adapter cannot read get the same shape too (400 bad
@@ -67,7 +69,8 @@ import { jsonResponse, operationsAnswer, readinessCheck, type Readiness } from '
 import { Lookups, type LookupSource } from './lookup.ts';
 import { keyRedactor } from './key-redaction.ts';
 import { acceptsGzip, compressible, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
-import { checkReturnAddresses, type ReturnAddressPolicy } from './return-addresses.ts';
+import { checkReturnAddresses, pageOrigin, ReturnOriginWatch, siteRefusal, siteRefusalReply, type ReturnAddressPolicy } from './return-addresses.ts';
+import { siteOriginReader } from './site-origin.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
 import { Submissions } from './submissions.ts';
@@ -178,6 +181,16 @@ export interface ProxyOptions {
    * clients can choose their own address. Default: the connection's address.
    */
   clientAddressHeader?: string;
+  /**
+   * Take the site's own origin (for return addresses and CORS) from the front server's
+   * `Forwarded: host=;proto=` or `X-Forwarded-Host` / `X-Forwarded-Proto` (the rightmost entry),
+   * not from Host: for a proxy mounted on the site's origin behind a front server that rewrites
+   * Host (nginx's default). Only set it when every request passes through that front.
+   * Default false: the Host the request was addressed to (site-origin.ts).
+   */
+  trustForwarded?: boolean;
+  /** The operator's messages (a site whose orders are refused: return-addresses.ts). Default: a line on stderr. */
+  warn?: (text: string) => void;
   /** Full control over the client address (e.g. an edge platform's header). Overrides `clientAddressHeader`. */
   clientAddress?: (request: Request, env: unknown) => string | undefined;
   /** Receives one record per request. Default: one JSON line on stdout. `false`: no log. */
@@ -294,6 +307,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   const metrics = options.metrics || null;
   const operational = options.operationalEndpoints ?? true;
   const clientAddress = clientAddressReader(options);
+  const siteOrigin = siteOriginReader(options.trustForwarded ?? false);
+  const warn = options.warn ?? ((text: string) => console.error(text));
+  const returnWatch = new ReturnOriginWatch(returnPolicy, warn);
   // Redact the key from answers that echo it, in every common encoding (key-redaction.ts).
   const redact = keyRedactor(apiKey);
   const httpDate = () => new Date(now()).toUTCString();
@@ -306,7 +322,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
   metrics?.storeHealth(state.health);
   const lookups = new Lookups({ state, now, timeoutMs });
   const submissions = new Submissions({ state, now, keepMs: paymentTimeoutMs, timeoutMs, lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2) });
-  const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000) });
+  const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000), orders: () => returnWatch.state });
 
   /** The answer as sent: a cacheable 200 with its Cache-Control and ETag, or 304 when the request names that tag (http-cache.ts). */
   function answer(request: Request, env: unknown, op: OperationRow, reply: Reply): Response {
@@ -351,6 +367,9 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     }
     const params = validateParams(op, match.rawPath, url.searchParams);
     if (!params.ok) return plain(message(400, params.message));
+    // Would this page's orders be taken? For /readyz and the operator (return-addresses.ts).
+    const page = op.method === 'GET' ? null : pageOrigin(headerOf(request, env, 'origin'), null);
+    if (page) returnWatch.see(page, siteOrigin(request, env, url));
 
     let body: string | undefined;
     let parsed: unknown;
@@ -370,8 +389,15 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       if (!bound.ok) return plain(message(400, bound.message));
       parsed = bound.value;
       // Return addresses only to the site and the origins allowed: never an open redirect (return-addresses.ts).
-      const returnRefused = checkReturnAddresses(bound.value, url, returnPolicy);
-      if (returnRefused) return plain(message(400, returnRefused));
+      const site = siteOrigin(request, env, url);
+      const returnRefused = checkReturnAddresses(bound.value, site, returnPolicy);
+      if (returnRefused) {
+        // From a page of the site: its setup is at fault. The customer is told so, the operator what to change.
+        const operator = siteRefusal(returnRefused, pageOrigin(headerOf(request, env, 'origin'), headerOf(request, env, 'referer')), site, returnPolicy);
+        if (!operator) return plain(message(400, returnRefused.message));
+        warn(operator);
+        return plain(siteRefusalReply());
+      }
       body = JSON.stringify(parsed);
     }
 
@@ -476,7 +502,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     }
   }
   app.use('*', clock.stamp);
-  app.use('*', corsFor(origins));
+  app.use('*', corsFor(origins, siteOrigin));
   app.all('*', (c) => handle(c.req.raw, c.env));
   // The common request goes straight to `handle`, past Hono's router and middleware chain (a
   // Context and a chain of promises per request, about a tenth of the proxy's CPU time on an

@@ -869,7 +869,7 @@ const checkoutForm: Scenario[] = [
     },
   },
   {
-    state: 'sending: to payment; booked on account; on account refused; refusals (400 phone, 403, network, other)',
+    state: "sending: to payment; booked on account; on account refused; refusals (400 phone, 403, network, the site's setup, other)",
     run: async (r) => {
       const fillAll = (el: Element) => {
         for (const [name, value] of [['firstName', 'Ada'], ['lastName', 'Lovelace'], ['email', 'ada@example.com'], ['phone', '+44 20 7946 0000']] as const) fill(el, name, value);
@@ -885,6 +885,8 @@ const checkoutForm: Scenario[] = [
         [{ submitOrder: () => { throw apiError('submitOrder', 400, {}); } }, {}],
         [{ submitOrder: () => { throw apiError('submitOrder', 403); } }, {}],
         [{ submitOrder: () => { throw networkError('submitOrder'); } }, {}],
+        // The site's own setup refused it (the proxy behind a front server that hides the site).
+        [{ submitOrder: () => { throw apiError('submitOrder', 500, { Message: 'This site cannot take orders right now; nothing was charged.', Refusal: 'site-origin' }); } }, {}],
         [{ submitOrder: () => { throw apiError('submitOrder', 500); } }, {}],
         [{ submitOrder: () => ({ Success: false, PaymentRedirectUrl: '' }) }, {}],
       ];
