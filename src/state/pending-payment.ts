@@ -250,7 +250,8 @@ providePendingPayment(pendingPayment);
  * payment) and offers to continue that payment: no second order for one basket.
  */
 export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
-  if (store.pendingRecord?.basketId !== basketId) return false;
+  // Not a payment that came back declined (its record is kept, `returned`, for the entries): that one may be paid again.
+  if (store.awaitingPayment !== basketId) return false;
   store.forget();
   void pendingPayment(store).check();
   return true;

@@ -153,6 +153,24 @@ describe('<checkout-form> back from the payment page without paying', () => {
     expect(booking.basket.pendingRecord).to.equal(null);
   });
 
+  it('after a declined payment, Continue to payment sends the order again and goes to the payment page (the basket is not dropped)', async () => {
+    await submittedFromForm();
+    resetSharedBookings();
+    const api = checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET });
+    const booking = testBooking(api, { endpoint: ENDPOINT });
+    expect(await booking.basket.resumeAfterFailedPayment()).to.equal(true);
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    await waitUntil(() => $(el, 'form [part~="submit-button"]') && ($(el, '[name="firstName"]') as HTMLInputElement | null)?.value === 'Ada', 'the form is back, filled in');
+    ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
+    await waitUntil(() => navigated.length === 1, `went to the payment page again: ${textOf(el.shadowRoot as unknown as Element)}`);
+    expect(api.callsTo('submitOrder'), 'the order was sent again').to.have.length(1);
+    expect(navigated).to.deep.equal([`https://pay.example/sandbox/pay/${BASKET_ID}`]);
+    expect(textOf(el.shadowRoot as unknown as Element)).not.to.contain('Your basket is empty');
+    expect(booking.basket.awaitingPayment).to.equal(BASKET_ID);
+  });
+
   it('counts the time to pay down never showing more than remains, and says it is up only at the deadline', () => {
     const deadline = Date.UTC(2026, 6, 1, 17, 20, 0);
     const shownAt = (now: number) => {
