@@ -49,8 +49,8 @@ export interface SavedEntries {
 
 /** What is kept when a basket goes to payment (besides its id). */
 export interface PaymentDetails {
-  /** The payment page (PaymentRedirectUrl). */
-  redirectUrl: string;
+  /** The payment page (PaymentRedirectUrl); none when the order was taken but its answer was lost (order.ts). */
+  redirectUrl?: string;
   /** When the order was accepted, by the server's clock (ms since epoch). */
   submittedAt: number;
   total: number;
@@ -88,7 +88,7 @@ export interface PendingState {
 /** The details to keep for a basket going to payment: what it holds, and when. */
 export function paymentDetails(
   content: BasketContent,
-  details: { redirectUrl: string; submittedAt: number; total: number; entries: SavedEntries },
+  details: { redirectUrl?: string; submittedAt: number; total: number; entries: SavedEntries },
 ): PaymentDetails {
   return {
     ...details,
