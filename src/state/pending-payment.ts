@@ -49,8 +49,8 @@ export interface SavedEntries {
 
 /** What is kept when a basket goes to payment (besides its id). */
 export interface PaymentDetails {
-  /** The payment page (PaymentRedirectUrl). */
-  redirectUrl: string;
+  /** The payment page (PaymentRedirectUrl); none when the order was taken but its answer was lost (order.ts). */
+  redirectUrl?: string;
   /** When the order was accepted, by the server's clock (ms since epoch). */
   submittedAt: number;
   total: number;
@@ -88,7 +88,7 @@ export interface PendingState {
 /** The details to keep for a basket going to payment: what it holds, and when. */
 export function paymentDetails(
   content: BasketContent,
-  details: { redirectUrl: string; submittedAt: number; total: number; entries: SavedEntries },
+  details: { redirectUrl?: string; submittedAt: number; total: number; entries: SavedEntries },
 ): PaymentDetails {
   return {
     ...details,
@@ -250,7 +250,8 @@ providePendingPayment(pendingPayment);
  * payment) and offers to continue that payment: no second order for one basket.
  */
 export function paymentBegunElsewhere(store: BasketStore, basketId: string): boolean {
-  if (store.pendingRecord?.basketId !== basketId) return false;
+  // Not a payment that came back declined (its record is kept, `returned`, for the entries): that one may be paid again.
+  if (store.awaitingPayment !== basketId) return false;
   store.forget();
   void pendingPayment(store).check();
   return true;

@@ -2,7 +2,8 @@
  * The booking over `npm start`, as a visitor, in the two engines besides Chromium
  * (booking-flow.test.ts covers Chromium through Playwright, which cannot drive Debian's Firefox
  * or WebKit): Firefox ESR through puppeteer-core over WebDriver BiDi, and WebKitGTK's MiniBrowser
- * through WebKitWebDriver (webdriverio, WebDriver classic) under an Xvfb the test starts.
+ * through WebKitWebDriver (webdriverio, WebDriver classic) under an Xvfb the test starts. Paying
+ * again after a declined payment is walked in those two and in Chromium (puppeteer-core).
  *
  * Elements are found in the page through every shadow root by their accessible name, scrolled to
  * the middle of the view, and clicked by the driver's real pointer at their position; text is
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { launch, type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { remote } from 'webdriverio';
+import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { firefoxLaunchOptions, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv } from '../../scripts/engines.mjs';
 import { DEMO_FLOW_TAGS, startDemo, stop } from './helpers/demo-server.ts';
 import { freePort } from './helpers/free-port.ts';
@@ -186,8 +188,9 @@ class Visitor {
   }
 }
 
-async function firefoxDriver(): Promise<Driver> {
-  const browser: PuppeteerBrowser = await launch(firefoxLaunchOptions());
+/** A browser puppeteer drives: Firefox over WebDriver BiDi, Chromium over its own protocol. */
+async function puppeteerDriver(options: Parameters<typeof launch>[0]): Promise<Driver> {
+  const browser: PuppeteerBrowser = await launch(options);
   const page: PuppeteerPage = await browser.newPage();
   await page.setViewport({ width: 1280, height: 1000 });
   const errors: string[] = [];
@@ -239,12 +242,104 @@ async function webkitDriver(): Promise<Driver> {
   };
 }
 
+/** Steps 1 to 4 of a booking on the demo: a show, a performance, two best-available seats, the checkout filled in, on to payment. */
+async function toPayment(v: Visitor): Promise<void> {
+  const show = 'Much Ado About Nothing';
+  // 1. The show.
+  await v.click({ within: 'event-list', css: 'button', name: new RegExp(show) });
+  // 2. The first day with bookable performances in the next three months, then its first performance.
+  await v.waitFor({ within: 'performance-calendar', css: '[role="grid"]' });
+  let chosen = false;
+  for (let month = 0; month < 3 && !chosen; month += 1) {
+    await v.waitFor({ within: 'performance-calendar', css: '[aria-busy="false"]' });
+    const day = { within: 'performance-calendar', css: 'button', name: /, (few tickets left|\d+ performances?), / };
+    if ((await v.count(day)) > 0) {
+      await v.click(day);
+      await v.click({ within: 'performance-calendar', css: 'button', name: /\b(Available|Few left)\b/, enabled: true });
+      chosen = true;
+    } else {
+      await v.click({ within: 'performance-calendar', css: 'button', name: 'Next month' });
+    }
+  }
+  assert.ok(chosen, 'a bookable performance in the next three months');
+  // 3. Best available for two; the first offer the service takes.
+  await v.click({ within: 'seat-picker', css: 'input[type="radio"]', name: 'Best available' });
+  await v.waitFor({ within: 'seat-picker', css: 'select', name: 'How many tickets?' });
+  await v.driver.evaluate(() => {
+    const deep = (root: Document | ShadowRoot): HTMLSelectElement | null =>
+      root.querySelector('select') ?? [...root.querySelectorAll('*')].map((e) => (e.shadowRoot ? deep(e.shadowRoot) : null)).find(Boolean) ?? null;
+    const select = deep(document.querySelector('seat-picker')?.shadowRoot as ShadowRoot);
+    if (!select) throw new Error('no ticket count');
+    select.value = '2';
+    select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+  });
+  const offer = { within: 'seat-picker', css: 'button', name: /^Add 2 for / };
+  const inBasket = { within: 'checkout-form', css: 'button', name: /^Remove / };
+  const refused = { within: 'seat-picker', css: '[role="alert"]' };
+  const offers = await v.waitFor(offer);
+  let added = false;
+  for (let i = 0; i < offers && !added; i += 1) {
+    await v.click(offer);
+    const outcome = await v.until('the basket or a refusal', async () =>
+      (await v.count(inBasket)) ? 'added' : (await v.count(refused)) ? 'refused' : null);
+    added = outcome === 'added';
+    if (!added) await v.click({ within: 'seat-picker', css: 'button', name: 'Dismiss' });
+  }
+  assert.ok(added, `one of the ${offers} best-available offers was added to the basket`);
+  // 4. Checkout.
+  const form = 'checkout-form';
+  await v.fill({ within: form, css: 'input', name: 'First name' }, 'Ada');
+  const notices = await v.count({ within: form, css: 'fieldset input[type="checkbox"]:not(:checked)' });
+  for (let i = 0; i < notices; i += 1) await v.click({ within: form, css: 'fieldset input[type="checkbox"]:not(:checked)' });
+  await v.fill({ within: form, css: 'input', name: 'Last name' }, 'Lovelace');
+  await v.fill({ within: form, css: 'input', name: 'E-mail address' }, 'ada@example.com');
+  await v.fill({ within: form, css: 'input', name: /^Phone/ }, '+44 20 7946 0000');
+  assert.equal(await v.count({ within: form, css: 'li[part~="item"] [role="row"], li[part~="item"] tr' }), 3, 'a header row and two tickets');
+  await v.click({ within: form, css: 'button', name: 'Continue to payment' });
+  await v.waitForUrl(/\/sandbox\/pay\//);
+}
+
 const ENGINES = [
-  { engine: 'firefox' as const, label: 'Firefox ESR (WebDriver BiDi)', start: firefoxDriver },
+  { engine: 'firefox' as const, label: 'Firefox ESR (WebDriver BiDi)', start: () => puppeteerDriver(firefoxLaunchOptions()) },
   { engine: 'webkit' as const, label: 'WebKitGTK MiniBrowser (WebDriver)', start: webkitDriver },
 ];
+/** Chromium too, for the walks booking-flow.test.ts (Playwright) does not take. */
+const CHROMIUM = { engine: 'chromium' as const, label: 'Chromium', start: () => puppeteerDriver(chromiumLaunchOptions()) };
 
-describe('booking flow in Firefox and WebKit over npm start', () => {
+/** A visitor in a new browser of `engine` on the demo's page, every element of the flow defined; what they saw kept when `walk` fails. */
+async function onDemo(demoUrl: string, { engine, start }: { engine: Parameters<typeof missing>[0]; start: () => Promise<Driver> }, name: string, walk: (v: Visitor) => Promise<void>): Promise<void> {
+  const lacking = missing(engine);
+  assert.deepEqual(lacking, [], `${engine} cannot run here: install ${lacking.join(', ')} (.ci/run installs them)`);
+  const driver = await start();
+  const v = new Visitor(driver);
+  try {
+    await driver.goto(demoUrl);
+    for (const tag of DEMO_FLOW_TAGS) {
+      await v.until(`a defined <${tag}> on ${demoUrl}`, () => driver.evaluate((name: string) => Boolean(customElements.get(name) && document.querySelector(name)), tag));
+    }
+    await walk(v);
+  } catch (error) {
+    // What the visitor saw, kept in .test-results/.
+    await driver.screenshot(join(ROOT, '.test-results', `e2e-${name}-${engine}.png`)).catch(() => undefined);
+    throw error;
+  } finally {
+    await driver.close();
+  }
+}
+
+const CONFIRMED = { css: 'h1, h2, h3, [role="heading"]', name: /your booking is confirmed/i };
+const REFERENCE = { css: '*', name: /^Booking reference\s*\S{4,}$/ };
+
+/** Step 5: pay on the sandbox's payment page; back to the confirmation, its booking reference. */
+async function payAndConfirm(v: Visitor): Promise<string> {
+  await v.click({ css: 'button', name: /^Pay\b/ });
+  await v.waitForUrl(/[?&]stagedoor=success/);
+  await v.waitFor(CONFIRMED, 60_000);
+  return v.text(REFERENCE);
+}
+
+describe('booking flow in Firefox and WebKit (and paying again after a decline in Chromium too) over npm start', () => {
   let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
   before(async () => {
     mkdirSync(join(ROOT, '.test-results'), { recursive: true });
@@ -254,100 +349,51 @@ describe('booking flow in Firefox and WebKit over npm start', () => {
 
   // STAGEDOOR_ENGINES=webkit (as for `npm test`): only the engines named.
   const chosen = process.env.STAGEDOOR_ENGINES?.split(',');
-  for (const { engine, label, start } of ENGINES) {
+  for (const browser of ENGINES) {
+    const { engine, label } = browser;
     const skip = chosen && !chosen.includes(engine) ? `not in STAGEDOOR_ENGINES=${chosen.join(',')}` : false;
     it(`${label}: event, performance, two best-available seats, checkout, payment, confirmation with booking reference and e-tickets, the same after a reload`, { timeout: 240_000, skip }, async () => {
-      const lacking = missing(engine);
-      assert.deepEqual(lacking, [], `${engine} cannot run here: install ${lacking.join(', ')} (.ci/run installs them)`);
       if (!demo) throw new Error('npm start did not start');
-      const driver = await start();
-      const v = new Visitor(driver);
-      try {
-        await driver.goto(demo.url);
-        for (const tag of DEMO_FLOW_TAGS) {
-          await v.until(`a defined <${tag}> on ${demo.url}`, () => driver.evaluate((name: string) => Boolean(customElements.get(name) && document.querySelector(name)), tag));
-        }
-        const show = 'Much Ado About Nothing';
-        // 1. The show.
-        await v.click({ within: 'event-list', css: 'button', name: new RegExp(show) });
-        // 2. The first day with bookable performances in the next three months, then its first performance.
-        await v.waitFor({ within: 'performance-calendar', css: '[role="grid"]' });
-        let chosen = false;
-        for (let month = 0; month < 3 && !chosen; month += 1) {
-          await v.waitFor({ within: 'performance-calendar', css: '[aria-busy="false"]' });
-          const day = { within: 'performance-calendar', css: 'button', name: /, (few tickets left|\d+ performances?), / };
-          if ((await v.count(day)) > 0) {
-            await v.click(day);
-            await v.click({ within: 'performance-calendar', css: 'button', name: /\b(Available|Few left)\b/, enabled: true });
-            chosen = true;
-          } else {
-            await v.click({ within: 'performance-calendar', css: 'button', name: 'Next month' });
-          }
-        }
-        assert.ok(chosen, 'a bookable performance in the next three months');
-        // 3. Best available for two; the first offer the service takes.
-        await v.click({ within: 'seat-picker', css: 'input[type="radio"]', name: 'Best available' });
-        await v.waitFor({ within: 'seat-picker', css: 'select', name: 'How many tickets?' });
-        await driver.evaluate(() => {
-          const deep = (root: Document | ShadowRoot): HTMLSelectElement | null =>
-            root.querySelector('select') ?? [...root.querySelectorAll('*')].map((e) => (e.shadowRoot ? deep(e.shadowRoot) : null)).find(Boolean) ?? null;
-          const select = deep(document.querySelector('seat-picker')?.shadowRoot as ShadowRoot);
-          if (!select) throw new Error('no ticket count');
-          select.value = '2';
-          select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-          select.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
-        });
-        const offer = { within: 'seat-picker', css: 'button', name: /^Add 2 for / };
-        const inBasket = { within: 'checkout-form', css: 'button', name: /^Remove / };
-        const refused = { within: 'seat-picker', css: '[role="alert"]' };
-        const offers = await v.waitFor(offer);
-        let added = false;
-        for (let i = 0; i < offers && !added; i += 1) {
-          await v.click(offer);
-          const outcome = await v.until('the basket or a refusal', async () =>
-            (await v.count(inBasket)) ? 'added' : (await v.count(refused)) ? 'refused' : null);
-          added = outcome === 'added';
-          if (!added) await v.click({ within: 'seat-picker', css: 'button', name: 'Dismiss' });
-        }
-        assert.ok(added, `one of the ${offers} best-available offers was added to the basket`);
-        // 4. Checkout.
-        const form = 'checkout-form';
-        await v.fill({ within: form, css: 'input', name: 'First name' }, 'Ada');
-        const notices = await v.count({ within: form, css: 'fieldset input[type="checkbox"]:not(:checked)' });
-        for (let i = 0; i < notices; i += 1) await v.click({ within: form, css: 'fieldset input[type="checkbox"]:not(:checked)' });
-        await v.fill({ within: form, css: 'input', name: 'Last name' }, 'Lovelace');
-        await v.fill({ within: form, css: 'input', name: 'E-mail address' }, 'ada@example.com');
-        await v.fill({ within: form, css: 'input', name: /^Phone/ }, '+44 20 7946 0000');
-        assert.equal(await v.count({ within: form, css: 'li[part~="item"] [role="row"], li[part~="item"] tr' }), 3, 'a header row and two tickets');
-        await v.click({ within: form, css: 'button', name: 'Continue to payment' });
-        await v.waitForUrl(/\/sandbox\/pay\//);
-        // 5. Pay on the sandbox's payment page; back to the confirmation.
-        await v.click({ css: 'button', name: /^Pay\b/ });
-        await v.waitForUrl(/[?&]stagedoor=success/);
-        const confirmed = { css: 'h1, h2, h3, [role="heading"]', name: /your booking is confirmed/i };
-        await v.waitFor(confirmed, 60_000);
-        const referenceQuery = { css: '*', name: /^Booking reference\s*\S{4,}$/ };
-        const reference = await v.text(referenceQuery);
+      await onDemo(demo.url, browser, 'booking', async (v) => {
+        await toPayment(v);
+        const reference = await payAndConfirm(v);
         const pdf = { css: 'a', name: /^PDF ticket/ };
         await v.waitFor(pdf, 60_000);
         assert.equal(await v.count(pdf), 2, 'a PDF link per ticket');
         assert.equal(await v.count({ css: 'a', name: /^Apple Wallet/ }), 2);
         assert.equal(await v.count({ css: 'a', name: /^Google Wallet/ }), 2);
         const href = await v.href(pdf);
-        assert.equal(await driver.evaluate(async (url: string) => (await fetch(url)).status, href), 200, 'the PDF e-ticket downloads');
+        assert.equal(await v.driver.evaluate(async (url: string) => (await fetch(url)).status, href), 200, 'the PDF e-ticket downloads');
         // 6. Reload: the same booking.
-        await driver.goto(await driver.url());
-        await v.waitFor(confirmed, 60_000);
-        assert.equal(await v.text(referenceQuery), reference, 'the same booking reference after a reload');
+        await v.driver.goto(await v.driver.url());
+        await v.waitFor(CONFIRMED, 60_000);
+        assert.equal(await v.text(REFERENCE), reference, 'the same booking reference after a reload');
         await v.waitFor(pdf, 60_000);
         assert.equal(await v.count(pdf), 2, 'the e-tickets again');
-      } catch (error) {
-        // What the visitor saw, kept in .test-results/.
-        await driver.screenshot(join(ROOT, '.test-results', `e2e-${engine}.png`)).catch(() => undefined);
-        throw error;
-      } finally {
-        await driver.close();
-      }
+      });
+    });
+  }
+
+  // Paying again after a declined payment, in all three engines.
+  for (const browser of [CHROMIUM, ...ENGINES]) {
+    const { engine, label } = browser;
+    const skip = chosen && !chosen.includes(engine) ? `not in STAGEDOOR_ENGINES=${chosen.join(',')}` : false;
+    it(`${label}: a declined payment, back to the basket with both seats, continue to payment again, pay, confirmation`, { timeout: 240_000, skip }, async () => {
+      if (!demo) throw new Error('npm start did not start');
+      await onDemo(demo.url, browser, 'decline', async (v) => {
+        await toPayment(v);
+        await v.click({ css: 'button', name: /^Decline\b/ });
+        await v.waitForUrl(/[?&]stagedoor=failure/);
+        await v.waitFor({ css: '*', name: /^Your payment did not go through/ }, 60_000);
+        await v.click({ within: 'booking-confirmation', css: 'button', name: 'Go to your basket' });
+        const form = 'checkout-form';
+        await v.waitFor({ within: form, css: 'li[part~="item"]' });
+        assert.equal(await v.count({ within: form, css: 'li[part~="item"] [role="row"], li[part~="item"] tr' }), 3, 'both seats are still in the basket');
+        assert.equal(await v.count({ within: form, css: '[part~="hold"]', name: /^Seats held for \d+:\d\d/ }), 1, 'the seats are held');
+        await v.click({ within: form, css: 'button', name: 'Continue to payment' });
+        await v.waitForUrl(/\/sandbox\/pay\//);
+        assert.match(await payAndConfirm(v), /^Booking reference\s*\S{4,}$/);
+      });
     });
   }
 });

@@ -7,6 +7,8 @@
  * goes when the basket empties.
  */
 import { expect, html } from '@open-wc/testing';
+import sinon from 'sinon';
+import { ORDER_RETRY_DELAYS_MS } from '../../src/state/order-retry.ts';
 import { waitUntil } from './helpers/wait.ts';
 import { render } from 'lit';
 import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
@@ -34,6 +36,14 @@ function fill(el: Element, name: string, value: string): void {
 
 /** A customer who filled in the checkout and went to the payment page from it (navigation caught). */
 async function submittedFromForm(overrides: Handlers = {}): Promise<{ el: CheckoutForm; booking: BookingContextValue; api: FakeApi; navigated: string[] }> {
+  const filled = await filledForm(overrides);
+  ($(filled.el, '[part~="submit-button"]') as HTMLButtonElement).click();
+  await waitUntil(() => filled.navigated.length === 1, 'went to the payment page');
+  return filled;
+}
+
+/** A customer who filled in the checkout, about to send it (navigation caught). */
+async function filledForm(overrides: Handlers = {}): Promise<{ el: CheckoutForm; booking: BookingContextValue; api: FakeApi; navigated: string[] }> {
   const api = checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, ...overrides });
   const booking = testBooking(api, { endpoint: ENDPOINT });
   await booking.basket.add({ Tickets: [1001, 1002] });
@@ -46,8 +56,6 @@ async function submittedFromForm(overrides: Handlers = {}): Promise<{ el: Checko
   fill(el, 'email', 'ada@example.com');
   ($(el, '[name="notice-1"]') as HTMLInputElement).click();
   await el.updateComplete;
-  ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
-  await waitUntil(() => navigated.length === 1, 'went to the payment page');
   return { el, booking, api, navigated };
 }
 
@@ -151,6 +159,62 @@ describe('<checkout-form> back from the payment page without paying', () => {
     // Emptying the basket forgets them.
     await booking.basket.clear();
     expect(booking.basket.pendingRecord).to.equal(null);
+  });
+
+  it('after a declined payment, Continue to payment sends the order again and goes to the payment page (the basket is not dropped)', async () => {
+    await submittedFromForm();
+    resetSharedBookings();
+    const api = checkoutApi({ getSubmittedBasketSummary: () => NOT_AVAILABLE_YET });
+    const booking = testBooking(api, { endpoint: ENDPOINT });
+    expect(await booking.basket.resumeAfterFailedPayment()).to.equal(true);
+    const el = await withBooking<CheckoutForm>(booking, html`<checkout-form></checkout-form>`);
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    await waitUntil(() => $(el, 'form [part~="submit-button"]') && ($(el, '[name="firstName"]') as HTMLInputElement | null)?.value === 'Ada', 'the form is back, filled in');
+    ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
+    await waitUntil(() => navigated.length === 1, `went to the payment page again: ${textOf(el.shadowRoot as unknown as Element)}`);
+    expect(api.callsTo('submitOrder'), 'the order was sent again').to.have.length(1);
+    expect(navigated).to.deep.equal([`https://pay.example/sandbox/pay/${BASKET_ID}`]);
+    expect(textOf(el.shadowRoot as unknown as Element)).not.to.contain('Your basket is empty');
+    expect(booking.basket.awaitingPayment).to.equal(BASKET_ID);
+  });
+
+  it('an order the box office took whose answer was lost (502, then the repeat refused 403): says it waits for payment and how it goes on, never that the basket is no longer valid', async () => {
+    let calls = 0;
+    const { el, booking, api, navigated } = await filledForm({
+      submitOrder: () => {
+        calls += 1;
+        throw calls === 1 ? apiError('submitOrder', 502) : apiError('submitOrder', 403, { Message: 'Invalid basket manipulation: the basket was already submitted and awaits payment.' });
+      },
+    });
+    // The pause before the order is sent again, on a controlled clock (the timers already running are the page's own).
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    try {
+      ($(el, '[part~="submit-button"]') as HTMLButtonElement).click();
+      await clock.tickAsync(ORDER_RETRY_DELAYS_MS[0] ?? 0);
+      for (let i = 0; i < 40 && !$(el, '[part~="time-left"]'); i += 1) {
+        await clock.tickAsync(50);
+        await el.updateComplete;
+      }
+    } finally {
+      clock.restore();
+    }
+    expect(api.callsTo('submitOrder'), 'sent, and sent again once its answer was lost').to.have.length(2);
+    const shown = textOf(el.shadowRoot as unknown as Element);
+    expect(shown).not.to.contain('no longer valid');
+    const panel = textOf($(el, '[part~="pending"]'));
+    expect(panel).to.contain('Your order is waiting for payment');
+    expect(panel).to.contain('The box office has your order, but the address of its payment page was lost on the way to us, so we cannot take you there.');
+    expect(panel).to.contain('The Lantern Keeper');
+    expect(panel).to.contain('Your seats stay held for this order until the time to pay runs out. Then they are released, and you can book them again here.');
+    expect(textOf($(el, '[part~="time-left"]'))).to.match(/Your payment stays open for 19:5\d/);
+    expect($(el, '[part~="continue-button"]'), 'no payment page to go to').to.equal(null);
+    expect(el.shadowRoot?.querySelector('form'), 'no second order for a basket awaiting payment').to.equal(null);
+    expect(textOf(el.shadowRoot?.querySelector('[role="status"][aria-live]') ?? null)).to.equal('Your order is waiting for payment. Your seats are still held.');
+    expect(el.shadowRoot?.activeElement?.id).to.equal('pending-heading');
+    expect(navigated).to.deep.equal([]);
+    expect(booking.basket.awaitingPayment).to.equal(BASKET_ID);
+    await expect(el).to.be.accessible();
   });
 
   it('counts the time to pay down never showing more than remains, and says it is up only at the deadline', () => {

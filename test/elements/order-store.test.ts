@@ -11,7 +11,8 @@ import type { BookingConfig } from '../../src/state/config.ts';
 import { orderStore, type OrderRequest } from '../../src/state/order.ts';
 import { ORDER_RETRY_DELAYS_MS } from '../../src/state/order-retry.ts';
 import type { PendingRecord } from '../../src/state/pending-payment.ts';
-import { BASKET_ID, checkoutApi } from './helpers/checkout-data.ts';
+import { NOT_AVAILABLE_YET } from '../../src/api/client.ts';
+import { BASKET_ID, basketContent, checkoutApi, submittedSummary } from './helpers/checkout-data.ts';
 import { apiError, networkError, testBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { deferred } from './helpers/fake-basket.ts';
 
@@ -113,6 +114,69 @@ describe('order store', () => {
     expect(api.callsTo('submitOrder')).to.have.length(ORDER_RETRY_DELAYS_MS.length + 1);
     expect(booking.basket.value.basketId).to.equal(BASKET_ID);
     expect(booking.basket.pendingRecord).to.equal(null);
+  });
+
+  it('an order taken whose answer was lost, its repeat refused (403): asks the service, and keeps the basket as awaiting payment with no payment page', async () => {
+    let calls = 0;
+    const { api, booking } = await withBasket({
+      submitOrder: () => {
+        calls += 1;
+        throw calls === 1 ? networkError('submitOrder') : apiError('submitOrder', 403);
+      },
+      getSubmittedBasketSummary: () => NOT_AVAILABLE_YET,
+    });
+    const sentAt = booking.api.clock.now();
+    const sent = orderStore(booking.basket).submit(request(booking));
+    await clock.tickAsync(ORDER_RETRY_DELAYS_MS[0] ?? 0);
+    const outcome = await sent;
+    expect(outcome).to.deep.equal({ kind: 'awaiting', basketId: BASKET_ID });
+    expect(api.callsTo('submitOrder')).to.have.length(2);
+    expect(api.callsTo('getSubmittedBasketSummary')).to.have.length.greaterThan(0);
+    expect(booking.basket.value.basketId, 'handed over').to.equal(null);
+    expect(booking.basket.awaitingPayment).to.equal(BASKET_ID);
+    const record = booking.basket.pendingRecord as PendingRecord;
+    expect(record.redirectUrl).to.equal(undefined);
+    expect(record.entries).to.deep.equal(ENTRIES);
+    expect(record.submittedAt).to.be.within(sentAt, sentAt + 1000);
+  });
+
+  it('an order whose answer was lost, its repeat refused, of a basket no longer holding seats: the refusal stands, the basket is left as it was', async () => {
+    let calls = 0;
+    const { booking } = await withBasket({
+      submitOrder: () => {
+        calls += 1;
+        throw calls === 1 ? apiError('submitOrder', 504) : apiError('submitOrder', 403);
+      },
+      getSubmittedBasketSummary: () => NOT_AVAILABLE_YET,
+      getBasket: () => basketContent([]),
+    });
+    const sent = orderStore(booking.basket).submit(request(booking));
+    await clock.tickAsync(ORDER_RETRY_DELAYS_MS[0] ?? 0);
+    const outcome = await sent;
+    expect(outcome.kind).to.equal('failed');
+    expect(outcome.kind === 'failed' && (outcome.error as { status?: number }).status).to.equal(403);
+    expect(booking.basket.value.basketId).to.equal(BASKET_ID);
+    expect(booking.basket.pendingRecord).to.equal(null);
+  });
+
+  it('on account, an order taken whose answer was lost: booked, with the reference the service gives', async () => {
+    let calls = 0;
+    const { api, booking } = await withBasket(
+      {
+        submitOrderOnAccount: () => {
+          calls += 1;
+          throw calls === 1 ? apiError('submitOrderOnAccount', 502) : apiError('submitOrderOnAccount', 403);
+        },
+        submitOrder: () => { throw apiError('submitOrder', 403); },
+        getSubmittedBasketSummary: () => ({ ...submittedSummary(), BookingReference: 'ACC-LOST' }),
+      },
+      { onAccount: true },
+    );
+    const sent = orderStore(booking.basket).submit(request(booking));
+    await clock.tickAsync(ORDER_RETRY_DELAYS_MS[0] ?? 0);
+    expect(await sent).to.deep.equal({ kind: 'booked', basketId: BASKET_ID, reference: 'ACC-LOST' });
+    expect(api.callsTo('submitOrderOnAccount')).to.have.length(2);
+    expect(booking.basket.value.basketId).to.equal(null);
   });
 
   it('joins a second submit while the first is in flight: one request, one answer', async () => {

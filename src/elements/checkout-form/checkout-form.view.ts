@@ -563,6 +563,10 @@ export class CheckoutFormView {
       case 'failed':
         await this.handleSubmitError(outcome.error);
         return;
+      case 'awaiting':
+        // Taken, its payment page lost: the unfinished payment says so (and announces it) in the basket's place (checkout-pending.ts).
+        s.phase = 'form';
+        return;
     }
     const paymentUrl = outcome.url;
     if (outcome.refusedOnAccount) s.formMessage = { kind: 'info', text: msg('Booking on account is not available here, so you will pay by card.') };

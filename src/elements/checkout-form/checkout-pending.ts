@@ -3,7 +3,10 @@
  * the customer came back from the payment page without paying or declining. It
  * says so, with the seats and the total, the time the payment stays open, and
  * a way back to the same payment page; or that the payment timed out and the
- * seats were released, with a way to start again.
+ * seats were released, with a way to start again. An order the box office took
+ * whose payment page was lost with its answer (order.ts) shows the same, saying
+ * plainly that it waits for payment, that the page cannot be opened from here,
+ * and what happens to the seats.
  */
 import { msg, str } from '../../i18n/msg.ts';
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
@@ -55,9 +58,14 @@ export function renderPending(view: PendingView): TemplateResult | typeof nothin
   const left = pending.deadline === null ? null : pending.deadline - view.now;
   const seconds = left === null ? null : secondsLeft(left);
   const when = (date: string) => formatDateTime(date, config, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  const url = view.continueUrl;
   return html`<section part="message info pending" aria-labelledby="pending-heading">
-    <h2 id="pending-heading" part="heading" tabindex="-1">${msg("Your payment isn't finished")}</h2>
-    <p>${msg('Your seats are held while your payment is open.')}</p>
+    <h2 id="pending-heading" part="heading" tabindex="-1">${url ? msg("Your payment isn't finished") : msg('Your order is waiting for payment')}</h2>
+    <p>
+      ${url
+        ? msg('Your seats are held while your payment is open.')
+        : msg('The box office has your order, but the address of its payment page was lost on the way to us, so we cannot take you there.')}
+    </p>
     ${record?.items?.length
       ? html`<ul part="items">
           ${record.items.map(
@@ -78,10 +86,12 @@ export function renderPending(view: PendingView): TemplateResult | typeof nothin
             : msg('The time to pay is up. Checking your payment…')}
         </p>`
       : nothing}
-    ${view.continueUrl
-      ? html`<p><a part="continue-button" href=${view.continueUrl} @click=${view.onContinue}>${msg('Continue to payment')}</a></p>`
-      : nothing}
-    <p class="hint">${msg('To change your seats, let this payment lapse or finish it.')}</p>
+    ${url ? html`<p><a part="continue-button" href=${url} @click=${view.onContinue}>${msg('Continue to payment')}</a></p>` : nothing}
+    <p class="hint">
+      ${url
+        ? msg('To change your seats, let this payment lapse or finish it.')
+        : msg('Your seats stay held for this order until the time to pay runs out. Then they are released, and you can book them again here.')}
+    </p>
   </section>`;
 }
 
@@ -153,7 +163,8 @@ export class PendingPanel {
     const status = pending.status;
     if (status !== this.shownStatus && (status === 'awaiting' || status === 'released')) {
       this.focusNext = !basket.value.content;
-      this.port.announce(status === 'awaiting' ? msg("Your payment isn't finished. Your seats are still held.") : msg('The time to pay ran out, so your seats were released.'));
+      const awaiting = this.store?.continueUrl ? msg("Your payment isn't finished. Your seats are still held.") : msg('Your order is waiting for payment. Your seats are still held.');
+      this.port.announce(status === 'awaiting' ? awaiting : msg('The time to pay ran out, so your seats were released.'));
     }
     this.shownStatus = status;
   }

@@ -21,6 +21,10 @@
  * - An order whose answer the service is slow to give (past the upstream time
  *   limit: the customer got 504) is not abandoned: its late answer is kept, and
  *   a repeat waits for it.
+ * - An order whose answer never reached the proxy (a gateway's 502 or 504, no
+ *   answer at all, a reset, bytes that are not HTTP) leaves nothing to keep: its
+ *   repeat gets the service's 403, and the widget asks the service what the
+ *   basket is (src/state/order.ts).
  */
 import type { Reply } from './reply.ts';
 import type { ProxyState } from './state.ts';

@@ -920,16 +920,16 @@ const checkoutForm: Scenario[] = [
     },
   },
   {
-    state: 'back from the payment page without paying: the payment still open (checkout and timer), checking it, not checked, timed out',
+    state: 'back from the payment page without paying: the payment still open (checkout and timer), checking it, not checked, timed out; an order taken whose payment page was lost',
     run: async (r) => {
-      const unfinished = async (overrides: Handlers) => {
+      const unfinished = async (overrides: Handlers, redirectUrl: string | undefined = `https://pay.example/sandbox/pay/${BASKET_ID}`) => {
         const api = recordedCheckoutApi(r, { getSubmittedBasketSummary: () => NOT_AVAILABLE_YET, ...overrides });
         const booking = r.booking(api);
         await booking.basket.add({ Tickets: [1001, 1002] });
         const content = booking.basket.value.content;
         if (!content) throw new Error('no basket');
         const entries = { values: { firstName: 'Ada' }, deliveryTypeId: 1, requireTicketPlan: false, sendConfirmationEmail: true, confirmed: [1] };
-        booking.basket.submitted(paymentDetails(content, { redirectUrl: `https://pay.example/sandbox/pay/${BASKET_ID}`, submittedAt: api.clock.now(), total: 125, entries }));
+        booking.basket.submitted(paymentDetails(content, { redirectUrl, submittedAt: api.clock.now(), total: 125, entries }));
         return booking;
       };
       const open = await unfinished({});
@@ -947,6 +947,9 @@ const checkoutForm: Scenario[] = [
       const released = await r.mount(await unfinished({ getBasket: () => { throw apiError('getBasket', 404); } }), html`<checkout-form></checkout-form>`);
       await waitUntil(() => $(released, '[part~="start-again-button"]'));
       await r.snap(released);
+      const lost = await r.mount(await unfinished({}, undefined), html`<checkout-form></checkout-form>`);
+      await waitUntil(() => $(lost, '#pending-heading'));
+      await r.snap(lost);
     },
   },
 ];
