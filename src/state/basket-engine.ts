@@ -16,6 +16,7 @@ import { ApiError, isBasketGone } from '../api/client.ts';
 import type { AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
 import { EMPTY_RELEASED } from './basket-record.ts';
 import { expiresAt, itemExpiry, nextExpiry } from './basket-expiry.ts';
+import { madeBy, mayHaveLanded, withinTime, type LostAdd } from './basket-reconcile.ts';
 import { loadedBasketWords, offlineFailure, provideBasketEngine, type BasketStore } from './basket-store.ts';
 import type { AddOutcome, BasketAction, BasketFailure, BasketState, ChangeOutcome } from './basket-types.ts';
 
@@ -27,8 +28,7 @@ const expiry = (s: BasketStore, item: BasketItem): number => expiresAt(item, s.t
 async function ensureBasket(s: BasketStore): Promise<string> {
   const existing = s.value.basketId;
   if (existing) return existing;
-  s.creating ??= s.api
-    .createBasket()
+  s.creating ??= withinTime((signal) => s.api.createBasket(undefined, { signal }))
     .then((result) => {
       s.keepBasketKey(result.BasketId);
       s.patch({ basketId: result.BasketId });
@@ -41,14 +41,24 @@ async function ensureBasket(s: BasketStore): Promise<string> {
 }
 
 async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Promise<AddOutcome> {
+  const key = JSON.stringify(body);
+  // The same add again after its answer was lost: the basket first, so what that one made is kept once.
+  const lost = s.lostAdds.get(key);
+  if (lost) {
+    const found = lost.basketId === s.value.basketId ? await reconcile(s, body, lost) : null;
+    if (found) return found;
+    if (lost.basketId !== s.value.basketId) s.lostAdds.delete(key);
+  }
   let basketId: string;
   try {
     basketId = await ensureBasket(s);
   } catch (error) {
     return { ok: false, error: await fail(s, 'add', error) };
   }
+  const unanswered: LostAdd = lost?.basketId === basketId ? lost : { basketId, before: new Set((s.value.content?.Items ?? []).map((i) => i.BasketItemId)) };
   try {
-    const result = await s.api.addTickets({ basketId, body });
+    const result = await withinTime((signal) => s.api.addTickets({ basketId, body }, { signal }));
+    s.lostAdds.delete(key);
     if (result.Success) {
       accept(s, result.GetBasketContentResult, 'add');
       return { ok: true, content: result.GetBasketContentResult };
@@ -64,13 +74,45 @@ async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Pro
   } catch (error) {
     // The stored basket is gone upstream (expired long ago, or paid): start a new one, once.
     if (!retried && isBasketGone(error)) {
+      s.lostAdds.delete(key);
       s.dropBasketKey();
       s.patch({ basketId: null, content: null });
       return add(s, body, true);
     }
-    if (error instanceof ApiError && error.addResult) keepContent(s, error.addResult.GetBasketContentResult);
+    const refused = error instanceof ApiError ? error.addResult : null;
+    // Our own seats "just taken": an add whose answer was lost (or that the browser sent twice) held them.
+    if (refused && madeBy(body, refused.GetBasketContentResult, unanswered)) return made(s, key, refused.GetBasketContentResult);
+    if (refused) keepContent(s, refused.GetBasketContentResult);
+    if (mayHaveLanded(error)) {
+      // Its answer lost: what the basket holds now says whether it was made (else "Try again" reads it first).
+      s.lostAdds.set(key, unanswered);
+      const found = await reconcile(s, body, unanswered);
+      if (found) return found;
+    } else s.lostAdds.delete(key);
     return { ok: false, error: await fail(s, 'add', error) };
   }
+}
+
+/**
+ * Read the basket after an add's answer was lost: the add's outcome when it was made (taken as
+ * an add's); null when it was not (yet), or the basket could not be read (the add is then sent:
+ * a read that keeps failing never leaves the visitor without a way on; seats sent twice are
+ * refused for this very basket, which `madeBy` then reads as made).
+ */
+async function reconcile(s: BasketStore, body: AddTicketsV2Body, lost: LostAdd): Promise<AddOutcome | null> {
+  try {
+    const content = await withinTime((signal) => s.api.getBasket({ basketId: lost.basketId }, { signal }));
+    return madeBy(body, content, lost) ? made(s, JSON.stringify(body), content) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The add whose answer was lost was made: the basket taken as its answer, and nothing sent again. */
+function made(s: BasketStore, key: string, content: BasketContent): AddOutcome {
+  s.lostAdds.delete(key);
+  accept(s, content, 'add');
+  return { ok: true, content };
 }
 
 async function remove(s: BasketStore, basketItemId: number): Promise<ChangeOutcome> {
