@@ -16,7 +16,6 @@ import { ApiError, isBasketGone } from '../api/client.ts';
 import type { AddTicketsV2Body, BasketContent, BasketItem } from '../api/types.ts';
 import { EMPTY_RELEASED } from './basket-record.ts';
 import { expiresAt, itemExpiry, nextExpiry } from './basket-expiry.ts';
-import { madeBy, mayHaveLanded, withinTime, type LostAdd } from './basket-reconcile.ts';
 import { loadedBasketWords, offlineFailure, provideBasketEngine, type BasketStore } from './basket-store.ts';
 import type { AddOutcome, BasketAction, BasketFailure, BasketState, ChangeOutcome } from './basket-types.ts';
 
@@ -28,7 +27,8 @@ const expiry = (s: BasketStore, item: BasketItem): number => expiresAt(item, s.t
 async function ensureBasket(s: BasketStore): Promise<string> {
   const existing = s.value.basketId;
   if (existing) return existing;
-  s.creating ??= withinTime((signal) => s.api.createBasket(undefined, { signal }))
+  s.creating ??= s.api
+    .createBasket()
     .then((result) => {
       s.keepBasketKey(result.BasketId);
       s.patch({ basketId: result.BasketId });
@@ -40,29 +40,32 @@ async function ensureBasket(s: BasketStore): Promise<string> {
   return s.creating;
 }
 
+/**
+ * How long a change of the basket may take, ms, before it ends as a `TimeoutError` (the proxy
+ * gives up on the service at 10 s): a hang then ends in basket-reconcile.ts's read.
+ */
+export const CHANGE_TIMEOUT_MS = 20_000;
+const inTime = () => ({ signal: AbortSignal.timeout(CHANGE_TIMEOUT_MS) });
+
+/** basket-reconcile.ts: asked for beside each add, so that a lost answer finds it at hand; null where it cannot be fetched. */
+const reconciler = () => import('./basket-reconcile.ts').catch(() => null);
+
 async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Promise<AddOutcome> {
   const key = JSON.stringify(body);
+  const reconcile = reconciler();
   // The same add again after its answer was lost: the basket first, so what that one made is kept once.
-  const lost = s.lostAdds.get(key);
-  if (lost) {
-    const found = lost.basketId === s.value.basketId ? await reconcile(s, body, lost) : null;
-    if (found) return found;
-    if (lost.basketId !== s.value.basketId) s.lostAdds.delete(key);
-  }
+  let found = s.lostAdds.has(key) && (await (await reconcile)?.settle(s, body));
+  if (found) return made(s, key, found);
   let basketId: string;
   try {
     basketId = await ensureBasket(s);
   } catch (error) {
     return { ok: false, error: await fail(s, 'add', error) };
   }
-  const unanswered: LostAdd = lost?.basketId === basketId ? lost : { basketId, before: new Set((s.value.content?.Items ?? []).map((i) => i.BasketItemId)) };
+  const was = s.value.content;
   try {
-    const result = await withinTime((signal) => s.api.addTickets({ basketId, body }, { signal }));
-    s.lostAdds.delete(key);
-    if (result.Success) {
-      accept(s, result.GetBasketContentResult, 'add');
-      return { ok: true, content: result.GetBasketContentResult };
-    }
+    const result = await s.api.addTickets({ basketId, body }, inTime());
+    if (result.Success) return made(s, key, result.GetBasketContentResult);
     const words = loadedBasketWords();
     const failure = words ? words.rejectedFailure(result) : await s.words().then(
       (loaded) => loaded.rejectedFailure(result),
@@ -74,41 +77,19 @@ async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Pro
   } catch (error) {
     // The stored basket is gone upstream (expired long ago, or paid): start a new one, once.
     if (!retried && isBasketGone(error)) {
-      s.lostAdds.delete(key);
       s.dropBasketKey();
       s.patch({ basketId: null, content: null });
       return add(s, body, true);
     }
-    const refused = error instanceof ApiError ? error.addResult : null;
-    // Our own seats "just taken": an add whose answer was lost (or that the browser sent twice) held them.
-    if (refused && madeBy(body, refused.GetBasketContentResult, unanswered)) return made(s, key, refused.GetBasketContentResult);
-    if (refused) keepContent(s, refused.GetBasketContentResult);
-    if (mayHaveLanded(error)) {
-      // Its answer lost: what the basket holds now says whether it was made (else "Try again" reads it first).
-      s.lostAdds.set(key, unanswered);
-      const found = await reconcile(s, body, unanswered);
-      if (found) return found;
-    } else s.lostAdds.delete(key);
+    // Its answer may have been lost: the basket says what it made.
+    found = await (await reconcile)?.settle(s, body, { error, basketId, was });
+    if (found) return made(s, key, found);
+    if (error instanceof ApiError && error.addResult) keepContent(s, error.addResult.GetBasketContentResult);
     return { ok: false, error: await fail(s, 'add', error) };
   }
 }
 
-/**
- * Read the basket after an add's answer was lost: the add's outcome when it was made (taken as
- * an add's); null when it was not (yet), or the basket could not be read (the add is then sent:
- * a read that keeps failing never leaves the visitor without a way on; seats sent twice are
- * refused for this very basket, which `madeBy` then reads as made).
- */
-async function reconcile(s: BasketStore, body: AddTicketsV2Body, lost: LostAdd): Promise<AddOutcome | null> {
-  try {
-    const content = await withinTime((signal) => s.api.getBasket({ basketId: lost.basketId }, { signal }));
-    return madeBy(body, content, lost) ? made(s, JSON.stringify(body), content) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The add whose answer was lost was made: the basket taken as its answer, and nothing sent again. */
+/** An add made: the basket it answered (or that showed what a lost one made) taken; no add whose answer was lost any more. */
 function made(s: BasketStore, key: string, content: BasketContent): AddOutcome {
   s.lostAdds.delete(key);
   accept(s, content, 'add');

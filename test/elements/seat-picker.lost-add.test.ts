@@ -14,7 +14,7 @@ import { createApiClient, type ApiClient } from '../../src/api/client.ts';
 import type { BasketContent } from '../../src/api/types.ts';
 import '../../src/elements/seat-picker/seat-picker.ts';
 import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.component.ts';
-import { CHANGE_TIMEOUT_MS } from '../../src/state/basket-reconcile.ts';
+import { CHANGE_TIMEOUT_MS } from '../../src/state/basket-engine.ts';
 import { createBooking, resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import { resolveConfig } from '../../src/state/config.ts';
 import { withBooking } from './helpers/fake-api.ts';
@@ -76,6 +76,7 @@ describe('<seat-picker>: an add whose answer was lost', function () {
   afterEach(async () => {
     clock?.restore();
     clock = undefined;
+    sinon.restore();
     await front.release();
     resetSharedBookings();
     localStorage.clear();
@@ -95,7 +96,15 @@ describe('<seat-picker>: an add whose answer was lost', function () {
 
   /** Press `add`, the answer lost by `fault` (a hang ended by the basket's own time limit), until the picker says how it went. */
   async function press(el: SeatPicker, booking: BookingContextValue, add: HTMLButtonElement, fault: Fault | null): Promise<void> {
-    if (fault === 'hang') clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    if (fault === 'hang') {
+      clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      // The basket's time limit (AbortSignal.timeout) on the same fake clock.
+      sinon.stub(AbortSignal, 'timeout').callsFake((ms: number) => {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(new DOMException('signal timed out', 'TimeoutError')), ms);
+        return controller.signal;
+      });
+    }
     const before = noticeText(el);
     add.click();
     if (fault === 'hang') {
@@ -103,6 +112,7 @@ describe('<seat-picker>: an add whose answer was lost', function () {
       await clock?.tickAsync(CHANGE_TIMEOUT_MS);
       clock?.restore();
       clock = undefined;
+      sinon.restore();
     }
     await waitUntil(() => notice(el) && noticeText(el) !== before && booking.basket.value.busy === null, 'the picker did not say how the add went', { timeout: 10_000 });
     await el.updateComplete;
