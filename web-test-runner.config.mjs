@@ -23,6 +23,7 @@ import {
 } from './scripts/engines.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { forcedColoursPlugin } from './scripts/wtr-forced-colours.mjs';
+import { lossyFrontPlugin } from './scripts/wtr-lossy-front.mjs';
 
 const ENGINE = process.env.STAGEDOOR_ENGINE ?? 'chromium';
 const lacking = missing(ENGINE);
@@ -226,7 +227,7 @@ export default {
   files,
   nodeResolve: true,
   concurrency,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), enginePlugin, forcedColoursPlugin],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json' }), enginePlugin, forcedColoursPlugin, lossyFrontPlugin],
   browsers,
   groups,
   // WebKit through WebDriver classic (a round trip per key, software rendering under Xvfb) takes

@@ -40,19 +40,32 @@ async function ensureBasket(s: BasketStore): Promise<string> {
   return s.creating;
 }
 
+/**
+ * How long a change of the basket may take, ms, before it ends as a `TimeoutError` (the proxy
+ * gives up on the service at 10 s): a hang then ends in basket-reconcile.ts's read.
+ */
+export const CHANGE_TIMEOUT_MS = 20_000;
+const inTime = () => ({ signal: AbortSignal.timeout(CHANGE_TIMEOUT_MS) });
+
+/** basket-reconcile.ts: asked for beside each add, so that a lost answer finds it at hand; null where it cannot be fetched. */
+const reconciler = () => import('./basket-reconcile.ts').catch(() => null);
+
 async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Promise<AddOutcome> {
+  const key = JSON.stringify(body);
+  const reconcile = reconciler();
+  // The same add again after its answer was lost: the basket first, so what that one made is kept once.
+  let found = s.lostAdds.has(key) && (await (await reconcile)?.settle(s, body));
+  if (found) return made(s, key, found);
   let basketId: string;
   try {
     basketId = await ensureBasket(s);
   } catch (error) {
     return { ok: false, error: await fail(s, 'add', error) };
   }
+  const was = s.value.content;
   try {
-    const result = await s.api.addTickets({ basketId, body });
-    if (result.Success) {
-      accept(s, result.GetBasketContentResult, 'add');
-      return { ok: true, content: result.GetBasketContentResult };
-    }
+    const result = await s.api.addTickets({ basketId, body }, inTime());
+    if (result.Success) return made(s, key, result.GetBasketContentResult);
     const words = loadedBasketWords();
     const failure = words ? words.rejectedFailure(result) : await s.words().then(
       (loaded) => loaded.rejectedFailure(result),
@@ -68,9 +81,19 @@ async function add(s: BasketStore, body: AddTicketsV2Body, retried = false): Pro
       s.patch({ basketId: null, content: null });
       return add(s, body, true);
     }
+    // Its answer may have been lost: the basket says what it made.
+    found = await (await reconcile)?.settle(s, body, { error, basketId, was });
+    if (found) return made(s, key, found);
     if (error instanceof ApiError && error.addResult) keepContent(s, error.addResult.GetBasketContentResult);
     return { ok: false, error: await fail(s, 'add', error) };
   }
+}
+
+/** An add made: the basket it answered (or that showed what a lost one made) taken; no add whose answer was lost any more. */
+function made(s: BasketStore, key: string, content: BasketContent): AddOutcome {
+  s.lostAdds.delete(key);
+  accept(s, content, 'add');
+  return { ok: true, content };
 }
 
 async function remove(s: BasketStore, basketItemId: number): Promise<ChangeOutcome> {

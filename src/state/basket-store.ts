@@ -30,6 +30,7 @@ import { networkMessage } from './network-message.ts';
 import type { AddTicketsV2Body, BasketItem } from '../api/types.ts';
 import { BasketRecordStore, EMPTY_RELEASED, storedId } from './basket-record.ts';
 import type { BasketEngine } from './basket-engine.ts';
+import type { LostAdd } from './basket-reconcile.ts';
 import type { AddOutcome, BasketAction, BasketFailure, BasketFailureKind, BasketState, BasketStoreOptions, BasketWords, ChangeOutcome, SharedAbout, SharedChange } from './basket-types.ts';
 
 export { PAYMENT_TIMEOUT_MS, safeLocalStorage, safeSessionStorage, type KeyValueStorage } from './basket-record.ts';
@@ -116,6 +117,8 @@ export class BasketStore extends BasketRecordStore {
   expiryAttempts = 0;
   /** @internal The basket being created (the first add). */
   creating: Promise<string> | undefined;
+  /** @internal Adds whose answer was lost, by key (basket-reconcile.ts): read the basket before sending one again. */
+  readonly lostAdds = new Map<string, LostAdd>();
 
   constructor(options: BasketStoreOptions) {
     super(options);

@@ -716,4 +716,72 @@ describe('basket store', () => {
       expect(other.awaitingPayment).to.equal(null);
     });
   });
+  describe('an add whose answer was lost', () => {
+    /** The service makes the add, then its answer is lost on the way back (no answer). */
+    const landsThenLost = (s: Setup) => {
+      const real = s.service.handlers.addTickets;
+      s.handlers.addTickets = (args) => {
+        real?.(args);
+        throw networkError('addTickets');
+      };
+    };
+
+    it('"Try again" reads the basket first: what the lost add made is kept once, and it is told as added', async () => {
+      const s = setup();
+      landsThenLost(s);
+      // The read just after is lost too (the connection is still down).
+      s.handlers.getBasket = () => {
+        throw networkError('getBasket');
+      };
+      const lost = await s.store.add({ Tickets: [4] });
+      expect(lost.ok).to.equal(false);
+      expect(s.store.value.error?.retryable).to.equal(true);
+      const basketId = s.store.value.basketId ?? '';
+      expect(itemNames(s.service.content(basketId)), 'the service made it').to.deep.equal(['Show 4']);
+
+      s.handlers.addTickets = s.service.handlers.addTickets;
+      s.handlers.getBasket = s.service.handlers.getBasket;
+      const again = await s.store.add({ Tickets: [4] });
+      expect(again.ok).to.equal(true);
+      expect(s.api.callsTo('addTickets'), 'sent once').to.have.length(1);
+      expect(itemNames(s.service.content(basketId))).to.deep.equal(['Show 4']);
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 4']);
+      expect(s.store.value.error).to.equal(null);
+    });
+
+    it('the service\'s "taken" for seats its own basket holds since (the lost add landed late) is the add made', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      const basketId = s.store.value.basketId ?? '';
+      const before = s.service.content(basketId);
+      s.handlers.addTickets = () => {
+        throw networkError('addTickets');
+      };
+      expect((await s.store.add({ Tickets: [2] })).ok).to.equal(false);
+      // It lands after the read that found nothing; the retry is refused for seats now held by this very basket.
+      s.handlers.getBasket = () => before;
+      s.handlers.addTickets = () => {
+        s.service.addItem(basketId, 2);
+        throw apiError('addTickets', 409, refusedAdd(s.service.content(basketId), 'TicketNotAvailable', 1));
+      };
+      const again = await s.store.add({ Tickets: [2] });
+      expect(again.ok).to.equal(true);
+      expect(s.store.value.error).to.equal(null);
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 1', 'Show 2']);
+    });
+
+    it('a refusal is an answer: no read, and the next add is sent at once', async () => {
+      const s = setup();
+      await s.store.add({ Tickets: [1] });
+      const reads = s.api.callsTo('getBasket').length;
+      s.handlers.addTickets = () => {
+        throw apiError('addTickets', 400);
+      };
+      expect((await s.store.add({ Tickets: [2] })).ok).to.equal(false);
+      s.handlers.addTickets = s.service.handlers.addTickets;
+      expect((await s.store.add({ Tickets: [2] })).ok).to.equal(true);
+      expect(s.api.callsTo('getBasket').length).to.equal(reads);
+      expect(itemNames(s.store.value.content)).to.deep.equal(['Show 1', 'Show 2']);
+    });
+  });
 });
