@@ -6,6 +6,8 @@ import { isAbortError } from '../../api/client.ts';
 import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
+import { StepFocus, shown } from '../../controllers/step-focus.ts';
+import { focusStep } from '../../state/focus-handoff.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -99,6 +101,14 @@ export class PerformanceCalendar extends BookingElement {
   /** Whether the visitor has moved in the grid (then data arriving does not move the focus day). */
   private navigated = false;
   private focusAfterUpdate: 'grid' | 'panel' | null = null;
+  /** Handed the focus (a skip from the show to its dates): focus the day to open, once the month's data is in. */
+  private focusDates = false;
+  private readonly stepFocus = new StepFocus(this, () => this.booking.selection, async (step) => {
+    if (step.step !== 'dates' || step.eventId !== this.currentEventId || !shown(this)) return false;
+    this.focusDates = true;
+    this.requestUpdate();
+    return true;
+  });
 
   private get booking() {
     return this.bookingController.booking;
@@ -161,6 +171,12 @@ export class PerformanceCalendar extends BookingElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    if (this.focusDates && this.choicesByDay()) {
+      // The grid's focus day (the first with a performance), or in the list view its first performance.
+      this.focusDates = false;
+      const targets = this.renderRoot.querySelectorAll<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"], .list-view [part~="performance-button"]:not([disabled])`);
+      [...targets].find(shown)?.focus();
+    }
     if (this.focusAfterUpdate === 'grid') {
       this.focusAfterUpdate = null;
       this.renderRoot.querySelector<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"]`)?.focus();
@@ -220,7 +236,7 @@ export class PerformanceCalendar extends BookingElement {
       onKeydown: this.handleGridKeydown,
       onDay: (day) => this.openDayPanel(day, false),
       onPanelKeydown: this.handlePanelKeydown,
-      choose: (choice) => this.choose(choice),
+      choose: (choice, byKeyboard) => this.choose(choice, byKeyboard),
       lookAhead: (choice) => this.lookAhead(choice),
     };
   }
@@ -333,7 +349,7 @@ export class PerformanceCalendar extends BookingElement {
     lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
   }
 
-  private choose(choice: PerformanceChoice): void {
+  private choose(choice: PerformanceChoice, byKeyboard = false): void {
     if (choice.soldOut) return;
     const performanceId = choice.performance.PerformanceId;
     const eventId = this.currentEventId ?? choice.performance.EventId;
@@ -341,5 +357,7 @@ export class PerformanceCalendar extends BookingElement {
     selection.selectPerformance(performanceId, eventId);
     selection.setTicketCount(this.tickets);
     void this.emit('booking-selection', { kind: 'performance', eventId, performanceId });
+    // By keyboard, the next step is the seats: their picker takes the focus (the mouse goes there itself).
+    if (byKeyboard) void focusStep(selection, { step: 'seats', performanceId });
   }
 }

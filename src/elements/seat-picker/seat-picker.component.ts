@@ -4,6 +4,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
 import type { ApiClient } from '../../api/client.ts';
+import { StepFocus, shown } from '../../controllers/step-focus.ts';
 import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
 import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
@@ -22,7 +23,7 @@ import { needsChoiceByCount, renderByMode, renderModeSwitch, showsBest, type Cho
 import { seatPickerStyles } from './seat-picker.styles.ts';
 import { SelectionValidation } from './selection-check.ts';
 import type { SelectionCheck } from './seat-summary.ts';
-import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
+import { blockSentence, cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 export type { SeatPickerMode } from './seat-picker-mode.ts';
@@ -41,7 +42,8 @@ export { VALIDATION_DELAY } from './selection-check.ts';
  *
  * The map paints every seat on one canvas and keeps real, focusable buttons
  * only for the seats in view: one tab stop with roving focus (arrows, Home/End,
- * Ctrl+Home/End, Enter/Space), each seat named "Dress Circle, row C, seat 14,
+ * Ctrl+Home/End, PageDown/PageUp or Ctrl+arrows to the next or previous block of free seats side
+ * by side, Enter/Space), each seat named "Dress Circle, row C, seat 14,
  * £62.50, restricted view (pillar)". A "choose from a list" path (area → row →
  * seat checkboxes) comes first in tab order. The map opens fitted to its box
  * (the whole venue in view, centred in it) and keeps that fit as the box is
@@ -145,6 +147,7 @@ export class SeatPicker extends BookingElement {
     activate: (index) => {
       this.activeSeat = index;
     },
+    jumped: (size) => this.announce(blockSentence(size)),
     label: (seat, held, invalid) => {
       const name = seatName(seat, this.money, held);
       const check = this.selectionCheck;
@@ -155,6 +158,7 @@ export class SeatPicker extends BookingElement {
       this.requestUpdate(); // the Fit button says whether the view is fitted
     },
     painted: () => {
+      this.takeFocus();
       // For the host's real-user monitoring (and our benches): when the seat map first painted.
       if (this.mapFirst && typeof performance.mark === 'function') performance.mark('booking-seat-map-paint');
       // Called while the map's first frame is being produced: the rest (below the map, the later
@@ -165,6 +169,26 @@ export class SeatPicker extends BookingElement {
       }));
     },
   });
+
+  /** Handed the focus (a performance chosen by keyboard): the map's seat takes it once painted. */
+  private focusSeats = false;
+  private readonly stepFocus = new StepFocus(this, () => this.bookingController.booking.selection, async (step) => {
+    if (step.step !== 'seats' || step.performanceId !== this.currentPerformanceId || !shown(this)) return false;
+    this.focusSeats = true;
+    this.requestUpdate();
+    return true;
+  });
+
+  /** The focus handed over, to the map's seat once it is painted (a picker offering best available: its heading). */
+  private takeFocus(): void {
+    if (!this.focusSeats) return;
+    if (this.map && !this.showingBest) {
+      if (this.view.focusActive()) this.focusSeats = false;
+    } else if (this.availability) {
+      this.focusSeats = false;
+      this.renderRoot.querySelector<HTMLElement>('#title')?.focus();
+    }
+  }
 
   /** The notice about the last add (where focus goes after one: see add-to-basket.ts). */
   private async focusNotice(): Promise<void> {
@@ -387,6 +411,7 @@ export class SeatPicker extends BookingElement {
     this.laterPart?.paintSwatches(this.renderRoot);
     const { seats } = this;
     this.view.update({ map: seats.map, selected: seats.selectedIdx, held: seats.heldIdx, invalid: seats.invalidIdx, zoom: this.zoom, active: this.activeSeat });
+    this.takeFocus();
   }
 
   /** Also waits for the parts rendered after the map's first frame. */
