@@ -122,6 +122,20 @@ describe('the keyboard to the seats', () => {
     await expect(picker).to.be.accessible();
   });
 
+  it('after the map, "Add" is the next stop (the venue\'s plan comes after it)', async () => {
+    const { calendar, picker } = await page(1);
+    const day = await shows<HTMLButtonElement>(calendar, '[part~="day-button"][data-day="25"][part~="has-performances"]', 'the calendar shows its day');
+    day.focus();
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => focused()?.matches('[part~="performance-button"]'), 'the day opens on its performance');
+    (focused() as HTMLButtonElement).click();
+    await shows(picker, '[part="plan"] summary', 'the venue plan is offered');
+    seat(picker, 'Stalls, row A, seat 1,').focus();
+    await sendKeys({ press: 'Enter' });
+    await sendKeys({ press: 'Tab' });
+    expect(focused()?.matches('[part~="add-button"]'), `the stop after the map: ${focused()?.textContent?.trim()}`).to.equal(true);
+  });
+
   it('offers no skip to the dates on a page with no calendar', async () => {
     const api = fakeApi({
       getEvents: () => ({ Events: [eventFixture(1, { Name: 'Wicked' })] }),

@@ -527,8 +527,8 @@ export class SeatPicker extends BookingElement {
   }
 
   /**
-   * Below the map, a frame after its first paint: the seat under focus, the legend, the plan and
-   * the visitor's choice with "Add", all from the later part (asked for here, so fetched in the
+   * Below the map, a frame after its first paint: the seat under focus, the legend, the visitor's
+   * choice with "Add" (the next tab stop after the map), and the plan, all from the later part (asked for here, so fetched in the
    * frame after the map's first paint; they appear when it arrives).
    */
   private renderBelowMap(map: SeatMap, active: MapSeat | undefined): TemplateResult | typeof nothing {
@@ -537,7 +537,6 @@ export class SeatPicker extends BookingElement {
     const { heldIdx, invalidSeat } = this.seats;
     return html`${later.renderSeatDetails(active, active ? heldIdx.has(active.index) : false, this.money)}
       ${later.renderLegend(map, { held: heldIdx.size > 0, invalid: invalidSeat >= 0 }, this.money)}
-      ${later.renderPlan(this.planTask.value)}
       ${later.renderSummary.call({
         ...this.choiceView(later),
         seats: this.selectedSeats,
@@ -545,7 +544,8 @@ export class SeatPicker extends BookingElement {
         total: this.total,
         onAdd: this.adder.handleAddClick,
         onClear: this.clearSelection,
-      })}`;
+      })}
+      ${later.renderPlan(this.planTask.value)}`;
   }
 
   /** Best available (the later part), or word that it is on its way. */
