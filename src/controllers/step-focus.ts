@@ -1,12 +1,12 @@
 /**
  * An element that shows a step of the shared selection (an event's dates, a performance's seats)
- * takes the keyboard focus when another element hands it that step (src/state/focus-handoff.ts):
+ * takes the keyboard focus when another element hands it that step (src/state/step-handoff.ts):
  * registered with its booking's selection while connected, again when its booking changes.
  *
  *   new StepFocus(this, () => this.bookingController.booking.selection, async (step) => ...);
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { takeStepFocus, type FocusTaker, type SelectionStep } from '../state/focus-handoff.ts';
+import { take, type FocusTaker, type SelectionStep } from '../state/step-handoff.ts';
 import type { SelectionStore } from '../state/selection.ts';
 
 export class StepFocus implements ReactiveController {
@@ -26,7 +26,7 @@ export class StepFocus implements ReactiveController {
     if (store === this.store) return;
     this.off?.();
     this.store = store;
-    this.off = takeStepFocus(store, this.taker);
+    this.off = take(store, this.taker);
   }
 
   hostDisconnected(): void {

@@ -43,32 +43,22 @@ describe('the keyboard to the seats', () => {
       ...['1', '3', '4', '5', '6'].map((n, i) => ticket(20 + i, 'Stalls', 'B', n, 30)),
     ]);
     seat(el, 'Stalls, row A, seat 1,').focus();
-    await sendKeys({ press: 'PageDown' });
-    await el.updateComplete;
-    expect(focusedLabel()).to.match(/^Stalls, row A, seat 5,/);
-    expect(status(el)).to.equal('2 free seats side by side.');
-    await sendKeys({ press: 'PageDown' });
-    await el.updateComplete;
-    expect(focusedLabel()).to.match(/^Stalls, row B, seat 1,/);
-    expect(status(el)).to.equal('1 free seat on its own.');
+    // Each jump: where the focus lands, and what the live region says (the jumps' code comes with the first).
+    const jump = async (keys: () => Promise<void>, to: RegExp, said: string) => {
+      await keys();
+      await waitUntil(() => to.test(focusedLabel()) && status(el).replace(/\u00a0$/, '') === said, `${to}: "${said}" (focus ${focusedLabel()}, said "${status(el)}")`);
+    };
+    await jump(() => sendKeys({ press: 'PageDown' }), /^Stalls, row A, seat 5,/, '2 free seats side by side.');
+    await jump(() => sendKeys({ press: 'PageDown' }), /^Stalls, row B, seat 1,/, '1 free seat on its own.');
     // A chosen seat is not free: it ends a block.
     await sendKeys({ press: 'ArrowRight' });
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
-    await sendKeys({ press: 'PageUp' });
-    await el.updateComplete;
-    expect(focusedLabel()).to.match(/^Stalls, row B, seat 1,/);
-    await chord(['Control'], 'ArrowRight');
-    await el.updateComplete;
-    expect(focusedLabel()).to.match(/^Stalls, row B, seat 4,/);
-    expect(status(el)).to.equal('3 free seats side by side.');
-    await sendKeys({ press: 'PageDown' });
-    await el.updateComplete;
-    expect(focusedLabel(), 'no block further: the focus stays').to.match(/^Stalls, row B, seat 4,/);
-    expect(status(el)).to.equal('No more free seats that way.');
-    await chord(['Control'], 'ArrowLeft');
-    await el.updateComplete;
-    expect(focusedLabel()).to.match(/^Stalls, row B, seat 1,/);
+    await jump(() => sendKeys({ press: 'PageUp' }), /^Stalls, row B, seat 1,/, '1 free seat on its own.');
+    await jump(() => chord(['Control'], 'ArrowRight'), /^Stalls, row B, seat 4,/, '3 free seats side by side.');
+    // No block further: the focus stays.
+    await jump(() => sendKeys({ press: 'PageDown' }), /^Stalls, row B, seat 4,/, 'No more free seats that way.');
+    await jump(() => chord(['Control'], 'ArrowLeft'), /^Stalls, row B, seat 1,/, '1 free seat on its own.');
     await expect(el).to.be.accessible();
   });
 

@@ -8,8 +8,8 @@ import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
 import { readEvent } from '../../state/event-details.ts';
+import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
-import { focusStep, stepTakers } from '../../state/focus-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { eventListStyles } from './event-list.styles.ts';
@@ -418,8 +418,8 @@ export class EventList extends BookingElement {
    */
   private renderDatesSkip(event: EventInfo): TemplateResult | typeof nothing {
     const selection = this.bookingController.booking.selection;
-    if (!stepTakers(selection)) return nothing;
-    return html`<button part="dates-button" class="dates" @click=${() => void focusStep(selection, { step: 'dates', eventId: event.EventId })}>
+    if (!hasTaker(selection)) return nothing;
+    return html`<button part="dates-button" class="dates" @click=${() => void give<SelectionStep>(selection, { step: 'dates', eventId: event.EventId })}>
       ${msg('Choose a date')}
     </button>`;
   }

@@ -7,8 +7,8 @@ import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { StepFocus, shown } from '../../controllers/step-focus.ts';
-import { focusStep } from '../../state/focus-handoff.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
+import { give, type SelectionStep } from '../../state/step-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { addMonths, compareMonths, parseMonth, type CalendarDate, type Month } from './calendar-dates.ts';
@@ -358,6 +358,6 @@ export class PerformanceCalendar extends BookingElement {
     selection.setTicketCount(this.tickets);
     void this.emit('booking-selection', { kind: 'performance', eventId, performanceId });
     // By keyboard, the next step is the seats: their picker takes the focus (the mouse goes there itself).
-    if (byKeyboard) void focusStep(selection, { step: 'seats', performanceId });
+    if (byKeyboard) void give<SelectionStep>(selection, { step: 'seats', performanceId });
   }
 }

@@ -43,8 +43,8 @@ export interface SeatMapCallbacks {
   toggle(index: number): void;
   /** The roving focus moved to a seat. */
   activate(index: number): void;
-  /** A key jumped to a block of free seats: its size, or 0 when there is none that way. */
-  jumped(size: number): void;
+  /** Say this in the live region (a key jumped to a block of free seats). */
+  announce(text: string): void;
   /** The accessible name of a seat (`invalid`: the service named it as why the selection was refused). */
   label(seat: MapSeat, held: boolean, invalid: boolean): string;
   /** Zoom changed (pinch, Ctrl+wheel, the buttons, a fit), or the view stopped or started fitting: see `fitted`. */
@@ -89,7 +89,7 @@ export class SeatMapController implements ReactiveController {
       label: (seat, held, invalid) => callbacks.label(seat, held, invalid),
       activate: (index) => callbacks.activate(index),
       toggle: (index) => callbacks.toggle(index),
-      jumped: (size) => callbacks.jumped(size),
+      announce: (text) => callbacks.announce(text),
     });
     const controller = this;
     this.gestures = new SeatMapGestures({

@@ -8,7 +8,7 @@
  * jump to the next/previous block of free seats side by side; Enter/Space press the native button
  * (which toggles). The active seat's button always exists, even when scrolled out of view.
  */
-import { freeBlock, neighbour, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
+import { neighbour, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import type { SeatMapGeometry } from './seat-map-geometry.ts';
 import { viewRect, type PaintView } from './seat-map-painter.ts';
 
@@ -37,8 +37,8 @@ export interface OverlayPort {
   activate(index: number): void;
   /** A seat was pressed (keyboard, assistive technology, or a click on its button). */
   toggle(index: number): void;
-  /** A jump to a block of free seats: its size (the focus is on its first seat), or 0: none that way. */
-  jumped(size: number): void;
+  /** Say this in the live region (after a jump to a block of free seats). */
+  announce(text: string): void;
 }
 
 export class SeatOverlay {
@@ -209,10 +209,13 @@ export class SeatOverlay {
     const block = e.key === 'PageDown' || (e.ctrlKey && e.key === 'ArrowRight') ? 'next' : e.key === 'PageUp' || (e.ctrlKey && e.key === 'ArrowLeft') ? 'previous' : null;
     if (block) {
       e.preventDefault();
-      const { selected, held } = this.port.states();
-      const found = freeBlock(map, this.active, block, (i) => selected.has(i) || held.has(i));
-      if (found) this.focusSeat(found.start);
-      this.port.jumped(found?.size ?? 0);
+      void import('./seat-blocks.ts').then(({ freeBlock, blockSentence }) => {
+        if (map !== this.map) return;
+        const { selected, held } = this.port.states();
+        const found = freeBlock(map, this.active, block, (i) => selected.has(i) || held.has(i));
+        if (found) this.focusSeat(found.start);
+        this.port.announce(blockSentence(found?.size ?? 0));
+      });
       return;
     }
     const keys: Record<string, Parameters<typeof neighbour>[2]> = {

@@ -23,7 +23,7 @@ import { needsChoiceByCount, renderByMode, renderModeSwitch, showsBest, type Cho
 import { seatPickerStyles } from './seat-picker.styles.ts';
 import { SelectionValidation } from './selection-check.ts';
 import type { SelectionCheck } from './seat-summary.ts';
-import { blockSentence, cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
+import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 export type { SeatPickerMode } from './seat-picker-mode.ts';
@@ -147,7 +147,7 @@ export class SeatPicker extends BookingElement {
     activate: (index) => {
       this.activeSeat = index;
     },
-    jumped: (size) => this.announce(blockSentence(size)),
+    announce: (text) => this.announce(text),
     label: (seat, held, invalid) => {
       const name = seatName(seat, this.money, held);
       const check = this.selectionCheck;

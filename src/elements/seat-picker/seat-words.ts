@@ -96,9 +96,3 @@ export function lostSeatsNotice(lost: readonly MapSeat[], kept: number, config: 
     detail: kept ? msg(str`No longer available: ${names}. The rest of your choice is kept.`) : msg(str`No longer available: ${names}.`),
   };
 }
-
-/** After a jump to a block of free seats (PageDown/PageUp): "4 free seats side by side", or that there are none that way. */
-export function blockSentence(size: number): string {
-  if (size <= 0) return msg('No more free seats that way.');
-  return plural(size, { one: () => msg(str`${size} free seat on its own.`), other: () => msg(str`${size} free seats side by side.`) });
-}
