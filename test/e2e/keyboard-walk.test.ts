@@ -7,14 +7,11 @@
  * month and the seats offered are the same on every run, and so are the counts.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { buildBundle, buildDemo } from '../../scripts/build.mjs';
 import { ManualClock } from '../../src/server/sandbox/index.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
+import { builtDemo } from './helpers/built-demo.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { FLOW_EVENT } from './helpers/page-kinds.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
@@ -58,24 +55,24 @@ async function details(page: Page, reach: (target: Locator) => Promise<void>, ti
 const onPayment = (page: Page) => page.waitForURL((url) => !url.pathname.endsWith('/index.html') && url.pathname !== '/');
 
 describe('booking by keyboard alone against by mouse (the demo theatre, built)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'stagedoor-walk-'));
+  let demo: Awaited<ReturnType<typeof builtDemo>> | undefined;
   const sites: PageServer[] = [];
   let browser: Browser;
 
   before(async () => {
-    await buildBundle({ outDir: join(work, 'dist'), sourcemap: false });
-    buildDemo({ outDir: join(work, 'demo'), bundleDir: join(work, 'dist') });
+    demo = await builtDemo();
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     for (const site of sites) await site.close();
-    rmSync(work, { recursive: true, force: true });
+    demo?.remove();
   });
 
   /** The demo on a sandbox of its own (a walk's seats are not in the other's way), both clocks fixed. */
   async function open(): Promise<{ page: Page; errors: string[] }> {
-    const site = await startSandboxSite({ files: { '/': join(work, 'demo') }, pages: {}, sandbox: { clock: new ManualClock(NOW) } });
+    if (!demo) throw new Error('no demo built');
+    const site = await startSandboxSite({ files: { '/': demo.dir }, pages: {}, sandbox: { clock: new ManualClock(NOW) } });
     sites.push(site);
     const { page, errors } = await watchedPage(browser);
     page.setDefaultTimeout(30_000);

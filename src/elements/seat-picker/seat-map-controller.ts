@@ -143,6 +143,7 @@ export class SeatMapController implements ReactiveController {
   /** The visitor zooms (the zoom buttons): about the viewport's centre; the view no longer follows its size. */
   zoomTo(zoom: number): void {
     this.fitting = false;
+    this.gestures.engage();
     const next = clampZoom(zoom, this.geometry.minZoom);
     if (next !== this.geometry.zoom && this.els) {
       this.applyZoom(next);
@@ -194,6 +195,8 @@ export class SeatMapController implements ReactiveController {
     on(viewport, 'pointerup', gestures.handlePointerUp);
     on(viewport, 'pointercancel', gestures.handlePointerCancel);
     on(viewport, 'wheel', gestures.handleWheel, { passive: false });
+    on(viewport, 'touchstart', gestures.handleTouch, { passive: false });
+    on(viewport, 'touchmove', gestures.handleTouch, { passive: false });
     on(els.sizer, 'keydown', overlay.handleKeyDown);
     on(els.sizer, 'click', overlay.handleClick);
     on(els.sizer, 'focusin', overlay.handleFocusIn);

@@ -50,7 +50,11 @@ export { VALIDATION_DELAY } from './selection-check.ts';
  * resized until the visitor zooms; "Fit" fits it again. Drag or one finger pans;
  * two fingers pinch to zoom and pan together; Ctrl+wheel and the zoom buttons
  * zoom. On a touch screen, a tap on seats drawn smaller than 24 px zooms in
- * about the tap first; the next tap chooses.
+ * about the tap first; the next tap chooses. Until the visitor engages the map
+ * (a tap on it, two fingers, the zoom buttons), a one-finger vertical pan over
+ * it scrolls the page; engaged, it pans the map, until they touch elsewhere.
+ * A performance chosen by keyboard in `<performance-calendar>` hands the focus
+ * to the map's seat.
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
