@@ -273,7 +273,7 @@ const isSharedModule = (id) =>
  * loads too and which would make it pay for them.
  */
 const isFlowModule = (id) =>
-  /[\\/]src[\\/](state[\\/](focus-handoff|return-page)|controllers[\\/](focus-recovery|step-focus)|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
+  /[\\/]src[\\/](state[\\/](focus-handoff|return-page)|controllers[\\/]focus-recovery|elements[\\/](continue-button|order)\.styles)\.ts$/.test(id);
 
 /**
  * What changes the basket and follows its hold, which the parts after a first paint (the seat

@@ -5,9 +5,9 @@
  * <checkout-form> shows; a show opened in <event-list> offers a skip to its
  * dates in <performance-calendar>; a performance chosen there by keyboard
  * hands the focus to the seats of the <seat-picker> showing it. Elements that
- * can take a step register a taker (per basket here; per shared selection
- * through src/controllers/step-focus.ts); the first that shows it, visibly,
- * takes the focus.
+ * can take a step register a taker under the store it is about (the basket
+ * here; <performance-calendar> and <seat-picker> under the shared selection,
+ * directly); the first that shows it, visibly, takes the focus.
  *
  * No rendering, no DOM of its own: the registry is src/state/step-handoff.ts.
  */

@@ -6,9 +6,8 @@ import { isAbortError } from '../../api/client.ts';
 import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
-import { StepFocus, shown } from '../../controllers/step-focus.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
-import { give, type SelectionStep } from '../../state/step-handoff.ts';
+import { give, take, type SelectionStep } from '../../state/step-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { addMonths, compareMonths, parseMonth, type CalendarDate, type Month } from './calendar-dates.ts';
@@ -103,12 +102,15 @@ export class PerformanceCalendar extends BookingElement {
   private focusAfterUpdate: 'grid' | 'panel' | null = null;
   /** Handed the focus (a skip from the show to its dates): focus the day to open, once the month's data is in. */
   private focusDates = false;
-  private readonly stepFocus = new StepFocus(this, () => this.booking.selection, async (step) => {
-    if (step.step !== 'dates' || step.eventId !== this.currentEventId || !shown(this)) return false;
+  /** Registered (while connected) as the taker of the selection's dates, under this store. */
+  private takerStore: object | null = null;
+  private takerOff: (() => void) | undefined;
+  private readonly takeDates = async (step: SelectionStep): Promise<boolean> => {
+    if (step.step !== 'dates' || step.eventId !== this.currentEventId || !this.getClientRects().length) return false;
     this.focusDates = true;
     this.requestUpdate();
     return true;
-  });
+  };
 
   private get booking() {
     return this.bookingController.booking;
@@ -148,8 +150,19 @@ export class PerformanceCalendar extends BookingElement {
 
   private shownEvent: number | null = null;
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.takerOff?.();
+    this.takerStore = null;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    if (this.takerStore !== this.booking.selection) {
+      this.takerOff?.();
+      this.takerStore = this.booking.selection;
+      this.takerOff = take(this.booking.selection, this.takeDates);
+    }
     if (!this.visible || changed.has('month')) {
       const today = this.today;
       const fromAttribute = parseMonth(this.month);
@@ -175,7 +188,7 @@ export class PerformanceCalendar extends BookingElement {
       // The grid's focus day (the first with a performance), or in the list view its first performance.
       this.focusDates = false;
       const targets = this.renderRoot.querySelectorAll<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"], .list-view [part~="performance-button"]:not([disabled])`);
-      [...targets].find(shown)?.focus();
+      [...targets].find((el) => el.getClientRects().length)?.focus();
     }
     if (this.focusAfterUpdate === 'grid') {
       this.focusAfterUpdate = null;

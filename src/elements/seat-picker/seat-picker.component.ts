@@ -4,11 +4,11 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
 import type { ApiClient } from '../../api/client.ts';
-import { StepFocus, shown } from '../../controllers/step-focus.ts';
 import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
 import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
+import { take, type SelectionStep } from '../../state/step-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import type { Notice } from './add-to-basket.ts';
@@ -176,12 +176,15 @@ export class SeatPicker extends BookingElement {
 
   /** Handed the focus (a performance chosen by keyboard): the map's seat takes it once painted. */
   private focusSeats = false;
-  private readonly stepFocus = new StepFocus(this, () => this.bookingController.booking.selection, async (step) => {
-    if (step.step !== 'seats' || step.performanceId !== this.currentPerformanceId || !shown(this)) return false;
+  /** Registered (while connected) as the taker of the selection's seats, under this store. */
+  private takerStore: object | null = null;
+  private takerOff: (() => void) | undefined;
+  private readonly takeSeats = async (step: SelectionStep): Promise<boolean> => {
+    if (step.step !== 'seats' || step.performanceId !== this.currentPerformanceId || !this.getClientRects().length) return false;
     this.focusSeats = true;
     this.requestUpdate();
     return true;
-  });
+  };
 
   /** The focus handed over, to the map's seat once it is painted (a picker offering best available: its heading). */
   private takeFocus(): void {
@@ -333,6 +336,12 @@ export class SeatPicker extends BookingElement {
     return showsBest(this.availability, this.chooser);
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.takerOff?.();
+    this.takerStore = null;
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.requestUpdate(); // re-attach the map view after a reconnect
@@ -342,6 +351,12 @@ export class SeatPicker extends BookingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    const selection = this.bookingController.booking.selection;
+    if (this.takerStore !== selection) {
+      this.takerOff?.();
+      this.takerStore = selection;
+      this.takerOff = take(selection, this.takeSeats);
+    }
     // "2 tickets added to your basket" no longer holds once the basket is emptied or its hold ran out.
     const basket = this.bookingController.basket;
     if (this.notice?.tone === 'success' && (!basket.content || basket.released.length)) this.notice = null;
