@@ -107,7 +107,7 @@ class WebKitLauncher extends WebdriverLauncher {
 }
 const webkit = (options) => new WebKitLauncher(options);
 
-const WEBDRIVER_KEYS = { Control: '\uE009', Shift: '\uE008', Alt: '\uE00A', Meta: '\uE03D', End: '\uE010', Home: '\uE011' };
+const WEBDRIVER_KEYS = { Control: '\uE009', Shift: '\uE008', Alt: '\uE00A', Meta: '\uE03D', End: '\uE010', Home: '\uE011', ArrowLeft: '\uE012', ArrowRight: '\uE014' };
 
 /**
  * `executeServerCommand('engine', …)` (test/elements/helpers/engine.ts): the emulation each

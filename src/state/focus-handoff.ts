@@ -1,34 +1,23 @@
 /**
  * Handing the keyboard focus from one element to another that shows the
- * customer's next step: after seats are added in <seat-picker>, focus goes to
- * the added item in the basket that <checkout-form> shows, wherever that is on
- * the page. Elements that can show a basket item register a taker for the
- * basket; the first that shows the item, visibly, takes the focus.
+ * customer's next step, wherever that is on the page: after seats are added
+ * in <seat-picker>, focus goes to the added item in the basket that
+ * <checkout-form> shows; a show opened in <event-list> offers a skip to its
+ * dates in <performance-calendar>; a performance chosen there by keyboard
+ * hands the focus to the seats of the <seat-picker> showing it. Elements that
+ * can take a step register a taker under the store it is about (the basket
+ * here; <performance-calendar> and <seat-picker> under the shared selection,
+ * directly); the first that shows it, visibly, takes the focus.
  *
- * No rendering, no DOM of its own: a registry per basket store.
+ * No rendering, no DOM of its own: the registry is src/state/step-handoff.ts.
  */
 import type { BasketStore } from './basket-store.ts';
+import { give, take, type FocusTaker } from './step-handoff.ts';
 
-/** Focus the basket item `basketItemId` if this element shows it; resolves true when it has the focus. */
-export type FocusTaker = (basketItemId: number) => Promise<boolean>;
+export type { FocusTaker } from './step-handoff.ts';
 
-const takers = new WeakMap<BasketStore, Set<FocusTaker>>();
-
-/** Register a taker for a basket; returns the function that unregisters it. */
-export function takeBasketItemFocus(basket: BasketStore, taker: FocusTaker): () => void {
-  let set = takers.get(basket);
-  if (!set) {
-    set = new Set();
-    takers.set(basket, set);
-  }
-  set.add(taker);
-  return () => set.delete(taker);
-}
+/** Register a taker of a basket's items (focus the basket item `basketItemId`); returns the function that unregisters it. */
+export const takeBasketItemFocus = (basket: BasketStore, taker: FocusTaker): (() => void) => take(basket, taker);
 
 /** Give the focus to the basket item, shown by some element; false when none could take it. */
-export async function focusBasketItem(basket: BasketStore, basketItemId: number): Promise<boolean> {
-  for (const taker of [...(takers.get(basket) ?? [])]) {
-    if (await taker(basketItemId)) return true;
-  }
-  return false;
-}
+export const focusBasketItem = (basket: BasketStore, basketItemId: number): Promise<boolean> => give(basket, basketItemId);

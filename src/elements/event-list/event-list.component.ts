@@ -8,6 +8,7 @@ import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
 import { readEvent } from '../../state/event-details.ts';
+import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -65,6 +66,7 @@ const LOAD_WORDS: Record<LoadKind, FailureWords> = {
  * @csspart empty - The empty state.
  * @csspart detail - The event's detail; `detail loading` while it loads, `detail unavailable` after a 404.
  * @csspart back-button - The "back to all shows" button.
+ * @csspart dates-button - In the detail, when a `<performance-calendar>` on the page shows the show's dates: moves the focus to them.
  * @csspart detail-image - The detail's main image.
  * @csspart description - The sanitized description.
  * @csspart short-offer - The short offer text.
@@ -410,6 +412,18 @@ export class EventList extends BookingElement {
     </button>`;
   }
 
+  /**
+   * A skip past the detail (its description, cast links, reviews) to the show's dates, when a
+   * <performance-calendar> on the page shows them: the keyboard's next step is one key away.
+   */
+  private renderDatesSkip(event: EventInfo): TemplateResult | typeof nothing {
+    const selection = this.bookingController.booking.selection;
+    if (!hasTaker(selection)) return nothing;
+    return html`<button part="dates-button" class="dates" @click=${() => void give<SelectionStep>(selection, { step: 'dates', eventId: event.EventId })}>
+      ${msg('Choose a date')}
+    </button>`;
+  }
+
   private renderDetailSkeleton(): TemplateResult {
     return html`<section part="detail loading" class="detail" aria-busy="true">
       ${this.renderBack()}
@@ -433,6 +447,7 @@ export class EventList extends BookingElement {
         ${this.renderBack()}
         <h2 id="detail-title" part="heading" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
         ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
+        ${this.renderDatesSkip(event)}
         ${image
           ? html`<img part="detail-image" class="detail-media" src=${image} srcset=${srcset || nothing}
               sizes=${srcset ? 'min(100vw, 60rem)' : nothing} alt=${event.Name} loading="lazy" />`

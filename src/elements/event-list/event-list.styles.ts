@@ -160,7 +160,8 @@ export const eventListStyles = css`
     gap: var(--_gap);
     line-height: 1.5;
   }
-  .back {
+  .back,
+  .dates {
     align-self: flex-start;
   }
   .detail-title {

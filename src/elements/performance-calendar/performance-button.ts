@@ -17,7 +17,8 @@ export interface ChoiceView {
   tickets: number | null;
   /** The performance in the shared selection. */
   selected: number | null;
-  choose(choice: PerformanceChoice): void;
+  /** `byKeyboard`: pressed with Enter or Space (the seats then take the focus). */
+  choose(choice: PerformanceChoice, byKeyboard: boolean): void;
   lookAhead(choice: PerformanceChoice): void;
 }
 
@@ -34,7 +35,7 @@ export function renderChoice(choice: PerformanceChoice, view: ChoiceView): Templ
     data-performance-id=${String(p.PerformanceId)}
     aria-pressed=${selected ? 'true' : 'false'}
     ?disabled=${choice.soldOut}
-    @click=${() => view.choose(choice)}
+    @click=${(e: MouseEvent) => view.choose(choice, e.detail === 0)}
     @pointerenter=${() => view.lookAhead(choice)}
     @focus=${() => view.lookAhead(choice)}
   >

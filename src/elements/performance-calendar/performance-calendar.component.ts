@@ -7,6 +7,7 @@ import { serviceToday } from '../../api/time.ts';
 import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
+import { give, take, type SelectionStep } from '../../state/step-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { addMonths, compareMonths, parseMonth, type CalendarDate, type Month } from './calendar-dates.ts';
@@ -119,6 +120,17 @@ export class PerformanceCalendar extends BookingElement {
   /** Nothing to book in the months looked at: it stays on the one it opened on. */
   private gaveUp = false;
   private focusAfterUpdate: 'grid' | 'panel' | null = null;
+  /** Handed the focus (a skip from the show to its dates): focus the day to open, once the month's data is in. */
+  private focusDates = false;
+  /** Registered (while connected) as the taker of the selection's dates, under this store. */
+  private takerStore: object | null = null;
+  private takerOff: (() => void) | undefined;
+  private readonly takeDates = async (step: SelectionStep): Promise<boolean> => {
+    if (step.step !== 'dates' || step.eventId !== this.currentEventId || !this.getClientRects().length) return false;
+    this.focusDates = true;
+    this.requestUpdate();
+    return true;
+  };
 
   private get booking() {
     return this.bookingController.booking;
@@ -158,8 +170,19 @@ export class PerformanceCalendar extends BookingElement {
 
   private shownEvent: number | null = null;
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.takerOff?.();
+    this.takerStore = null;
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    if (this.takerStore !== this.booking.selection) {
+      this.takerOff?.();
+      this.takerStore = this.booking.selection;
+      this.takerOff = take(this.booking.selection, this.takeDates);
+    }
     const eventId = this.currentEventId;
     const eventChanged = eventId !== this.shownEvent;
     // A show chosen anew opens where its dates begin, as the first one did.
@@ -210,6 +233,12 @@ export class PerformanceCalendar extends BookingElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    if (this.focusDates && this.choicesByDay()) {
+      // The grid's focus day (the first with a performance), or in the list view its first performance.
+      this.focusDates = false;
+      const targets = this.renderRoot.querySelectorAll<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"], .list-view [part~="performance-button"]:not([disabled])`);
+      [...targets].find((el) => el.getClientRects().length)?.focus();
+    }
     if (this.focusAfterUpdate === 'grid') {
       this.focusAfterUpdate = null;
       this.renderRoot.querySelector<HTMLElement>(`[part~="day-button"][data-day="${this.activeDay}"]`)?.focus();
@@ -271,7 +300,7 @@ export class PerformanceCalendar extends BookingElement {
       onKeydown: this.handleGridKeydown,
       onDay: (day) => this.openDayPanel(day, false),
       onPanelKeydown: this.handlePanelKeydown,
-      choose: (choice) => this.choose(choice),
+      choose: (choice, byKeyboard) => this.choose(choice, byKeyboard),
       lookAhead: (choice) => this.lookAhead(choice),
     };
   }
@@ -397,7 +426,7 @@ export class PerformanceCalendar extends BookingElement {
     lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
   }
 
-  private choose(choice: PerformanceChoice): void {
+  private choose(choice: PerformanceChoice, byKeyboard = false): void {
     if (choice.soldOut) return;
     const performanceId = choice.performance.PerformanceId;
     const eventId = this.currentEventId ?? choice.performance.EventId;
@@ -405,5 +434,7 @@ export class PerformanceCalendar extends BookingElement {
     selection.selectPerformance(performanceId, eventId);
     selection.setTicketCount(this.tickets);
     void this.emit('booking-selection', { kind: 'performance', eventId, performanceId });
+    // By keyboard, the next step is the seats: their picker takes the focus (the mouse goes there itself).
+    if (byKeyboard) void give<SelectionStep>(selection, { step: 'seats', performanceId });
   }
 }

@@ -7,7 +7,7 @@
  * - `SeatMapGeometry` (seat-map-geometry.ts): zoom, the viewport's size and
  *   scroll, the fit, the centring margin, the map point under a point.
  * - `SeatOverlay` (seat-map-overlay.ts): the seat buttons and roving focus
- *   (arrows, Home/End, Ctrl+Home/End, Enter/Space).
+ *   (arrows, Home/End, Ctrl+Home/End, PageDown/PageUp to the next free block, Enter/Space).
  * - `SeatMapGestures` (seat-map-gestures.ts): pointer, drag, pinch, the touch
  *   zoom and Ctrl+wheel.
  * - `SeatMapPainter` (seat-map-painter.ts): the canvas.
@@ -43,6 +43,8 @@ export interface SeatMapCallbacks {
   toggle(index: number): void;
   /** The roving focus moved to a seat. */
   activate(index: number): void;
+  /** Say this in the live region (a key jumped to a block of free seats). */
+  announce(text: string): void;
   /** The accessible name of a seat (`invalid`: the service named it as why the selection was refused). */
   label(seat: MapSeat, held: boolean, invalid: boolean): string;
   /** Zoom changed (pinch, Ctrl+wheel, the buttons, a fit), or the view stopped or started fitting: see `fitted`. */
@@ -87,6 +89,7 @@ export class SeatMapController implements ReactiveController {
       label: (seat, held, invalid) => callbacks.label(seat, held, invalid),
       activate: (index) => callbacks.activate(index),
       toggle: (index) => callbacks.toggle(index),
+      announce: (text) => callbacks.announce(text),
     });
     const controller = this;
     this.gestures = new SeatMapGestures({
@@ -140,6 +143,7 @@ export class SeatMapController implements ReactiveController {
   /** The visitor zooms (the zoom buttons): about the viewport's centre; the view no longer follows its size. */
   zoomTo(zoom: number): void {
     this.fitting = false;
+    this.gestures.engage();
     const next = clampZoom(zoom, this.geometry.minZoom);
     if (next !== this.geometry.zoom && this.els) {
       this.applyZoom(next);
@@ -151,6 +155,18 @@ export class SeatMapController implements ReactiveController {
   /** Scroll a seat into view (with a margin) and focus its button. */
   focusSeat(index: number, options: { focus?: boolean } = {}): void {
     this.overlay.focusSeat(index, options);
+  }
+
+  /**
+   * Give the keyboard focus to the seat holding the roving focus, and bring the map into the page's
+   * view (a skip to the seats); false while the map is not painted yet.
+   */
+  focusActive(): boolean {
+    const active = this.overlay.active;
+    if (!this.els || !this.sized || !this.geometry.map || active < 0) return false;
+    this.overlay.focusSeat(active, { focus: false });
+    this.overlay.ensure(active).focus();
+    return true;
   }
 
   hostDisconnected(): void {
@@ -179,6 +195,8 @@ export class SeatMapController implements ReactiveController {
     on(viewport, 'pointerup', gestures.handlePointerUp);
     on(viewport, 'pointercancel', gestures.handlePointerCancel);
     on(viewport, 'wheel', gestures.handleWheel, { passive: false });
+    on(viewport, 'touchstart', gestures.handleTouch, { passive: false });
+    on(viewport, 'touchmove', gestures.handleTouch, { passive: false });
     on(els.sizer, 'keydown', overlay.handleKeyDown);
     on(els.sizer, 'click', overlay.handleClick);
     on(els.sizer, 'focusin', overlay.handleFocusIn);

@@ -7,6 +7,11 @@
  * next tap chooses. One finger or a mouse drag pans; two fingers pinch to zoom and pan together
  * (the point of the map under them stays under them); Ctrl+wheel zooms, plain wheel scrolls
  * natively.
+ *
+ * Until the map is engaged (a tap or a click on it, two fingers on it, its zoom buttons), a
+ * one-finger vertical pan over it scrolls the page (`touch-action: pan-y`): on a phone the map
+ * covers most of the screen, and a visitor scrolling past it must not be caught by it. Engaged,
+ * one finger pans the map (`touch-action: none`) until the visitor touches or clicks elsewhere.
  */
 import { seatAt } from '../../state/seat-map.ts';
 import { clampZoom, TOUCH_TARGET, type SeatMapGeometry } from './seat-map-geometry.ts';
@@ -50,7 +55,44 @@ export class SeatMapGestures {
   /** Forget pointers in progress (the map was detached). */
   reset(): void {
     this.pointers.clear();
+    this.disengage();
   }
+
+  /** Whether the map has the visitor's fingers (one finger pans it, not the page). */
+  engaged = false;
+  private engagedViewport: HTMLElement | null = null;
+
+  /** The visitor engaged the map: one finger pans it, until they press anywhere else. */
+  engage(): void {
+    const v = this.geometry.viewport;
+    if (this.engaged || !v) return;
+    this.engaged = true;
+    this.engagedViewport = v;
+    v.classList.add('engaged');
+    document.addEventListener('pointerdown', this.pressedElsewhere, true);
+  }
+
+  private disengage(): void {
+    if (!this.engaged) return;
+    this.engaged = false;
+    this.engagedViewport?.classList.remove('engaged');
+    this.engagedViewport = null;
+    document.removeEventListener('pointerdown', this.pressedElsewhere, true);
+  }
+
+  private readonly pressedElsewhere = (e: PointerEvent): void => {
+    if (this.engagedViewport && !e.composedPath().includes(this.engagedViewport)) this.disengage();
+  };
+
+  /**
+   * Two fingers on the map engage it, and the browser does not scroll the page with them (the
+   * first finger's `pan-y` would let it): the pinch and two-finger pan are the map's.
+   */
+  readonly handleTouch = (e: TouchEvent): void => {
+    if (e.touches.length < 2) return;
+    this.engage();
+    if (e.cancelable) e.preventDefault();
+  };
 
   readonly handlePointerDown = (e: PointerEvent): void => {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
@@ -155,6 +197,7 @@ export class SeatMapGestures {
     }
     const v = this.geometry.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
+    if (pt && !this.dragged) this.engage(); // a tap or a click: the visitor is using the map
     if (!pt || !v || !this.geometry.map || this.dragged || this.pressed) return;
     if (e.pointerType === 'touch' && SEAT_SIZE * this.geometry.zoom < TOUCH_TARGET) {
       this.zoomToTouch(e);

@@ -4,8 +4,9 @@
  *
  * Roving focus: the overlay is one tab stop; exactly one seat button has tabindex 0. Arrows move
  * by seat within a row and to the nearest seat of the row above/below; Home/End go to the ends
- * of the row, Ctrl+Home/End to the first/last seat; Enter/Space press the native button (which
- * toggles). The active seat's button always exists, even when scrolled out of view.
+ * of the row, Ctrl+Home/End to the first/last seat; PageDown/PageUp (and Ctrl+ArrowRight/Left)
+ * jump to the next/previous block of free seats side by side; Enter/Space press the native button
+ * (which toggles). The active seat's button always exists, even when scrolled out of view.
  */
 import { neighbour, seatsIn, ROW_LABEL_UNITS, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import type { SeatMapGeometry } from './seat-map-geometry.ts';
@@ -36,6 +37,8 @@ export interface OverlayPort {
   activate(index: number): void;
   /** A seat was pressed (keyboard, assistive technology, or a click on its button). */
   toggle(index: number): void;
+  /** Say this in the live region (after a jump to a block of free seats). */
+  announce(text: string): void;
 }
 
 export class SeatOverlay {
@@ -203,6 +206,18 @@ export class SeatOverlay {
   readonly handleKeyDown = (e: KeyboardEvent): void => {
     const map = this.map;
     if (!map || this.active < 0) return;
+    const block = e.key === 'PageDown' || (e.ctrlKey && e.key === 'ArrowRight') ? 'next' : e.key === 'PageUp' || (e.ctrlKey && e.key === 'ArrowLeft') ? 'previous' : null;
+    if (block) {
+      e.preventDefault();
+      void import('./seat-blocks.ts').then(({ freeBlock, blockSentence }) => {
+        if (map !== this.map) return;
+        const { selected, held } = this.port.states();
+        const found = freeBlock(map, this.active, block, (i) => selected.has(i) || held.has(i));
+        if (found) this.focusSeat(found.start);
+        this.port.announce(blockSentence(found?.size ?? 0));
+      });
+      return;
+    }
     const keys: Record<string, Parameters<typeof neighbour>[2]> = {
       ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', Home: 'home', End: 'end',
     };

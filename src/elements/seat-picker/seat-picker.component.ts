@@ -8,6 +8,7 @@ import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
 import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
+import { take, type SelectionStep } from '../../state/step-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import type { Notice } from './add-to-basket.ts';
@@ -41,14 +42,19 @@ export { VALIDATION_DELAY } from './selection-check.ts';
  *
  * The map paints every seat on one canvas and keeps real, focusable buttons
  * only for the seats in view: one tab stop with roving focus (arrows, Home/End,
- * Ctrl+Home/End, Enter/Space), each seat named "Dress Circle, row C, seat 14,
+ * Ctrl+Home/End, PageDown/PageUp or Ctrl+arrows to the next or previous block of free seats side
+ * by side, Enter/Space), each seat named "Dress Circle, row C, seat 14,
  * £62.50, restricted view (pillar)". A "choose from a list" path (area → row →
  * seat checkboxes) comes first in tab order. The map opens fitted to its box
  * (the whole venue in view, centred in it) and keeps that fit as the box is
  * resized until the visitor zooms; "Fit" fits it again. Drag or one finger pans;
  * two fingers pinch to zoom and pan together; Ctrl+wheel and the zoom buttons
  * zoom. On a touch screen, a tap on seats drawn smaller than 24 px zooms in
- * about the tap first; the next tap chooses.
+ * about the tap first; the next tap chooses. Until the visitor engages the map
+ * (a tap on it, two fingers, the zoom buttons), a one-finger vertical pan over
+ * it scrolls the page; engaged, it pans the map, until they touch elsewhere.
+ * A performance chosen by keyboard in `<performance-calendar>` hands the focus
+ * to the map's seat.
  *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
@@ -145,6 +151,7 @@ export class SeatPicker extends BookingElement {
     activate: (index) => {
       this.activeSeat = index;
     },
+    announce: (text) => this.announce(text),
     label: (seat, held, invalid) => {
       const name = seatName(seat, this.money, held);
       const check = this.selectionCheck;
@@ -155,6 +162,7 @@ export class SeatPicker extends BookingElement {
       this.requestUpdate(); // the Fit button says whether the view is fitted
     },
     painted: () => {
+      this.takeFocus();
       // For the host's real-user monitoring (and our benches): when the seat map first painted.
       if (this.mapFirst && typeof performance.mark === 'function') performance.mark('booking-seat-map-paint');
       // Called while the map's first frame is being produced: the rest (below the map, the later
@@ -165,6 +173,29 @@ export class SeatPicker extends BookingElement {
       }));
     },
   });
+
+  /** Handed the focus (a performance chosen by keyboard): the map's seat takes it once painted. */
+  private focusSeats = false;
+  /** Registered (while connected) as the taker of the selection's seats, under this store. */
+  private takerStore: object | null = null;
+  private takerOff: (() => void) | undefined;
+  private readonly takeSeats = async (step: SelectionStep): Promise<boolean> => {
+    if (step.step !== 'seats' || step.performanceId !== this.currentPerformanceId || !this.getClientRects().length) return false;
+    this.focusSeats = true;
+    this.requestUpdate();
+    return true;
+  };
+
+  /** The focus handed over, to the map's seat once it is painted (a picker offering best available: its heading). */
+  private takeFocus(): void {
+    if (!this.focusSeats) return;
+    if (this.map && !this.showingBest) {
+      if (this.view.focusActive()) this.focusSeats = false;
+    } else if (this.availability) {
+      this.focusSeats = false;
+      this.renderRoot.querySelector<HTMLElement>('#title')?.focus();
+    }
+  }
 
   /** The notice about the last add (where focus goes after one: see add-to-basket.ts). */
   private async focusNotice(): Promise<void> {
@@ -305,6 +336,12 @@ export class SeatPicker extends BookingElement {
     return showsBest(this.availability, this.chooser);
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.takerOff?.();
+    this.takerStore = null;
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.requestUpdate(); // re-attach the map view after a reconnect
@@ -314,6 +351,12 @@ export class SeatPicker extends BookingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    const selection = this.bookingController.booking.selection;
+    if (this.takerStore !== selection) {
+      this.takerOff?.();
+      this.takerStore = selection;
+      this.takerOff = take(selection, this.takeSeats);
+    }
     // "2 tickets added to your basket" no longer holds once the basket is emptied or its hold ran out.
     const basket = this.bookingController.basket;
     if (this.notice?.tone === 'success' && (!basket.content || basket.released.length)) this.notice = null;
@@ -387,6 +430,7 @@ export class SeatPicker extends BookingElement {
     this.laterPart?.paintSwatches(this.renderRoot);
     const { seats } = this;
     this.view.update({ map: seats.map, selected: seats.selectedIdx, held: seats.heldIdx, invalid: seats.invalidIdx, zoom: this.zoom, active: this.activeSeat });
+    this.takeFocus();
   }
 
   /** Also waits for the parts rendered after the map's first frame. */
@@ -502,8 +546,8 @@ export class SeatPicker extends BookingElement {
   }
 
   /**
-   * Below the map, a frame after its first paint: the seat under focus, the legend, the plan and
-   * the visitor's choice with "Add", all from the later part (asked for here, so fetched in the
+   * Below the map, a frame after its first paint: the seat under focus, the legend, the visitor's
+   * choice with "Add" (the next tab stop after the map), and the plan, all from the later part (asked for here, so fetched in the
    * frame after the map's first paint; they appear when it arrives).
    */
   private renderBelowMap(map: SeatMap, active: MapSeat | undefined): TemplateResult | typeof nothing {
@@ -512,7 +556,6 @@ export class SeatPicker extends BookingElement {
     const { heldIdx, invalidSeat } = this.seats;
     return html`${later.renderSeatDetails(active, active ? heldIdx.has(active.index) : false, this.money)}
       ${later.renderLegend(map, { held: heldIdx.size > 0, invalid: invalidSeat >= 0 }, this.money)}
-      ${later.renderPlan(this.planTask.value)}
       ${later.renderSummary.call({
         ...this.choiceView(later),
         seats: this.selectedSeats,
@@ -520,7 +563,8 @@ export class SeatPicker extends BookingElement {
         total: this.total,
         onAdd: this.adder.handleAddClick,
         onClear: this.clearSelection,
-      })}`;
+      })}
+      ${later.renderPlan(this.planTask.value)}`;
   }
 
   /** Best available (the later part), or word that it is on its way. */

@@ -119,9 +119,13 @@ export const seatPickerStyles = css`
     position: relative;
     height: var(--_map-height);
     overflow: auto;
+    /* Until the visitor engages the map (seat-map-gestures.ts), one finger scrolls the page past it. */
+    touch-action: pan-y;
+    cursor: grab;
+  }
+  .viewport.engaged {
     touch-action: none;
     overscroll-behavior: contain;
-    cursor: grab;
   }
   .viewport.dragging {
     cursor: grabbing;
