@@ -585,6 +585,27 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it("leaves the basket's requests out of the way to a seat map ready for a tap, and asks for them with the first seat chosen", async () => {
+    // The basket chunk (basket-engine.ts, basket-failure.ts), not <basket-timer>'s: named stagedoor-basket-<8-character hash>.js.
+    const isBasketChunk = (url: string) => /\/stagedoor-basket-[\w-]{8}\.js$/.test(new URL(url).pathname);
+    assert.ok(readdirSync(dist).some((n) => isBasketChunk(`http://x/${n}`)), 'the bundle has a basket chunk');
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/picker`);
+    const picker = p.locator('seat-picker');
+    await picker.locator('[part~="summary"] [part~="add-button"]').first().waitFor();
+    await picker.locator('[part~="seat-button"]:not([part~="in-basket"])').nth(1).waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(requests.filter(isBasketChunk), [], 'ready for a tap, with nothing chosen: the basket\'s requests were not fetched');
+    const asked = p.waitForRequest((r) => isBasketChunk(r.url()), { timeout: 10_000 });
+    await picker.locator('[part~="seat-button"]:not([part~="in-basket"])').nth(1).press('Enter');
+    await asked;
+    await p.waitForLoadState('networkidle');
+    assert.equal(requests.filter(isBasketChunk).length, 1, 'a seat chosen: they are fetched, once, before Add is pressed');
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
   it("asks for the seat picker's later part once an event is chosen, before a performance is, not before", async () => {
     const isLater = (url: string) => /\/stagedoor-seat-picker\.later-[\w-]+\.js$/.test(new URL(url).pathname);
     const isLookup = (url: string) => /\/Performances\/\d+\/(Full)?Availability/.test(new URL(url).pathname);
