@@ -289,7 +289,7 @@ const isBasketModule = (id) => /[\\/]src[\\/]state[\\/](basket-engine|basket-fai
  * timer's countdown all import. One chunk, not two (each a request: over HTTP/1.1's six connections
  * the seat picker's later part was seven requests at once, with the seat lookup queued behind them).
  * The bundler's small runtime, which this chunk and the basket chunk both use, is a chunk of its own
- * (155 gzip bytes), asked for beside the later part with the rest of its imports.
+ * (155 gzip bytes), fetched with either.
  */
 const isPaymentModule = (id) => /[\\/]src[\\/](state[\\/]pending-payment|controllers[\\/]countdown-controller)\.ts$/.test(id);
 

@@ -600,6 +600,8 @@ describe('the script-tag bundle in a bare page', () => {
     await p.waitForLoadState('networkidle');
     assert.deepEqual(requests.filter(isBasketChunk), [], 'ready for a tap, with nothing chosen: the basket\'s requests were not fetched');
     assert.deepEqual(requests.filter(isPaymentChunk), [], 'no payment kept: the payment in progress and its note were not fetched');
+    // Nor the bundler's runtime (made for a chunk imported both ways, which the later part was while the note imported from it): a request less.
+    assert.deepEqual(requests.filter((u) => /\/stagedoor-rolldown-runtime-[\w-]+\.js$/.test(new URL(u).pathname)), [], 'no runtime chunk on the way to a tap');
     const asked = p.waitForRequest((r) => isBasketChunk(r.url()), { timeout: 10_000 });
     await seat.press('Enter');
     await asked;

@@ -67,7 +67,7 @@ export class PaymentInProgress implements ReactiveController {
     if (this.note || this.loading || this.options.basket().pendingRecord === null) return;
     this.loading = Promise.all([import('./payment-note.ts'), import('../../state/pending-payment.ts')]).then(
       ([{ PaymentNote }]) => {
-        this.note = new PaymentNote(this.host, this.options);
+        this.note = new PaymentNote(this.host, this.options, { id: PAYMENT_NOTE_ID, sentence: paymentSentence });
         this.host.requestUpdate();
       },
       () => {

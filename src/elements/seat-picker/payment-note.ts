@@ -11,7 +11,15 @@ import { CountdownController, durationInWords, formatCountdown, secondsLeft } fr
 import { intlLocale } from '../../i18n/locale.ts';
 import type { BasketStore } from '../../state/basket-store.ts';
 import { pendingPayment, type PendingPayment } from '../../state/pending-payment.ts';
-import { PAYMENT_NOTE_ID, paymentSentence, type PaymentInProgressOptions } from './payment-in-progress.ts';
+import type { PaymentInProgressOptions } from './payment-in-progress.ts';
+
+/** From payment-in-progress.ts, which stays the one place of both (given here: this module imports nothing from the later part). */
+export interface NoteWords {
+  /** The note's id, for the Add buttons' aria-describedby. */
+  id: string;
+  /** Why adding waits, with the time or without it. */
+  sentence: (time: string | null) => string;
+}
 
 export class PaymentNote implements ReactiveController {
   private store: PendingPayment | undefined;
@@ -22,6 +30,7 @@ export class PaymentNote implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly options: PaymentInProgressOptions,
+    private readonly words: NoteWords,
   ) {
     this.countdown = new CountdownController(host, {
       now: () => options.basket().api.clock.latest(),
@@ -75,7 +84,7 @@ export class PaymentNote implements ReactiveController {
   /** What to say when Add is pressed while the payment is open (the time in words). */
   get announcement(): string {
     const seconds = this.seconds;
-    return paymentSentence(seconds === null ? null : durationInWords(seconds, intlLocale(this.options.config().locale)));
+    return this.words.sentence(seconds === null ? null : durationInWords(seconds, intlLocale(this.options.config().locale)));
   }
 
   /** The note beside Add while the payment is open: why, for how long, and the way back to the payment page. */
@@ -84,8 +93,8 @@ export class PaymentNote implements ReactiveController {
     if (!store?.open) return nothing;
     const seconds = this.seconds;
     const url = store.continueUrl;
-    return html`<div part="notice payment" id=${PAYMENT_NOTE_ID} data-tone="warning">
-      <p>${paymentSentence(seconds === null ? null : formatCountdown(seconds))}</p>
+    return html`<div part="notice payment" id=${this.words.id} data-tone="warning">
+      <p>${this.words.sentence(seconds === null ? null : formatCountdown(seconds))}</p>
       ${url ? html`<p><a part="continue-button" href=${url}>${msg('Continue to payment')}</a></p>` : nothing}
     </div>`;
   }
