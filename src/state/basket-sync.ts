@@ -24,14 +24,15 @@
  * its own basket, as before.
  *
  * No rendering; the DOM only through `BroadcastChannel`, `window` and the
- * elements it is given to fire its event from.
+ * elements it is given to fire its event from. What takes in a change heard
+ * from another tab (basket-sync-apply.ts) is fetched with the first one: a
+ * visit in one tab never downloads it.
  */
-import { bookingEvent, type BookingEventDetails } from '../events.ts';
 import type { BasketStore } from './basket-store.ts';
 import type { SharedAbout, SharedChange } from './basket-types.ts';
 
 /** What one tab tells the others. */
-interface SyncMessage {
+export interface SyncMessage {
   stagedoor: 1;
   change: SharedChange;
   /** The sending tab (a tab ignores its own, which the storage fallback would echo back). */
@@ -44,21 +45,6 @@ interface SyncMessage {
   booking?: { basketId: string; bookingReference: string } | null;
   /** 'payment': the record kept for the payment; absent from older senders. */
   record?: Record<string, unknown> | null;
-}
-
-/** What a message says its change is about, as far as it reads. */
-function aboutOf(m: SyncMessage): SharedAbout {
-  const b = m.booking;
-  const booking = typeof b === 'object' && b !== null && typeof b.basketId === 'string' && typeof b.bookingReference === 'string' ? { basketId: b.basketId, bookingReference: b.bookingReference } : null;
-  const record = typeof m.record === 'object' && m.record !== null && typeof m.record.basketId === 'string' ? m.record : null;
-  return { basketId: typeof m.basketId === 'string' ? m.basketId : null, booking, record };
-}
-
-const CHANGES: ReadonlySet<string> = new Set<SharedChange>(['add', 'remove', 'clear', 'expiry', 'payment', 'completed', 'resumed']);
-
-function isMessage(value: unknown): value is SyncMessage {
-  const m = value as Partial<SyncMessage> | null;
-  return typeof m === 'object' && m !== null && m.stagedoor === 1 && typeof m.tab === 'string' && CHANGES.has(m.change as string);
 }
 
 /** This page's name among the tabs. */
@@ -75,6 +61,9 @@ export function showsBasket(store: BasketStore, host: HTMLElement): () => void {
   return () => set.delete(host);
 }
 
+/** A connected element of this tab showing the basket (it fires the event for a change from another tab). */
+export const hostShowing = (store: BasketStore): HTMLElement | undefined => [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
+
 const started = new WeakSet<BasketStore>();
 
 /**
@@ -87,10 +76,8 @@ export function syncBasket(store: BasketStore, key: string): void {
   const name = `stagedoor:sync:${key}`;
   let queue: Promise<void> = Promise.resolve();
   const receive = (data: unknown): void => {
-    if (!isMessage(data) || data.tab === TAB) return;
     // One after another: a change and the next (add then payment) are taken in their order.
-    const about = aboutOf(data);
-    queue = queue.then(() => apply(store, data.change, about)).catch(() => undefined);
+    queue = queue.then(async () => (await import('./basket-sync-apply.ts')).receive(store, data)).catch(() => undefined);
   };
 
   let channel: BroadcastChannel | null = null;
@@ -130,7 +117,7 @@ export function syncBasket(store: BasketStore, key: string): void {
 /** pending-payment.ts's `pendingPayment`, once that module has loaded (it gives it here as it loads). */
 let loadedPending: ((store: BasketStore) => PendingPaymentLike) | null = null;
 
-interface PendingPaymentLike {
+export interface PendingPaymentLike {
   bookedElsewhere(booking: { basketId: string; bookingReference: string }): void;
   check(): Promise<void>;
 }
@@ -140,22 +127,5 @@ export function providePendingPayment(pendingPayment: (store: BasketStore) => Pe
   loadedPending = pendingPayment;
 }
 
-/** Take in a change from another tab, then tell the host page (once, from one element of this tab). */
-async function apply(store: BasketStore, change: SharedChange, about: SharedAbout): Promise<void> {
-  // A payment begun there names its basket, a booking completed there names the booking: this tab
-  // takes them from the message, even where its storage lags it.
-  await store.adopt(change, about);
-  // The payment in progress (pending-payment.ts): at once where it is loaded (any page showing a
-  // basket loads it); elsewhere fetched only when the change is about a payment, so a page that
-  // shows only the timer does not download it with its first chunks.
-  let payment = loadedPending?.(store) ?? null;
-  const booked = change === 'completed' ? (about.booking ?? store.bookedElsewhere) : null;
-  const aboutPayment = booked !== null || change === 'payment' || change === 'completed' || change === 'resumed';
-  if (!payment && aboutPayment) payment = (await import('./pending-payment.ts')).pendingPayment(store);
-  if (booked) payment?.bookedElsewhere(booked);
-  else if (aboutPayment) await payment?.check();
-  const detail: BookingEventDetails['booking-remote-change'] = { change, basketId: store.value.basketId ?? store.pendingRecord?.basketId ?? null };
-  const host = [...(hosts.get(store) ?? [])].find((h) => h.isConnected);
-  host?.dispatchEvent(bookingEvent('booking-remote-change', detail));
-}
-
+/** The basket's payment in progress, when pending-payment.ts is loaded (any page showing a basket loads it). */
+export const loadedPendingPayment = (store: BasketStore): PendingPaymentLike | null => loadedPending?.(store) ?? null;

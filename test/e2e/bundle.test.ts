@@ -585,6 +585,35 @@ describe('the script-tag bundle in a bare page', () => {
     await p.close();
   });
 
+  it("leaves the basket's requests and the payment's note out of the way to a seat map ready for a tap; the first seat chosen asks for the requests", async () => {
+    // The basket chunk (basket-engine.ts, basket-failure.ts), not <basket-timer>'s: named stagedoor-basket-<8-character hash>.js.
+    const isBasketChunk = (url: string) => /\/stagedoor-basket-[\w-]{8}\.js$/.test(new URL(url).pathname);
+    // The payment in progress with the countdown (stagedoor-payment-<hash>.js) and the seat picker's note (stagedoor-payment-note-<hash>.js).
+    const isPaymentChunk = (url: string) => /\/stagedoor-payment-(note-)?[\w-]{8}\.js$/.test(new URL(url).pathname);
+    for (const [is, what] of [[isBasketChunk, 'basket'], [isPaymentChunk, 'payment']] as const) assert.ok(readdirSync(dist).some((n) => is(`http://x/${n}`)), `the bundle has a ${what} chunk`);
+    const { page: p, errors, requests, violations } = await watchedPage(browser);
+    await p.goto(`${server.origin}/picker`);
+    const picker = p.locator('seat-picker');
+    const seat = picker.locator('[part~="seat-button"]:not([part~="in-basket"])').nth(1);
+    await picker.locator('[part~="summary"] [part~="add-button"]').first().waitFor();
+    await seat.waitFor();
+    await p.waitForLoadState('networkidle');
+    assert.deepEqual(requests.filter(isBasketChunk), [], 'ready for a tap, with nothing chosen: the basket\'s requests were not fetched');
+    assert.deepEqual(requests.filter(isPaymentChunk), [], 'no payment kept: the payment in progress and its note were not fetched');
+    // Nor the bundler's runtime (made for a chunk imported both ways, which the later part was while the note imported from it): a request less.
+    assert.deepEqual(requests.filter((u) => /\/stagedoor-rolldown-runtime-[\w-]+\.js$/.test(new URL(u).pathname)), [], 'no runtime chunk on the way to a tap');
+    const asked = p.waitForRequest((r) => isBasketChunk(r.url()), { timeout: 10_000 });
+    await seat.press('Enter');
+    await asked;
+    await p.waitForLoadState('networkidle');
+    assert.equal(requests.filter(isBasketChunk).length, 1, 'a seat chosen: they are fetched, once, before Add is pressed');
+    assert.deepEqual(requests.filter(isPaymentChunk), []);
+    assert.equal(await picker.locator('[part~="notice"][part~="payment"]').count(), 0);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
   it("asks for the seat picker's later part once an event is chosen, before a performance is, not before", async () => {
     const isLater = (url: string) => /\/stagedoor-seat-picker\.later-[\w-]+\.js$/.test(new URL(url).pathname);
     const isLookup = (url: string) => /\/Performances\/\d+\/(Full)?Availability/.test(new URL(url).pathname);

@@ -6,7 +6,7 @@
  * it and the browsers' clocks together (Playwright's clock), never by waiting.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -157,6 +157,12 @@ describe('one basket across the tabs of a site', () => {
     await waitHeard(b.page, 'clear');
     await b.page.waitForFunction(() => document.querySelector('basket-timer')?.getAttribute('state') === 'empty');
 
+    // What takes in another tab's change is fetched by the tab that heard one, not by the tab that
+    // only made changes (nor by any page of a visit in one tab).
+    const takingIn = readdirSync(dist).filter((n) => n.endsWith('.js') && readFileSync(join(dist, n), 'utf8').includes('booking-remote-change'));
+    const fetched = (requests: string[]) => takingIn.filter((n) => requests.some((u) => new URL(u).pathname.endsWith(`/${n}`)));
+    assert.deepEqual(fetched(a.requests), [], 'the tab that made the changes heard none: it did not fetch what takes them in');
+    assert.deepEqual(fetched(b.requests), takingIn, 'the tab that heard them did');
     // The change events fired where the visitor acted, the cross-tab event in the other tab only.
     assert.deepEqual(await heard(a.page, 'remote'), []);
     assert.deepEqual(await heard(b.page, 'local'), []);

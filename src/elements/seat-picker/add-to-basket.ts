@@ -11,14 +11,6 @@ import { focusDropped, focusedIn } from '../../controllers/focus-recovery.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { AddOutcome, BasketFailure, BasketStore } from '../../state/basket-store.ts';
 import { focusBasketItem } from '../../state/focus-handoff.ts';
-import { provideBasketEngine, provideBasketWords } from '../../state/basket-store.ts';
-import { basketEngine } from '../../state/basket-engine.ts';
-import { basketWords } from '../../state/basket-failure.ts';
-
-// The basket store words an Add that fails at once (basket-store.ts): this part is loaded when the visitor can make one.
-// and its requests (basket-engine.ts) arrive with it, so the first click waits for no download.
-provideBasketWords(basketWords);
-provideBasketEngine(basketEngine);
 
 /** A message about the last add, or about seats lost while choosing. */
 export interface Notice {

@@ -7,15 +7,14 @@
  * admission) waits: a note beside it says why and for how long, with the way back to
  * the same payment page. Once the payment is known booked or released, Add works again.
  *
- * In the later part (seat-picker.later.ts), like the Add buttons it stands beside.
+ * In the later part (seat-picker.later.ts), like the Add buttons it stands beside; the note
+ * itself (payment-note.ts) only once a payment is kept for the basket.
  */
 import { msg, str } from '../../i18n/msg.ts';
-import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { CountdownController, durationInWords, formatCountdown, secondsLeft } from '../../controllers/countdown-controller.ts';
-import { intlLocale } from '../../i18n/locale.ts';
+import { nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { BasketStore } from '../../state/basket-store.ts';
 import type { BookingConfig } from '../../state/config.ts';
-import { pendingPayment, type PendingPayment } from '../../state/pending-payment.ts';
+import type { PaymentNote } from './payment-note.ts';
 
 /** The id of the note, for the Add buttons' aria-describedby. */
 export const PAYMENT_NOTE_ID = 'payment-note';
@@ -25,87 +24,65 @@ export interface PaymentInProgressOptions {
   config: () => BookingConfig;
 }
 
+/** Why adding waits, with the time as `m:ss` (shown) or in words (said), or without it while it is not known. */
+export function paymentSentence(time: string | null): string {
+  return time === null
+    ? msg('You have a payment in progress. Finish it or let it lapse before choosing more seats.')
+    : msg(str`You have a payment in progress. Finish it or let it lapse (${time}) before choosing more seats.`);
+}
+
+/**
+ * The payment's note and what it knows (payment-note.ts, with the payment in progress and the
+ * countdown) are fetched only once the basket has a payment kept for it: from this tab's storage,
+ * or heard from another tab. Until they are here, a payment kept and not come back counts as open
+ * (Add waits, and says why), as it does while the service is being asked.
+ */
 export class PaymentInProgress implements ReactiveController {
-  private store: PendingPayment | undefined;
-  private storeOf: BasketStore | undefined;
-  private off: (() => void) | undefined;
-  private readonly countdown: CountdownController;
+  private note: PaymentNote | undefined;
+  private loading: Promise<void> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly options: PaymentInProgressOptions,
   ) {
-    this.countdown = new CountdownController(host, {
-      now: () => options.basket().api.clock.latest(),
-      align: () => this.store?.value.deadline ?? null,
-      onVisible: () => void this.store?.check(),
-    });
     host.addController(this);
-    this.follow();
+    this.load();
   }
 
   /** Whether a payment is open (or may be): adding waits until it is booked or released. */
   get open(): boolean {
-    return this.store?.open ?? false;
+    return this.note ? this.note.open : this.options.basket().awaitingPayment !== null;
   }
 
   hostConnected(): void {
-    this.follow();
+    this.load();
   }
 
   hostUpdate(): void {
-    this.follow();
-    const pending = this.store?.value;
-    this.countdown.running = Boolean(this.store?.open && pending?.deadline !== null);
+    this.load();
   }
 
-  hostDisconnected(): void {
-    this.off?.();
-    this.off = undefined;
-    this.storeOf = undefined;
-    this.store = undefined;
-  }
-
-  /** Follow the payment in progress of the basket the element shows now. */
-  private follow(): void {
-    const basket = this.options.basket();
-    if (this.storeOf === basket) return;
-    this.off?.();
-    this.storeOf = basket;
-    this.store = pendingPayment(basket);
-    this.off = this.store.subscribe(() => this.host.requestUpdate());
-  }
-
-  /** The seconds the payment stays open, shown (null: not known, or the time is up and the service not yet caught up). */
-  private get seconds(): number | null {
-    const deadline = this.store?.value.deadline ?? null;
-    if (deadline === null) return null;
-    const left = deadline - this.countdown.now;
-    return left > 0 ? secondsLeft(left) : null;
-  }
-
-  /** Why adding waits, with the time as `m:ss` (shown) or in words (said). */
-  private sentence(time: string | null): string {
-    return time === null
-      ? msg('You have a payment in progress. Finish it or let it lapse before choosing more seats.')
-      : msg(str`You have a payment in progress. Finish it or let it lapse (${time}) before choosing more seats.`);
+  /** A payment is kept for the basket: fetch the note (its two chunks at once, not one after the other). */
+  private load(): void {
+    if (this.note || this.loading || this.options.basket().pendingRecord === null) return;
+    this.loading = Promise.all([import('./payment-note.ts'), import('../../state/pending-payment.ts')]).then(
+      ([{ PaymentNote }]) => {
+        this.note = new PaymentNote(this.host, this.options, { id: PAYMENT_NOTE_ID, sentence: paymentSentence });
+        this.host.requestUpdate();
+      },
+      () => {
+        this.loading = undefined; // asked again at the next update
+      },
+    );
   }
 
   /** What to say when Add is pressed while the payment is open (the time in words). */
   get announcement(): string {
-    const seconds = this.seconds;
-    return this.sentence(seconds === null ? null : durationInWords(seconds, intlLocale(this.options.config().locale)));
+    return this.note?.announcement ?? paymentSentence(null);
   }
 
   /** The note beside Add while the payment is open: why, for how long, and the way back to the payment page. */
   render(): TemplateResult | typeof nothing {
-    const store = this.store;
-    if (!store?.open) return nothing;
-    const seconds = this.seconds;
-    const url = store.continueUrl;
-    return html`<div part="notice payment" id=${PAYMENT_NOTE_ID} data-tone="warning">
-      <p>${this.sentence(seconds === null ? null : formatCountdown(seconds))}</p>
-      ${url ? html`<p><a part="continue-button" href=${url}>${msg('Continue to payment')}</a></p>` : nothing}
-    </div>`;
+    return this.note?.render() ?? nothing;
   }
 }

@@ -42,6 +42,10 @@ export class SelectionValidation {
       args: () => [port.performanceId(), port.selected()] as const,
       task: async ([id, ticketIds], { signal }): Promise<SeatsSelectionValidationResult | null> => {
         if (id === null || !ticketIds.length) return null;
+        // The basket's requests and failure words (one chunk; basket-engine.ts gives itself to the store as it
+        // loads) are fetched with the first choice, beside its check: the first Add waits for no download, and
+        // the way to a seat map ready for a tap pays for none of it.
+        void import('../../state/basket-engine.ts').catch(() => undefined);
         const api = port.api();
         await pause(VALIDATION_DELAY, signal);
         try {
