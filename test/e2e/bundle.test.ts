@@ -79,6 +79,11 @@ describe('the script-tag bundle in a bare page', () => {
     const performance = Performances.find((p) => p.DirectlyBookablePerformance && p.TotalAvailableTickesCount > 20);
     assert.ok(performance, 'a bookable performance');
     performanceId = performance.PerformanceId;
+    // A general-admission show: its first tap is "Add".
+    const standing = Events.find((e) => e.Name.startsWith('Midnight Brass'));
+    assert.ok(standing, 'the sandbox has a general-admission show');
+    const standingPerformance = (await api.getEventPerformances({ eventId: standing.EventId })).Performances.find((p) => p.TotalAvailableTickesCount > 20);
+    assert.ok(standingPerformance, 'a bookable general-admission performance');
     const script = '<script type="module" src="/v1/stagedoor.js"></script>';
     Object.assign(pages, {
       '/once': page(script, '<booking-provider id="provider" endpoint="/api"><p>inside</p></booking-provider>'),
@@ -114,6 +119,11 @@ describe('the script-tag bundle in a bare page', () => {
       '/picker': page(
         '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
         `<main><seat-picker performance-id="${performanceId}"></seat-picker></main>`,
+      ),
+      // A general-admission performance's picker: areas and prices, no map.
+      '/standing': page(
+        '<script type="application/json" data-stagedoor-config>{"endpoint": "/api"}</script><script type="module" src="/v1/stagedoor.js"></script>',
+        `<main><seat-picker performance-id="${standingPerformance.PerformanceId}"></seat-picker></main>`,
       ),
       // A seat picker and a checkout: the checkout's view loads once seats are added.
       '/basket': page(
@@ -611,6 +621,21 @@ describe('the script-tag bundle in a bare page', () => {
     assert.equal(await picker.locator('[part~="notice"][part~="payment"]').count(), 0);
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
+    await p.close();
+  });
+
+  it("asks for the basket's requests as soon as a general-admission choice shows, where Add is the first tap", async () => {
+    const isBasketChunk = (url: string) => /\/stagedoor-basket-[\w-]{8}\.js$/.test(new URL(url).pathname);
+    const { page: p, errors, requests } = await watchedPage(browser);
+    const asked = p.waitForRequest((r) => isBasketChunk(r.url()), { timeout: 10_000 });
+    await p.goto(`${server.origin}/standing`);
+    const picker = p.locator('seat-picker');
+    await picker.locator('[part~="general"] [part~="add-button"]').first().waitFor();
+    // Asked for with the choice, before any tap: the first Add waits for no download.
+    await asked;
+    await p.waitForLoadState('networkidle');
+    assert.equal(requests.filter(isBasketChunk).length, 1);
+    assert.deepEqual(errors, []);
     await p.close();
   });
 

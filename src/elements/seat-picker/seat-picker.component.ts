@@ -375,8 +375,12 @@ export class SeatPicker extends BookingElement {
         if (later) later.best.count = later.general.count = this.wantedCount;
       }
     }
-    // Best available only, or general admission: their part is needed now.
-    if (needsChoiceByCount(this.availability, this.chooser)) this.later();
+    // Best available only, or general admission: their part is needed now, and so are the basket's
+    // requests (one chunk, which a seat map fetches with its first seat chosen): here "Add" is the first tap.
+    if (needsChoiceByCount(this.availability, this.chooser)) {
+      this.later();
+      void import('../../state/basket-engine.ts').catch(() => undefined);
+    }
     // An event chosen, its dates on their way to the calendar: a performance is the next tap.
     // Fetch what shows below the map now (it is put to use only after the map's first paint), so
     // it does not share the seat lookup's round trip and bandwidth.
