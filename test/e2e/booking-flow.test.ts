@@ -266,9 +266,9 @@ describe('booking flow over npm start', () => {
       // The customer waits for the seats to show (as they would see them load).
       await page.locator('seat-picker').locator('[part~="seat-button"]').first().waitFor();
 
-      // 3. Seats: Tab to the map (one tab stop), then two neighbours the service accepts.
+      // 3. Seats: a performance chosen by key hands the map (one tab stop) the focus; then two neighbours the service accepts.
       const seat = (f: Focus) => f.host === 'seat-picker' && f.part.includes('seat-button') && f.tag === 'button';
-      let current = await tabTo('the seat map', seat);
+      let current = await focusBecomes('the performance handed its seats the focus', seat);
       const checked = () =>
         page.waitForResponse((r) => r.url().includes('/SeatsSelectionValidation') && (JSON.parse(r.request().postData() ?? '{}') as { TicketIds?: unknown[] }).TicketIds?.length === 2);
       let chosen = false;

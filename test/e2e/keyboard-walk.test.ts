@@ -51,8 +51,18 @@ async function details(page: Page, reach: (target: Locator) => Promise<void>, ti
   }
 }
 
-/** The payment page (the sandbox's, on the same origin): reached when the page leaves the demo. */
-const onPayment = (page: Page) => page.waitForURL((url) => !url.pathname.endsWith('/index.html') && url.pathname !== '/');
+/**
+ * The payment page (the sandbox's, on the same origin): reached when the page leaves the demo. When it
+ * is not, the failure names what the checkout says instead (its alert, its message), not only a time-out.
+ */
+async function onPayment(page: Page): Promise<void> {
+  try {
+    await page.waitForURL((url) => !url.pathname.endsWith('/index.html') && url.pathname !== '/');
+  } catch (error) {
+    const said = await checkout(page).locator('[role="alert"], [part~="message"]').allInnerTexts().catch(() => []);
+    throw new Error(`the payment page was not reached (at ${page.url()}); the checkout says: ${JSON.stringify(said)}`, { cause: error });
+  }
+}
 
 describe('booking by keyboard alone against by mouse (the demo theatre, built)', () => {
   let demo: Awaited<ReturnType<typeof builtDemo>> | undefined;

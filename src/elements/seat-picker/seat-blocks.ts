@@ -5,8 +5,11 @@
  */
 import { msg, str } from '../../i18n/msg.ts';
 import { plural } from '../../i18n/plural.ts';
+import { freeBlock } from '../../state/free-blocks.ts';
 
-export { freeBlock } from '../../state/free-blocks.ts';
+// Given on with the sentence, so the first jump loads one chunk (written as an import, not a
+// re-export, so the element manifest names this module rather than a path relative to it).
+export { freeBlock };
 
 /** After a jump: "4 free seats side by side.", or that there are none that way. */
 export function blockSentence(size: number): string {
