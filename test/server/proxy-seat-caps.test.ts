@@ -11,7 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import { createProxy, type ProxyApp, type ProxyOptions, type ProxyStore } from '../../src/server/proxy/index.ts';
 import { createRedisStore } from '../../src/server/proxy/redis-store.ts';
 import { createSandbox, ManualClock, type Sandbox } from '../../src/server/sandbox/index.ts';
+import { createApiClient } from '../../src/api/client.ts';
 import type { BasketContent } from '../../src/api/types.ts';
+import { basketFailureOf } from '../../src/state/basket-failure.ts';
 import { START, TINY, tinyCatalogue } from './sandbox-harness.ts';
 import { startRedis, startRedisCluster, type RunningRedis, type RunningRedisCluster } from './servers.ts';
 
@@ -102,6 +104,24 @@ describe('seat caps on one proxy (its memory)', () => {
     assert.equal(seatsIn(await content(proxy, basket)), 3);
     assert.equal(await status(add(proxy, basket, 1)), 200);
     assert.equal(seatsIn(await content(proxy, basket)), 4);
+  });
+
+  test('the widget’s client reads the refusal as the service’s: it says how many more may be booked', async () => {
+    const { proxy, basket } = await oneBasket();
+    const api = createApiClient({ endpoint: 'http://proxy.test/api', fetch: async (input, init) => proxy.fetch(new Request(input, init)) });
+    await api.addTickets({ basketId: basket, body: { BestSeats: { PerformanceId: TINY.gaPerf, AreaId: TINY.standing, SeatsCount: 3, Price: 25 } } });
+    const failures = [];
+    for (const SeatsCount of [2, 1, 1]) {
+      const error = await api.addTickets({ basketId: basket, body: { BestSeats: { PerformanceId: TINY.gaPerf, AreaId: TINY.standing, SeatsCount, Price: 25 } } }).then(() => null, (e: unknown) => e);
+      if (error) failures.push(basketFailureOf('add', error));
+    }
+    assert.deepEqual(
+      failures.map((f) => [f.kind, f.bookableTicketsCount, f.message]),
+      [
+        ['bookable-exceeded', 1, 'Only 1 ticket can still be booked for this performance.'],
+        ['bookable-exceeded', 0, 'No more tickets can be booked for this performance.'],
+      ],
+    );
   });
 
   test('a second basket from the same address is held to what the address cap leaves', async () => {
