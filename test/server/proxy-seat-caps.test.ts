@@ -15,6 +15,8 @@ import { createApiClient } from '../../src/api/client.ts';
 import type { BasketContent } from '../../src/api/types.ts';
 import { basketFailureOf } from '../../src/state/basket-failure.ts';
 import { START, TINY, tinyCatalogue } from './sandbox-harness.ts';
+import { stagedoor } from './cli-helpers.ts';
+import { listen, unreachableStore } from './proxy-helpers.ts';
 import { startRedis, startRedisCluster, type RunningRedis, type RunningRedisCluster } from './servers.ts';
 
 const KEY = 'sk-seat-caps';
@@ -174,9 +176,40 @@ describe('seat caps on one proxy (its memory)', () => {
     assert.match(String(bad.body.Message), /Stagedoor-Queue-Id/);
   });
 
+  test('a shared store that fails: this process still caps (degraded, not open, not closed)', async () => {
+    const { proxy, basket } = await oneBasket({ store: unreachableStore() });
+    assert.equal(await status(add(proxy, basket, 4)), 200);
+    const refused = await add(proxy, basket, 1);
+    assert.deepEqual([refused.status, refused.body.BookableTicketsCount, proxy.storeHealth], [409, 0, 'degraded']);
+  });
+
   test('caps switched off: the service alone decides', async () => {
     const { proxy, basket } = await oneBasket({ seatCaps: false });
     assert.equal(await status(add(proxy, basket, 8)), 200);
+  });
+});
+
+describe('stagedoor proxy --seat-cap-visitor / --seat-cap-address', () => {
+  test('sets the caps (off switches one off), and refuses a cap that is not a number', async () => {
+    const w = world();
+    const service = await listen((request) => w.sandbox.fetch(request));
+    const cli = stagedoor(['proxy', '--upstream', service.url, '--port', '0', '--seat-cap-visitor', '2', '--seat-cap-address', 'off'], { STAGEDOOR_API_KEY: KEY });
+    const bad = stagedoor(['proxy', '--upstream', service.url, '--port', '0', '--seat-cap-visitor', 'many'], { STAGEDOOR_API_KEY: KEY });
+    try {
+      const [, endpoint] = await cli.line(/^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//);
+      const post = async (path: string, body?: unknown) => {
+        const response = await fetch(`${endpoint}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const basket = String((await post('/rest/v2/Baskets')).body.BasketId);
+      const refused = await post(`/v3/Baskets/${basket}/performances/${TINY.gaPerf}/tickets`, { AreaId: TINY.standing, SeatsCount: 3, Price: 25 });
+      assert.deepEqual([refused.status, refused.body.SeatCap], [409, { per: 'visitor', cap: 2, remaining: 2 }]);
+      assert.equal(await bad.exited, 2);
+      assert.match(bad.stderr(), /--seat-cap-visitor must be a positive whole number/);
+    } finally {
+      await Promise.all([cli.stop(), bad.stop()]);
+      await service.close();
+    }
   });
 });
 
