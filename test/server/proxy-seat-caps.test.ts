@@ -162,6 +162,17 @@ describe('seat caps on one proxy (its memory)', () => {
     assert.equal(await status(add(proxy, again, 4)), 200);
   });
 
+  test('an IPv6 client is one address per /64, as the rate limits count it', async () => {
+    const addresses = ['2001:db8:7:9::1', '2001:db8:7:9:ffff:ffff:ffff:fffe'];
+    let next = 0;
+    const w = world();
+    const proxy = w.proxy({ clientAddress: () => addresses[next++ % 2] });
+    const [a, b] = [await newBasket(proxy), await newBasket(proxy)];
+    assert.equal(await status(add(proxy, a, 4)), 200);
+    const refused = await add(proxy, b, 3);
+    assert.deepEqual([refused.status, refused.body.SeatCap], [409, { per: 'address', cap: 6, remaining: 2 }]);
+  });
+
   test('the room’s queue id is the visitor: two baskets of one queue id share its cap; a malformed one is refused', async () => {
     const w = world();
     const proxy = w.proxy({ seatCaps: { perVisitor: 4, perAddress: 20 } });
