@@ -198,6 +198,7 @@ export function unreachableStore(name = 'unreachable'): ProxyStore {
     cache: { get: broken, set: broken },
     orders: { get: broken, set: broken },
     rateLimits: { hit: broken },
+    seatHolds: { reserve: broken, settle: broken, held: broken, basket: broken, setBasket: broken },
     flights: { claim: broken, release: broken, wait: async () => undefined },
     ping: broken,
     close: async () => undefined,

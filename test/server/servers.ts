@@ -3,9 +3,11 @@
  * free port, stopped by their own pid (never by name: other people on the
  * machine run the same programs).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from '../e2e/helpers/free-port.ts';
 
 export { freePort };
@@ -29,10 +31,11 @@ export interface RunningRedis {
   start(): Promise<void>;
 }
 
-function launch(binary: string, port: number): Promise<ChildProcess> {
+function launch(binary: string, port: number, extra: string[] = [], cwd?: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'notice'], {
+    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'notice', ...extra], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      cwd,
     });
     let output = '';
     const onData = (chunk: string) => {
@@ -66,12 +69,6 @@ export async function startRedis(): Promise<RunningRedis> {
       if (attempt >= 4) throw error;
     }
   }
-  const stopChild = async (c: ChildProcess | undefined) => {
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-    c.kill('SIGKILL');
-    await exited;
-  };
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -81,6 +78,58 @@ export async function startRedis(): Promise<RunningRedis> {
       child = await launch(binary, port);
     },
   };
+}
+
+async function stopChild(c: ChildProcess | undefined): Promise<void> {
+  if (!c || c.exitCode !== null || c.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGKILL');
+  await exited;
+}
+
+export interface RunningRedisCluster {
+  /** `redis://127.0.0.1:PORT` of each master. */
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A three-master Redis Cluster of our own on free loopback ports (each node in its own temporary
+ * folder for its nodes.conf), its slots assigned by `redis-cli --cluster create`; resolves once
+ * `cluster info` says `cluster_state:ok` on every node.
+ */
+export async function startRedisCluster(): Promise<RunningRedisCluster> {
+  const binary = redisServerPath();
+  const cli = join(dirname(binary), 'redis-cli');
+  const dir = mkdtempSync(join(tmpdir(), 'stagedoor-cluster-'));
+  const children: ChildProcess[] = [];
+  const ports: number[] = [];
+  const stop = async () => {
+    await Promise.all(children.map((c) => stopChild(c)));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const port = await freePort();
+      const cwd = mkdtempSync(join(dir, `node${i}-`));
+      children.push(await launch(binary, port, ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'], cwd));
+      ports.push(port);
+    }
+    const run = promisify(execFile);
+    await run(cli, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    // The nodes agree on the slots a moment after create returns: ask until each says so (bounded).
+    for (const port of ports) {
+      for (let attempt = 0; ; attempt++) {
+        const { stdout } = await run(cli, ['-p', String(port), 'cluster', 'info']);
+        if (stdout.includes('cluster_state:ok')) break;
+        if (attempt > 2000) throw new Error(`the cluster node on ${port} never became ok:\n${stdout}`);
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { urls: ports.map((p) => `redis://127.0.0.1:${p}`), stop };
 }
 
 /** Debian's nginx (`apt-get install nginx-light`; `.ci/run` installs it when missing), or NGINX_PATH. */

@@ -4,12 +4,15 @@
  *   STAGEDOOR_API_KEY=... stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
  *       [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
  *       [--client-address-header X-Forwarded-For] [--trust-forwarded] [--redis URL] [--redis-prefix stagedoor:]
+ *       [--redis-cluster URL]... [--seat-cap-visitor 10|off] [--seat-cap-address 20|off]
  *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
  *       [--ops-port PORT] [--ops-host 127.0.0.1]
  *
  * The Api-Key comes from STAGEDOOR_API_KEY only, never argv (where `ps` shows
  * it). `--redis` (or REDIS_URL) shares the cache, rate limits, single flight
- * and kept orders with every other process on that Redis. One JSON access-log
+ * kept orders and seats held with every other process on that Redis (`--redis-cluster`, once per
+ * master, for a Redis Cluster). `--seat-cap-visitor` and `--seat-cap-address` set the seats one
+ * visitor and one client address may hold at once per performance (seat-caps.ts; `off` for none). One JSON access-log
  * line per request on stdout (or appended to a file, or none); /healthz, /readyz and /metrics beside the
  * prefix, or with `--ops-port` /metrics only on a listener of its own (loopback by default: never
  * on the public port) and /healthz, /readyz on both; SIGTERM or SIGINT drains (server.ts). At start-up
@@ -28,6 +31,7 @@ export const KEY_VARIABLE = 'STAGEDOOR_API_KEY';
 export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
                   [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
                   [--client-address-header X-Forwarded-For] [--trust-forwarded] [--redis URL] [--redis-prefix stagedoor:]
+                  [--redis-cluster URL]... [--seat-cap-visitor 10|off] [--seat-cap-address 20|off]
                   [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
                   [--ops-port PORT] [--ops-host 127.0.0.1]
                                        the proxy; the service's Api-Key is read from ${KEY_VARIABLE},
@@ -39,6 +43,12 @@ export class UsageError extends Error {}
 export function parsePort(raw: string, source: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new UsageError(`${source} must be a port number (0-65535), not '${raw}'.`);
   return Number(raw);
+}
+
+/** A seat cap: a positive whole number, or `off`/`0` for none. */
+function seatCap(raw: string | undefined, name: string): number | false | undefined {
+  if (raw === 'off' || raw === '0') return false;
+  return positive(raw, name);
 }
 
 function positive(raw: string | undefined, name: string): number | undefined {
@@ -133,6 +143,9 @@ export async function runProxyCommand(args: string[]): Promise<void> {
         'trust-forwarded': { type: 'boolean', default: false },
         redis: { type: 'string' },
         'redis-prefix': { type: 'string' },
+        'redis-cluster': { type: 'string', multiple: true },
+        'seat-cap-visitor': { type: 'string' },
+        'seat-cap-address': { type: 'string' },
         'payment-timeout-minutes': { type: 'string' },
         'drain-timeout-ms': { type: 'string' },
         'access-log': { type: 'string', default: 'stdout' },
@@ -156,10 +169,13 @@ export async function runProxyCommand(args: string[]): Promise<void> {
   const drainTimeoutMs = positive(values['drain-timeout-ms'], 'drain-timeout-ms') ?? (timeoutMs ?? 10_000) + 5000;
   const port = parsePort(values.port, '--port');
   const opsPort = values['ops-port'] === undefined ? undefined : parsePort(values['ops-port'], '--ops-port');
-  const redisUrl = values.redis ?? (process.env.REDIS_URL?.trim() || undefined);
+  const clusterNodes = values['redis-cluster'];
+  const redisUrl = values.redis ?? clusterNodes?.[0] ?? (process.env.REDIS_URL?.trim() || undefined);
+  const perVisitor = seatCap(values['seat-cap-visitor'], 'seat-cap-visitor');
+  const perAddress = seatCap(values['seat-cap-address'], 'seat-cap-address');
 
   let store: RedisStore | undefined;
-  if (redisUrl) store = createRedisStore({ url: redisUrl, keyPrefix: values['redis-prefix'] });
+  if (redisUrl) store = createRedisStore({ url: redisUrl, clusterNodes, keyPrefix: values['redis-prefix'] });
   const target = values['access-log'];
   let file: number | undefined;
   if (target !== 'stdout' && target !== 'off') {
@@ -182,6 +198,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     timeoutMs,
     clientAddressHeader: values['client-address-header'],
     trustForwarded: values['trust-forwarded'],
+    seatCaps: { ...(perVisitor === undefined ? {} : { perVisitor }), ...(perAddress === undefined ? {} : { perAddress }) },
     paymentTimeoutMs: paymentMinutes === undefined ? undefined : paymentMinutes * 60_000,
     store,
     log: target === 'off' ? false : log,

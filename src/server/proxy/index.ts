@@ -52,7 +52,9 @@
  *
  * SubmitOrder is idempotent (submissions.ts); Create Basket and Add Tickets are
  * rate-limited per client address, an IPv6 one per /64 (client-address.ts; a
- * sliding window, shared through the store);
+ * sliding window, shared through the store); the seats held at once per performance are
+ * capped per visitor and per address (seat-caps.ts: a 409 BookableTicketsExceeded naming
+ * how many may still be added);
  * /healthz, /readyz and /metrics are answered outside the prefix (health.ts).
  */
 import { Hono } from 'hono';
@@ -71,12 +73,14 @@ import { keyRedactor } from './key-redaction.ts';
 import { acceptsGzip, compressible, message, readBody, replyFrom, toResponse, type Reply, type ReplyError } from './reply.ts';
 import { checkReturnAddresses, pageOrigin, ReturnOriginWatch, siteRefusal, siteRefusalReply, type ReturnAddressPolicy } from './return-addresses.ts';
 import { siteOriginReader } from './site-origin.ts';
+import { addedSeats, DEFAULT_SEAT_CAPS, QUEUE_ID_HEADER, queueIdOf, SeatCaps, type SeatCapOptions } from './seat-caps.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
 import { Submissions } from './submissions.ts';
 import { callUpstream, fetchClient, handlerClient, type Upstream, type UpstreamClient, type UpstreamRequest } from './upstream.ts';
 
-export { MemoryCacheStore, MemoryRateLimitStore, memoryStore } from './stores.ts';
+export { MemoryCacheStore, MemoryRateLimitStore, MemorySeatHoldStore, memoryStore } from './stores.ts';
+export { DEFAULT_SEAT_CAPS, QUEUE_ID_HEADER, type SeatCapOptions } from './seat-caps.ts';
 export type {
   CacheStore,
   CachedResponse,
@@ -86,6 +90,7 @@ export type {
   RateLimitDecision,
   RateLimitRule,
   RateLimitStore,
+  SeatHoldStore,
 } from './stores.ts';
 export type { Attempt, Upstream, UpstreamAnswer, UpstreamClient, UpstreamRequest } from './upstream.ts';
 export type { Readiness } from './health.ts';
@@ -117,6 +122,8 @@ export interface AccessLogEntry {
   retried?: boolean;
   /** Set on a 429 of the proxy's own rate limit. */
   limited?: boolean;
+  /** Set on a 409 of the proxy's own seat cap (seat-caps.ts). */
+  capped?: boolean;
   /** Set when a repeated SubmitOrder got the answer kept from the accepted one. */
   replayed?: boolean;
   /** Set when the request was refused below the proxy (Node's parser, the request adapter): why (`ProxyApp.refused`). */
@@ -172,6 +179,12 @@ export interface ProxyOptions {
   cacheTtlSeconds?: Partial<Record<OperationKind, number>>;
   /** Rate limits per client address on Create Basket and Add Tickets. `false` switches them off. */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Seats one visitor (the room's `Stagedoor-Queue-Id`, else the basket) and one client address may
+   * hold at once per performance, across every proxy sharing the store (seat-caps.ts). Defaults:
+   * 10 per visitor, 20 per address; `false` (or a cap `false`) switches them off.
+   */
+  seatCaps?: SeatCapOptions | false;
   /** The service's payment timeout, ms (default 20 minutes): how long a basket's SubmitOrder answer is kept for a repeat. */
   paymentTimeoutMs?: number;
   /**
@@ -303,6 +316,11 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     return value;
   };
   const rules: Record<keyof typeof DEFAULT_RATE_LIMITS, RateLimitRule | false> = { createBasket: rule('createBasket'), addTickets: rule('addTickets') };
+  const capOptions = options.seatCaps === false ? { perVisitor: false as const, perAddress: false as const } : { ...DEFAULT_SEAT_CAPS, ...options.seatCaps };
+  for (const name of ['perVisitor', 'perAddress'] as const) {
+    const cap = capOptions[name];
+    if (cap !== false) checked(`seatCaps.${name}`, cap, 1);
+  }
   const log = options.log === false ? null : (options.log ?? ((entry: AccessLogEntry) => console.log(JSON.stringify(entry))));
   const metrics = options.metrics || null;
   const operational = options.operationalEndpoints ?? true;
@@ -320,6 +338,17 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     events: { storeError: (operation) => metrics?.storeError(operation), storeHealth: (health) => metrics?.storeHealth(health) },
   });
   metrics?.storeHealth(state.health);
+  const seatCaps =
+    capOptions.perVisitor === false && capOptions.perAddress === false
+      ? null
+      : new SeatCaps({
+          caps: capOptions,
+          holds: () => state.seatHolds,
+          now,
+          serviceNow: () => clock.read(),
+          pendingMs: timeoutMs + LATE_ORDER_MS,
+          fallbackHoldMs: paymentTimeoutMs,
+        });
   const lookups = new Lookups({ state, now, timeoutMs });
   const submissions = new Submissions({ state, now, keepMs: paymentTimeoutMs, timeoutMs, lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2) });
   const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000), orders: () => returnWatch.state });
@@ -415,6 +444,22 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       }
     }
 
+    // Seats no one can hoard: reserved under the visitor's and the address's caps before the add is forwarded (seat-caps.ts).
+    const basketId = String(params.path.basketId ?? '').toLowerCase();
+    const adding = seatCaps ? addedSeats(op.name as OperationName, params.path, parsed) : null;
+    let settleSeats: ((reply: Reply) => Promise<void>) | undefined;
+    if (seatCaps && adding && adding.seats > 0) {
+      const queueId = queueIdOf(headerOf(request, env, QUEUE_ID_HEADER));
+      if (queueId === false) return plain(message(400, `The ${QUEUE_ID_HEADER} header must be 1 to 128 letters, digits, '-', '_', '.' or ':'.`));
+      const subjects = seatCaps.subjects(queueId ? `q:${queueId}` : `b:${basketId}`, rateLimitSubject(clientAddress(request, env)));
+      const reserved = await seatCaps.reserve(basketId, adding.scope, adding.seats, subjects);
+      if ('refusal' in reserved) {
+        entry.capped = true;
+        return plain(reserved.refusal);
+      }
+      settleSeats = reserved.settle;
+    }
+
     const pathAndQuery = fillPath(op.path, params.path) + buildQuery(op, params.query);
     const headers: Record<string, string> = { accept: 'application/json', 'api-key': apiKey };
     const ttlMs = op.method === 'GET' ? ttlSeconds[op.kind] * 1000 : 0;
@@ -442,7 +487,14 @@ export function createProxy(options: ProxyOptions): ProxyApp {
       reply = outcome.reply;
       if (outcome.replayed) entry.replayed = true;
     } else if (!caching || ttlMs <= 0) {
-      reply = replyFrom(await callUpstream(client, upstreamRequest, { timeoutMs }), redact);
+      try {
+        reply = replyFrom(await callUpstream(client, upstreamRequest, { timeoutMs }), redact);
+      } catch (error) {
+        await settleSeats?.(message(500, ''));
+        throw error;
+      }
+      await settleSeats?.(reply);
+      if (seatCaps && (op.name === 'deleteBasketItem' || op.name === 'deleteAllFromBasket')) await seatCaps.removed(op.name, basketId, params.path, reply);
     } else {
       const forward = async () => replyFrom(await callUpstream(client, upstreamRequest, { timeoutMs }), redact);
       const outcome = await lookups.get(`${op.method} ${pathAndQuery}`, ttlMs, forward);

@@ -8,6 +8,8 @@
  * - Rate limits: the shared store's counters, so every process holds one limit.
  * - Kept SubmitOrder answers: both.
  * - Single flight across processes: the shared store's.
+ * - Seats held (seat caps): the shared store's; while it fails, this process's (each
+ *   process then caps on its own: seat-caps.ts says why not closed).
  *
  * When the shared store fails, nothing the customer does fails with it: the
  * proxy is `degraded` (logged once, /readyz says so, /metrics counts the
@@ -16,13 +18,22 @@
  * but probed every `probeMs` (so a hung store costs no request any time). When
  * a probe answers, sharing resumes (logged).
  */
-import { memoryStore, type CachedResponse, type FlightStore, type MemoryCacheStore, type ProxyStore, type RateLimitDecision, type RateLimitRule } from './stores.ts';
+import {
+  memoryStore,
+  type CachedResponse,
+  type FlightStore,
+  type MemoryCacheStore,
+  type ProxyStore,
+  type RateLimitDecision,
+  type RateLimitRule,
+  type SeatHoldStore,
+} from './stores.ts';
 
 /** `local`: no shared store configured; `ok`: sharing; `degraded`: the shared store failed, this process alone. */
 export type StoreHealth = 'local' | 'ok' | 'degraded';
 
 export interface StateEvents {
-  /** A shared-store operation failed (`cache-get`, `cache-set`, `rate-limit`, `order-get`, `order-set`, `flight`, `ping`). */
+  /** A shared-store operation failed (`cache-get`, `cache-set`, `rate-limit`, `seat-holds`, `order-get`, `order-set`, `flight`, `ping`). */
   storeError?(operation: string, error: unknown): void;
   /** The health changed. */
   storeHealth?(health: StoreHealth, error?: unknown): void;
@@ -135,6 +146,17 @@ export class ProxyState {
 
   async rateLimit(key: string, rule: RateLimitRule, now: number): Promise<RateLimitDecision> {
     return this.#guard('rate-limit', (s) => s.rateLimits.hit(key, rule, now), () => this.local.rateLimits.hit(key, rule, now));
+  }
+
+  /** Seats held: the shared store's while it answers, this process's otherwise (its failures count as store failures). */
+  get seatHolds(): SeatHoldStore {
+    const local = this.local.seatHolds;
+    const on = <K extends keyof SeatHoldStore>(name: K) =>
+      ((...args: Parameters<SeatHoldStore[K]>) =>
+        this.#guard('seat-holds', (s) => (s.seatHolds[name] as (...a: typeof args) => Promise<unknown>)(...args), () =>
+          (local[name] as (...a: typeof args) => Promise<unknown>)(...args),
+        )) as SeatHoldStore[K];
+    return { reserve: on('reserve'), settle: on('settle'), held: on('held'), basket: on('basket'), setBasket: on('setBasket') };
   }
 
   async order(key: string): Promise<CachedResponse | undefined> {

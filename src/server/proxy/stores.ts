@@ -7,6 +7,8 @@
  * - `orders`: each basket's SubmitOrder answer (its PaymentRedirectUrl), until
  *   the payment timeout, so a repeated SubmitOrder gets the same redirect;
  * - `rateLimits`: sliding-window counters per client address;
+ * - `seatHolds`: the seats each visitor and client address holds per performance
+ *   (seat-caps.ts), and which basket item holds them;
  * - `flights` (shared stores only): one upstream call for concurrent identical
  *   lookups across processes (within a process the proxy coalesces them itself).
  *
@@ -72,6 +74,56 @@ export interface FlightStore {
   wait(key: string, timeoutMs: number): Promise<void>;
 }
 
+/** One subject of a seat cap (seat-caps.ts): `v:<visitor>` or `a:<address>`, and its cap in seats. */
+export interface SeatCapSubject {
+  readonly subject: string;
+  readonly cap: number;
+}
+
+/** Seats held under one field of a subject's count: a pending reservation (`r:<token>`) or a basket item (`i:<basket>:<item>`). */
+export interface SeatHoldEntry {
+  readonly field: string;
+  /** 0 removes the field. */
+  readonly seats: number;
+  /** When the hold lapses, ms since the epoch on the proxy's clock. */
+  readonly expiresAt: number;
+}
+
+export interface SeatCapDecision {
+  readonly allowed: boolean;
+  /** When refused: the seats the tightest subject may still add (never negative). */
+  readonly remaining: number;
+  /** When refused: which subject refused (`v:...` or `a:...`). */
+  readonly subject?: string;
+}
+
+/** Where a basket item's seats are counted, to release them when it goes. */
+export interface BasketHold {
+  readonly scope: string;
+  readonly subjects: readonly string[];
+  readonly seats: number;
+}
+
+/**
+ * Seats held per subject and performance (`scope`), atomic across processes: every subject's
+ * count for one scope is checked and changed together, or not at all.
+ */
+export interface SeatHoldStore {
+  /**
+   * Hold `entry` under every subject, unless one would then hold more than its cap
+   * (entries past their expiry at `now` are dropped first): then nothing is held.
+   */
+  reserve(scope: string, subjects: readonly SeatCapSubject[], entry: SeatHoldEntry, now: number): Promise<SeatCapDecision>;
+  /** Set (or, with seats 0, remove) entries under every subject, unconditionally. */
+  settle(scope: string, subjects: readonly string[], entries: readonly SeatHoldEntry[], now: number): Promise<void>;
+  /** The seats a subject holds in `scope` at `now` (for tests and the operator). */
+  held(scope: string, subject: string, now: number): Promise<number>;
+  /** Where each of a basket's items is counted (item id → hold). */
+  basket(basketId: string): Promise<Record<string, BasketHold>>;
+  /** Record or forget (null) where basket items are counted; `keepMs`: how long the record outlives its last change. */
+  setBasket(basketId: string, items: Record<string, BasketHold | null>, keepMs: number): Promise<void>;
+}
+
 export interface ProxyStore {
   /** For logs, /readyz and /metrics: `memory`, `redis`. */
   readonly name: string;
@@ -80,6 +132,7 @@ export interface ProxyStore {
   readonly cache: CacheStore;
   readonly orders: CacheStore;
   readonly rateLimits: RateLimitStore;
+  readonly seatHolds: SeatHoldStore;
   readonly flights?: FlightStore;
   /** Resolves when the store answers; rejects when it does not. */
   ping(): Promise<void>;
@@ -151,6 +204,68 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
+/** A SeatHoldStore in this process's memory (at most `maxKeys` subject counts and baskets each, least recently used dropped first). */
+export class MemorySeatHoldStore implements SeatHoldStore {
+  readonly #counts: LRUCache<string, Map<string, { seats: number; expiresAt: number }>>;
+  readonly #baskets: LRUCache<string, Record<string, BasketHold>>;
+
+  constructor(options: { maxKeys?: number } = {}) {
+    this.#counts = new LRUCache({ max: options.maxKeys ?? 100_000 });
+    this.#baskets = new LRUCache({ max: options.maxKeys ?? 100_000, ttl: 60 * 60_000 });
+  }
+
+  #count(scope: string, subject: string, now: number): Map<string, { seats: number; expiresAt: number }> {
+    const key = `${scope}\n${subject}`;
+    let entries = this.#counts.get(key);
+    if (!entries) this.#counts.set(key, (entries = new Map()));
+    for (const [field, entry] of entries) if (entry.expiresAt <= now) entries.delete(field);
+    return entries;
+  }
+
+  async reserve(scope: string, subjects: readonly SeatCapSubject[], entry: SeatHoldEntry, now: number): Promise<SeatCapDecision> {
+    const counts = subjects.map(({ subject, cap }) => {
+      const entries = this.#count(scope, subject, now);
+      let held = 0;
+      for (const e of entries.values()) held += e.seats;
+      return { subject, entries, remaining: cap - held };
+    });
+    const tightest = counts.reduce<(typeof counts)[number] | undefined>((a, b) => (a && a.remaining <= b.remaining ? a : b), undefined);
+    if (tightest && entry.seats > tightest.remaining) return { allowed: false, remaining: Math.max(0, tightest.remaining), subject: tightest.subject };
+    for (const { entries } of counts) entries.set(entry.field, { seats: entry.seats, expiresAt: entry.expiresAt });
+    return { allowed: true, remaining: 0 };
+  }
+
+  async settle(scope: string, subjects: readonly string[], entries: readonly SeatHoldEntry[], now: number): Promise<void> {
+    for (const subject of subjects) {
+      const held = this.#count(scope, subject, now);
+      for (const e of entries) {
+        if (e.seats > 0 && e.expiresAt > now) held.set(e.field, { seats: e.seats, expiresAt: e.expiresAt });
+        else held.delete(e.field);
+      }
+    }
+  }
+
+  async held(scope: string, subject: string, now: number): Promise<number> {
+    let held = 0;
+    for (const e of this.#count(scope, subject, now).values()) held += e.seats;
+    return held;
+  }
+
+  async basket(basketId: string): Promise<Record<string, BasketHold>> {
+    return { ...this.#baskets.get(basketId) };
+  }
+
+  async setBasket(basketId: string, items: Record<string, BasketHold | null>, keepMs: number): Promise<void> {
+    const record = { ...this.#baskets.get(basketId) };
+    for (const [item, hold] of Object.entries(items)) {
+      if (hold) record[item] = hold;
+      else delete record[item];
+    }
+    if (Object.keys(record).length) this.#baskets.set(basketId, record, { ttl: keepMs });
+    else this.#baskets.delete(basketId);
+  }
+}
+
 /** The default store: everything in this process's memory. */
 export function memoryStore(options: MemoryCacheStoreOptions = {}): ProxyStore {
   return {
@@ -160,6 +275,7 @@ export function memoryStore(options: MemoryCacheStoreOptions = {}): ProxyStore {
     // Its own LRU, so catalogue answers never push a basket's redirect out.
     orders: new MemoryCacheStore({ now: options.now, maxBytes: 16 * 1024 * 1024 }),
     rateLimits: new MemoryRateLimitStore(),
+    seatHolds: new MemorySeatHoldStore(),
     ping: async () => undefined,
     close: async () => undefined,
   };
