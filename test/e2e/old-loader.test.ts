@@ -127,6 +127,7 @@ describe('an old loader against a new deployment', () => {
     t.diagnostic(`fetched ${chunks.length} chunks of A: ${chunks.join(' ')}`);
     assert.ok(chunks.length > 5, `chunks fetched: ${chunks.join(', ')}`);
     assert.deepEqual(chunks.filter((n) => !chunksOf(a).includes(n)), [], "A's loader fetched A's chunks only");
+    assert.equal(headers['stagedoor.js'], 'public, max-age=300, stale-while-revalidate=86100');
     assert.equal(headers[chunks[0] ?? ''], IMMUTABLE);
   });
 
