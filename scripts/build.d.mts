@@ -13,7 +13,11 @@ export function preloadLinks(list: Record<string, string[]>, tags: string[], bas
 export const EVENTS_PATH: string;
 /** The build's minifier of Lit's html`` and css`` templates (a Rollup plugin with a `transform` hook). */
 export function templateMinifier(): Promise<{ name: string; transform: unknown; enforce: 'post' }>;
-export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean; precompress?: boolean }): Promise<BundleTable>;
+/** `previous`: the last release's bundle folder, whose chunks the new bundle keeps (keepPreviousChunks); `now`: when (for the kept list). */
+export function buildBundle(options?: { outDir?: string; emptyOutDir?: boolean; sourcemap?: boolean; precompress?: boolean; previous?: string; now?: Date }): Promise<BundleTable>;
+export const KEPT_FILE: string;
+export const KEEP_MS: number;
+export function keepPreviousChunks(outDir: string, previous: string, now?: Date): string[];
 export function buildEagerBundle(options: {
   outDir: string;
   entry?: string;
@@ -32,7 +36,7 @@ export function buildManifest(options?: { outFile?: string }): Promise<string>;
 export function buildDemo(options?: { outDir?: string; bundleDir?: string }): void;
 export function checkPackageJson(): void;
 export function updateReactTypes(manifest: CustomElementsManifest): void;
-export function buildWordPressPlugin(options?: { outDir?: string; manifestFile?: string }): Promise<{ zip: string; files: string[] }>;
+export function buildWordPressPlugin(options?: { outDir?: string; manifestFile?: string; previous?: string }): Promise<{ zip: string; files: string[] }>;
 
 /** The parts of the custom-elements manifest schema the tests read. */
 export interface ManifestItem {

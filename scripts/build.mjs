@@ -7,8 +7,9 @@
 //                              one per element, the core with Lit, DOMPurify, ...), and
 //                              dist/stagedoor-preload.json (the chunks per tag, for
 //                              hosts' modulepreload hints). The bundle is exactly the
-//                              top-level dist/stagedoor.js, dist/stagedoor-*.js(.map) and
-//                              dist/stagedoor-preload.json.
+//                              top-level dist/stagedoor.js, dist/stagedoor-*.js(.map),
+//                              dist/stagedoor-preload.json and, built over the last release
+//                              (--previous), its chunks and dist/stagedoor-kept.json.
 //   dist/lib/                  the npm package: ES modules (one per source
 //                              module), .d.ts from tsc, lit/@lit/dompurify external.
 //   custom-elements.json       the manifest, from the JSDoc of the element classes.
@@ -19,13 +20,16 @@
 //                              ready for Plugins → Add New → Upload Plugin.
 //   src/react.ts               (with the manifest) the JSX typing for React hosts.
 //
-// `node scripts/build.mjs [manifest|bundle|lib|wordpress|demo ...]` builds only those parts.
+// `node scripts/build.mjs [manifest|bundle|lib|wordpress|demo ...] [--previous DIR]` builds only those parts;
+// `--previous` (or STAGEDOOR_PREVIOUS_BUNDLE) names the last release's bundle folder, whose chunks the
+// new bundle and the plugin's assets keep (keepPreviousChunks): a cached old loader still finds them.
 // Tests and benches import the functions below.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs as parseCli } from 'node:util';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { reactTypes, wordpressElements } from './hosts.mjs';
 
@@ -320,7 +324,7 @@ const compiledOnLoad = (chunk) => chunk.isEntry || ['core', 'shared'].includes(c
  * given the table of those chunks (tag → class, files, rendered tags) as a
  * compile-time constant. Returns that table.
  */
-export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = false, sourcemap = true, precompress = true } = {}) {
+export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = false, sourcemap = true, precompress = true, previous = undefined, now = new Date() } = {}) {
   // A registration file missing from sideEffects would be tree-shaken away from the npm package.
   checkPackageJson();
   const { build } = await vite();
@@ -399,6 +403,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
   });
   const loader = versionedLoader(outDir);
   writeFileSync(join(outDir, PRELOAD_FILE), `${JSON.stringify({ [LOADER]: [loader], ...preloadList(table) }, null, 2)}\n`);
+  if (previous) keepPreviousChunks(outDir, previous, now);
   if (precompress) precompressBundle(outDir);
   return table;
 }
@@ -419,6 +424,50 @@ function precompressBundle(outDir) {
   }
 }
 
+/**
+ * The files of earlier releases a bundle keeps, `stagedoor-kept.json`: `{ "<file>": "<when a newer
+ * build replaced it>" }`. A browser may run a cached `stagedoor.js` of an earlier release for up to
+ * a day (max-age plus stale-while-revalidate, src/server/bundle-caching.ts), and that loader asks
+ * for ITS chunks: they must still be there.
+ */
+export const KEPT_FILE = 'stagedoor-kept.json';
+
+/** How long a replaced release's chunks are kept: the longest a cached loader may still run (a day). */
+export const KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** A content-hashed file of a bundle (chunk or versioned loader), which a loader of its release may ask for. */
+const HASHED_FILE = /^stagedoor-[\w.-]+-[\w-]{8}\.js$/;
+
+/**
+ * Into a new bundle in `outDir`, the content-hashed files of the release built before it, from
+ * `previous` (that release's bundle folder, e.g. its dist/ or the plugin's assets/): its own files,
+ * and those it kept itself that were replaced less than KEEP_MS before `now`. A file of the new
+ * build is never overwritten (same name, same content). Source maps come along when the new build
+ * writes them. Records what was kept, and when it was replaced, in stagedoor-kept.json. Returns the
+ * kept file names.
+ */
+export function keepPreviousChunks(outDir, previous, now = new Date()) {
+  checkPrevious(previous, outDir);
+  const theirKept = existsSync(join(previous, KEPT_FILE)) ? JSON.parse(readFileSync(join(previous, KEPT_FILE), 'utf8')) : {};
+  const replaced = now.toISOString();
+  const kept = {};
+  for (const name of readdirSync(previous).filter((n) => HASHED_FILE.test(n)).sort()) {
+    const since = theirKept[name] ?? replaced;
+    if (now.getTime() - Date.parse(since) >= KEEP_MS || existsSync(join(outDir, name))) continue;
+    cpSync(join(previous, name), join(outDir, name));
+    if (existsSync(join(outDir, `${LOADER}.map`)) && existsSync(join(previous, `${name}.map`))) cpSync(join(previous, `${name}.map`), join(outDir, `${name}.map`));
+    kept[name] = since;
+  }
+  writeFileSync(join(outDir, KEPT_FILE), `${JSON.stringify(kept, null, 2)}\n`);
+  return Object.keys(kept);
+}
+
+/** Fail early on a `previous` that is no bundle build's folder, or is the folder being built. */
+function checkPrevious(previous, outDir) {
+  if (!existsSync(join(previous, PRELOAD_FILE))) throw new Error(`${previous} holds no ${PRELOAD_FILE}: --previous must name an earlier bundle build's folder.`);
+  if (resolve(previous) === resolve(outDir)) throw new Error('--previous must be a copy of the last release, not the folder being built (the build replaces it).');
+}
+
 /** Every file a bundle build writes: the loader, the chunks, their maps and compressed copies, the preload list. */
 const BUNDLE_FILE = /^stagedoor.*\.(js(\.map|\.br|\.gz)?|json)$/;
 
@@ -430,7 +479,7 @@ export const LOADER = 'stagedoor.js';
  * page that writes its own <head> from this build's stagedoor-preload.json (its `"stagedoor.js"`
  * entry), and so always names the version it was written with. Served immutable like the chunks,
  * a later page of a visit runs it from the cache with no round trip, where `stagedoor.js` (which
- * keeps its name across versions) is asked for again each time. Returns its file name.
+ * keeps its name across versions) is asked for again once five minutes old. Returns its file name.
  */
 function versionedLoader(outDir) {
   const code = readFileSync(join(outDir, LOADER), 'utf8');
@@ -755,14 +804,15 @@ function checkPluginVersion(pluginFile) {
  * entry and every chunk it loads, whatever their names; source maps left out).
  * Returns the zip's path and the names inside it.
  */
-export async function buildWordPressPlugin({ outDir = fromRoot('dist'), manifestFile = fromRoot('custom-elements.json') } = {}) {
+export async function buildWordPressPlugin({ outDir = fromRoot('dist'), manifestFile = fromRoot('custom-elements.json'), previous = undefined } = {}) {
   const source = fromRoot('wordpress/stagedoor');
   checkPluginVersion(join(source, 'stagedoor.php'));
   const stage = join(outDir, 'wordpress', 'stagedoor');
   rmSync(join(outDir, 'wordpress'), { recursive: true, force: true });
   cpSync(source, stage, { recursive: true });
   // No precompressed copies: WordPress (and PHP's server) sends the .js files as they are, and the zip stays lean.
-  await buildBundle({ outDir: join(stage, 'assets'), emptyOutDir: true, sourcemap: false, precompress: false });
+  // With the last release's chunks (`previous`): a visitor's cached assets/stagedoor.js may still ask for them.
+  await buildBundle({ outDir: join(stage, 'assets'), emptyOutDir: true, sourcemap: false, precompress: false, previous });
   if (!existsSync(join(stage, 'assets', 'stagedoor.js'))) throw new Error('The bundle build made no assets/stagedoor.js for the WordPress plugin.');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   writeFileSync(join(stage, 'elements.json'), `${JSON.stringify(wordpressElements(manifest), null, 2)}\n`);
@@ -815,8 +865,20 @@ export function checkPackageJson() {
   }
 }
 
+/**
+ * `--previous DIR` (or STAGEDOOR_PREVIOUS_BUNDLE=DIR): the last release's bundle folder, whose
+ * chunks the new bundle keeps (keepPreviousChunks). Returns it and the parts asked for.
+ */
+function parseArgs(argv) {
+  const { values, positionals } = parseCli({ args: argv, options: { previous: { type: 'string' } }, allowPositionals: true });
+  const given = values.previous ?? process.env.STAGEDOOR_PREVIOUS_BUNDLE;
+  const previous = given ? resolve(given) : undefined;
+  if (previous) checkPrevious(previous, fromRoot('dist'));
+  return { parts: positionals, previous };
+}
+
 async function main() {
-  const parts = process.argv.slice(2);
+  const { parts, previous } = parseArgs(process.argv.slice(2));
   const want = (p) => parts.length === 0 || parts.includes(p);
   const started = Date.now();
   // The manifest first: the React typing (src/react.ts, part of the package) and the plugin's elements.json come from it.
@@ -830,8 +892,9 @@ async function main() {
     for (const name of existsSync(fromRoot('dist')) ? readdirSync(fromRoot('dist')) : []) {
       if (BUNDLE_FILE.test(name)) rmSync(fromRoot('dist', name));
     }
-    const table = await buildBundle();
-    console.log(`built dist/stagedoor.js (the loader) and the chunks of ${Object.keys(table).length} elements`);
+    const table = await buildBundle({ previous });
+    const kept = previous ? `, keeping ${Object.keys(JSON.parse(readFileSync(fromRoot('dist', KEPT_FILE), 'utf8'))).length} files of ${previous}` : '';
+    console.log(`built dist/stagedoor.js (the loader) and the chunks of ${Object.keys(table).length} elements${kept}`);
   }
   if (want('lib')) {
     checkPackageJson();
@@ -839,7 +902,7 @@ async function main() {
     console.log('built dist/lib/ (ES modules and .d.ts)');
   }
   if (want('wordpress')) {
-    const { zip } = await buildWordPressPlugin();
+    const { zip } = await buildWordPressPlugin({ previous });
     console.log(`built ${relative(root, zip)} (the WordPress plugin)`);
   }
   if (want('demo')) {
