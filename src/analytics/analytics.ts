@@ -101,8 +101,11 @@ export function startAnalytics(booking: BookingContextValue): void {
   // The basket as it was before its latest change: what an add or a removal is measured against.
   let before: BasketContent | null = basket.value.content;
   let now: BasketContent | null = basket.value.content;
+  // The latest basket with tickets in it: the one an order takes to payment (the store lets it go as the payment begins).
+  let held: BasketContent | null = now?.Items.length ? now : null;
   const unsubscribe = basket.subscribe((value) => {
     if (value.content === now) return;
+    if (value.content?.Items.length) held = value.content;
     before = now;
     now = value.content;
   });
@@ -134,7 +137,7 @@ export function startAnalytics(booking: BookingContextValue): void {
   });
 
   on('booking-checkout-submitted', (d, target) => {
-    const content = basket.value.content;
+    const content = held?.BasketId === d.basketId ? held : basket.value.content;
     const items = itemsOf(content?.Items ?? []);
     const data = ecommerce(items, { value: cents(d.total) });
     const memory = read();
