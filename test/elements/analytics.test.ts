@@ -5,6 +5,7 @@
  * personal data; and a page without the setting fetches no analytics code at all.
  */
 import { expect } from '@open-wc/testing';
+import sinon from 'sinon';
 import { startAnalytics, stopAnalytics } from '../../src/analytics/analytics.ts';
 import type { BasketContent } from '../../src/api/types.ts';
 import { bookingEvent, type BookingEventDetails } from '../../src/events.ts';
@@ -61,6 +62,18 @@ describe('analytics', () => {
       { ecommerce: null },
       { event: 'select_item', ecommerce: { item_list_id: 'events', item_list_name: 'events', items: [{ item_id: '7' }] } },
     ]);
+  });
+
+  it('refuses an analytics value it does not know, with a console warning, and sends nothing', () => {
+    const warn = sinon.stub(console, 'warn');
+    try {
+      const { source } = setup('gtm');
+      fire(source, 'booking-selection', { kind: 'event', eventId: 7, performanceId: null });
+      expect(page.dataLayer).to.equal(undefined);
+      expect(warn.calledWithMatch(/analytics "gtm" is not "ga4" or "events"/)).to.equal(true);
+    } finally {
+      warn.restore();
+    }
   });
 
   it('pushes add_to_cart and remove_from_cart in GA4 shapes, each after { ecommerce: null }', async () => {
