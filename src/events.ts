@@ -37,6 +37,42 @@ export interface BookingEventDetails {
     change: 'add' | 'remove' | 'clear' | 'expiry' | 'payment' | 'completed' | 'resumed';
     basketId: string | null;
   };
+  /**
+   * A fact the theatre's analytics can count, in GA4's e-commerce shape, fired when the
+   * configuration's `analytics` is on (docs/analytics.md): `view_item`, `select_item`,
+   * `add_to_cart`, `remove_from_cart`, `begin_checkout`, `add_shipping_info`,
+   * `add_payment_info`, `purchase` (once per booking reference). Never personal data.
+   */
+  'booking-analytics': { name: AnalyticsName; ecommerce: AnalyticsEcommerce };
+}
+
+export type AnalyticsName =
+  | 'view_item_list' | 'select_item' | 'view_item' | 'add_to_cart' | 'remove_from_cart'
+  | 'begin_checkout' | 'add_shipping_info' | 'add_payment_info' | 'purchase';
+
+/** One GA4 item: a performance of an event (`item_id` the event's id) at one price. */
+export interface AnalyticsItem {
+  item_id: string;
+  item_name?: string;
+  /** The performance's date and time as the service writes it. */
+  item_variant?: string;
+  /** The venue. */
+  item_category?: string;
+  performance_id?: string;
+  price?: number;
+  quantity?: number;
+}
+
+/** GA4's `ecommerce` object. */
+export interface AnalyticsEcommerce {
+  items: AnalyticsItem[];
+  currency?: string;
+  value?: number;
+  transaction_id?: string;
+  item_list_id?: string;
+  item_list_name?: string;
+  shipping_tier?: string;
+  payment_type?: string;
 }
 
 export type BookingEventName = keyof BookingEventDetails;
@@ -58,5 +94,6 @@ declare global {
     'booking-payment-failed': BookingEvent<'booking-payment-failed'>;
     'booking-error': BookingEvent<'booking-error'>;
     'booking-remote-change': BookingEvent<'booking-remote-change'>;
+    'booking-analytics': BookingEvent<'booking-analytics'>;
   }
 }

@@ -205,6 +205,8 @@ export interface BookingProviderJSXProps {
   transactionReference?: BookingProvider['transactionReference'];
   /** An external reference attached to the order. (attribute) */
   'transaction-reference'?: AttributeValue<BookingProvider['transactionReference']>;
+  /** `ga4`: GA4's e-commerce events to `dataLayer` and `booking-analytics`; `events`: only `booking-analytics`. Default off. (property) */
+  analytics?: BookingProvider['analytics'];
   /** `booking-basket-change` from an element inside it (events bubble). */
   'onbooking-basket-change'?: (event: BookingEvent<'booking-basket-change'>) => void;
   /** `booking-checkout-submitted` from an element inside it (events bubble). */

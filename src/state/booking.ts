@@ -48,7 +48,10 @@ export function createBooking(config: BookingConfig, options: CreateBookingOptio
   if (options.sync ?? !options.api) syncBasket(basket, key);
   const selection = new SelectionStore();
   keepChosenShow(selection, key);
-  return Object.freeze({ config: Object.freeze({ ...config }), api, basket, selection });
+  const booking = Object.freeze({ config: Object.freeze({ ...config }), api, basket, selection });
+  // Analytics only when switched on: its own chunk, never fetched otherwise.
+  if (config.analytics) void import('../analytics/analytics.ts').then((m) => m.startAnalytics(booking));
+  return booking;
 }
 
 const registry = new Map<string, BookingContextValue>();

@@ -30,6 +30,13 @@ export interface BookingConfig {
   onAccount: boolean;
   /** An external reference the host attaches to the order. */
   transactionReference: string | null;
+  /**
+   * Tell the theatre's analytics what visitors do (docs/analytics.md): `ga4` pushes GA4's
+   * e-commerce events to `window.dataLayer` and fires `booking-analytics`; `events` fires
+   * only `booking-analytics`. Default off: the analytics code is then never fetched (any other
+   * value is refused, with a console warning, by that code: src/analytics/analytics.ts).
+   */
+  analytics?: string;
 }
 
 export const DEFAULT_ENDPOINT = '/api';
@@ -49,7 +56,7 @@ export function defaultConfig(): BookingConfig {
 }
 
 const KEYS: (keyof BookingConfig)[] = [
-  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference',
+  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference', 'analytics',
 ];
 
 /** Keep only known keys of the right type; anything else is ignored (with a console warning). */

@@ -242,11 +242,13 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       // The site speaks WordPress's default en-US; the theatre sells in British English (WordPress's own spelling of the tag is accepted).
       await page.getByLabel('Language').fill('en_GB');
       await page.getByLabel('Return page after payment', { exact: true }).fill(pages.thanks ?? '');
+      await page.getByLabel('Analytics').selectOption('ga4');
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByText('Settings saved.').waitFor();
       assert.equal(await page.getByLabel('Proxy endpoint').inputValue(), `${service.origin}/api`, 'kept without the trailing slash');
       assert.equal(await page.getByLabel('Currency').inputValue(), 'EUR');
       assert.equal(await page.getByLabel('Language').inputValue(), 'en-GB');
+      assert.equal(await page.getByLabel('Analytics').inputValue(), 'ga4');
     });
   });
 
@@ -265,7 +267,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.match(tag, /type="module"/);
       assert.ok(src.startsWith(`${wp.origin}/wp-content/plugins/stagedoor/assets/stagedoor.js`), src);
       const config = await page.evaluate(() => JSON.parse(document.querySelector('script[data-stagedoor-config]')?.textContent ?? 'null'));
-      assert.deepEqual(config, { currency: 'EUR', endpoint: `${service.origin}/api`, locale: 'en-GB', successUrl: pages.thanks });
+      assert.deepEqual(config, { currency: 'EUR', endpoint: `${service.origin}/api`, locale: 'en-GB', successUrl: pages.thanks, analytics: 'ga4' });
       // Where the editor put each element.
       const timer = page.locator('.widget-area basket-timer');
       const picker = page.locator('.entry-content seat-picker');

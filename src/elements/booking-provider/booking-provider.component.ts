@@ -37,6 +37,8 @@ export class BookingProvider extends LitElement {
   @property({ type: Boolean, attribute: 'on-account' }) onAccount = false;
   /** An external reference attached to the order. */
   @property({ attribute: 'transaction-reference' }) transactionReference: string | null = null;
+  /** `ga4`: GA4's e-commerce events to `dataLayer` and `booking-analytics`; `events`: only `booking-analytics`. Default off. */
+  @property() analytics: string | null = null;
 
   /** The booking this provider gives its descendants. Set it to inject one (tests). */
   @property({ attribute: false }) booking: BookingContextValue | undefined;
@@ -68,6 +70,7 @@ export class BookingProvider extends LitElement {
       failureUrl: this.failureUrl,
       onAccount: this.onAccount,
       transactionReference: this.transactionReference,
+      analytics: this.analytics ?? undefined,
     };
     const config = resolveConfig(readPageConfig(), own);
     const shared = sharedBooking(config);

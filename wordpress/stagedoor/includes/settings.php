@@ -22,6 +22,7 @@ function default_settings(): array {
 		'time_zone'   => '',
 		'success_url' => '',
 		'failure_url' => '',
+		'analytics'   => '',
 	);
 }
 
@@ -117,6 +118,16 @@ function check_time_zone( string $raw ): array {
 	return array( $value, null );
 }
 
+/** Analytics: off (blank), `ga4` (GA4's e-commerce events to the dataLayer) or `events` (the booking-analytics DOM event only). */
+function check_analytics( string $raw ): array {
+	$value = strtolower( trim( $raw ) );
+	if ( in_array( $value, array( '', 'ga4', 'events' ), true ) ) {
+		return array( $value, null );
+	}
+	/* translators: %s: what was sent. */
+	return array( '', sprintf( __( '“%s” is not one of the choices: off, GA4 or events only.', 'stagedoor' ), trim( $raw ) ) );
+}
+
 /** Every field checked; a refused one keeps its previous value. Called by options.php on save. */
 function sanitize_settings( $input ): array {
 	$input    = is_array( $input ) ? $input : array();
@@ -132,6 +143,7 @@ function sanitize_settings( $input ): array {
 		'time_zone'   => check_time_zone( $text( 'time_zone' ) ),
 		'success_url' => check_address( $text( 'success_url' ), true, 'https://theatre.example.org/thank-you' ),
 		'failure_url' => check_address( $text( 'failure_url' ), true, 'https://theatre.example.org/tickets' ),
+		'analytics'   => check_analytics( $text( 'analytics' ) ),
 	);
 	foreach ( $checks as $key => list( $value, $error ) ) {
 		if ( null !== $error ) {
@@ -155,6 +167,7 @@ function field_label( string $key ): string {
 		'time_zone'   => __( 'Time zone of the ticket service', 'stagedoor' ),
 		'success_url' => __( 'Return page after payment', 'stagedoor' ),
 		'failure_url' => __( 'Return page after a failed payment', 'stagedoor' ),
+		'analytics'   => __( 'Analytics', 'stagedoor' ),
 	);
 	return $labels[ $key ];
 }
@@ -172,6 +185,8 @@ function field_description( string $key ): string {
 			return __( 'The service’s dates carry no time zone; this is the one they are in. Blank: Europe/London.', 'stagedoor' );
 		case 'success_url':
 			return __( 'Where the payment page sends the customer after paying. Put a Booking confirmation block or [stagedoor-booking-confirmation] there. Blank: back to the page they booked on.', 'stagedoor' );
+		case 'analytics':
+			return __( 'GA4: the booking steps (seats added, checkout, purchase) go to your Google tag or Tag Manager’s dataLayer as GA4 e-commerce events; events only: as the booking-analytics event for other tools. Never the customer’s name, e-mail, phone or address. Off: no analytics code is loaded.', 'stagedoor' );
 		default:
 			return __( 'Where the payment page sends the customer when payment fails. Blank: back to the page they booked on, where the basket is still held.', 'stagedoor' );
 	}
@@ -181,6 +196,20 @@ function render_field( array $args ): void {
 	$key      = $args['key'];
 	$value    = settings()[ $key ];
 	$id       = 'stagedoor-' . str_replace( '_', '-', $key );
+	if ( 'analytics' === $key ) {
+		printf( '<select id="%1$s" name="%2$s[analytics]" aria-describedby="%1$s-description">', esc_attr( $id ), esc_attr( OPTION ) );
+		$choices = array(
+			''       => __( 'Off', 'stagedoor' ),
+			'ga4'    => __( 'GA4 (dataLayer)', 'stagedoor' ),
+			'events' => __( 'Events only', 'stagedoor' ),
+		);
+		foreach ( $choices as $choice => $label ) {
+			printf( '<option value="%s"%s>%s</option>', esc_attr( $choice ), selected( $value, $choice, false ), esc_html( $label ) );
+		}
+		echo '</select>';
+		printf( '<p class="description" id="%s-description">%s</p>', esc_attr( $id ), esc_html( field_description( $key ) ) );
+		return;
+	}
 	$examples = array(
 		'endpoint'    => 'https://tickets.example.org/api',
 		'currency'    => 'GBP',
@@ -217,6 +246,7 @@ add_action(
 		add_settings_section( 'stagedoor-connection', __( 'Connection', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		add_settings_section( 'stagedoor-display', __( 'Money, language and time', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		add_settings_section( 'stagedoor-payment', __( 'After payment', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
+		add_settings_section( 'stagedoor-analytics', __( 'Analytics', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		$sections = array(
 			'endpoint'    => 'stagedoor-connection',
 			'currency'    => 'stagedoor-display',
@@ -224,6 +254,7 @@ add_action(
 			'time_zone'   => 'stagedoor-display',
 			'success_url' => 'stagedoor-payment',
 			'failure_url' => 'stagedoor-payment',
+			'analytics'   => 'stagedoor-analytics',
 		);
 		foreach ( $sections as $key => $section ) {
 			add_settings_field(
