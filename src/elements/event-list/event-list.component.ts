@@ -71,7 +71,7 @@ const LOAD_WORDS: Record<LoadKind, FailureWords> = {
  * @csspart card-media - A card's image frame (keeps its size while the image loads).
  * @csspart card-image - A card's image.
  * @csspart card-heading - A card's heading.
- * @csspart card-button - The button on a card's name that opens the detail.
+ * @csspart card-button - The link on a card's name (it keeps its old name): opens the detail here, or follows `event-href`.
  * @csspart tag-line - An event's tag line.
  * @csspart running-time - An event's running time.
  * @csspart price - The "from" price.
@@ -128,6 +128,16 @@ export class EventList extends BookingElement {
 
   /** Offer a filter by event type, built from the service's event types. */
   @property({ type: Boolean, attribute: 'show-type-filter' }) showTypeFilter = false;
+
+  /**
+   * Where a card links: the host's own show page, `{EventId}` standing for the event's id
+   * (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with
+   * `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here.
+   */
+  @property({ attribute: 'event-href' }) eventHref: string | null = null;
+
+  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. */
+  @property({ attribute: 'event-param' }) eventParam = 'stagedoor-event';
 
   /** Reviews shown per page in the detail. Default 5. */
   @property({ type: Number, attribute: 'reviews-per-page' }) reviewsPerPage = 5;
@@ -212,6 +222,11 @@ export class EventList extends BookingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    if (!this.hasUpdated && this.eventId === null && this.bookingController.selection.eventId === null) {
+      // A page opened at one of our links (?stagedoor-event=1042) shows that event's detail.
+      const linked = Number(new URLSearchParams(location.search).get(this.eventParam));
+      if (Number.isSafeInteger(linked) && linked > 0) this.bookingController.booking.selection.selectEvent(linked);
+    }
     const detail = this.detailEventId;
     if (detail !== this.shownDetail) {
       this.reviewsFrom = 0;
@@ -343,12 +358,13 @@ export class EventList extends BookingElement {
         <div part="card-media" class="media">${this.renderImage(event, name)}</div>
         <div class="body">
           <h3 part="card-heading" class="name">
-            <button
+            <a
               part="card-button"
               class="card-button"
+              href=${this.cardHref(event.EventId)}
               data-event-id=${String(event.EventId)}
-              @click=${() => this.choose(event.EventId)}
-            >${name}</button>
+              @click=${(e: MouseEvent) => this.handleCardClick(e, event.EventId)}
+            >${name}</a>
           </h3>
           ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
           ${renderFacts(event, this.config)}
@@ -487,6 +503,34 @@ export class EventList extends BookingElement {
     this.focusDetail = true;
     this.bookingController.booking.selection.selectEvent(eventId);
     void this.emit('booking-selection', { kind: 'event', eventId, performanceId: null });
+  }
+
+  /** The host's show page for this event, when `event-href` is a safe pattern. */
+  private hostHref(eventId: number): string | null {
+    if (!this.eventHref?.includes('{EventId}')) return null;
+    try {
+      return safeUrl(new URL(this.eventHref.replaceAll('{EventId}', encodeURIComponent(eventId)), document.baseURI).href);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The card's link: the host's show page, else this page naming the event (`?stagedoor-event=1042`). */
+  private cardHref(eventId: number): string {
+    const here = new URL(location.href);
+    here.hash = '';
+    here.searchParams.set(this.eventParam, String(eventId));
+    return this.hostHref(eventId) ?? here.href;
+  }
+
+  /**
+   * A plain click on a link to this page opens the detail here, as before (focus, announcement); with a
+   * modifier key or another button the browser follows the link (a new tab or window). The host's show page is followed.
+   */
+  private handleCardClick(e: MouseEvent, eventId: number): void {
+    if (this.hostHref(eventId) !== null || e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    this.choose(eventId);
   }
 
   private handleBack(): void {
