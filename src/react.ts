@@ -45,9 +45,9 @@ export interface EventListJSXProps {
   showTypeFilter?: EventList['showTypeFilter'];
   /** Offer a filter by event type, built from the service's event types. (attribute) */
   'show-type-filter'?: AttributeValue<EventList['showTypeFilter']>;
-  /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. (property) */
+  /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. Default: the page configuration's `eventHref`. (property) */
   eventHref?: EventList['eventHref'];
-  /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. (attribute) */
+  /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. Default: the page configuration's `eventHref`. (attribute) */
   'event-href'?: AttributeValue<EventList['eventHref']>;
   /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. (property) */
   eventParam?: EventList['eventParam'];

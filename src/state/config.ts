@@ -30,6 +30,8 @@ export interface BookingConfig {
   onAccount: boolean;
   /** An external reference the host attaches to the order. */
   transactionReference: string | null;
+  /** Where event cards link: the host's show page, `{EventId}` standing for the id (`<event-list event-href>`). Default: this page. */
+  eventHref: string | null;
 }
 
 export const DEFAULT_ENDPOINT = '/api';
@@ -45,11 +47,12 @@ export function defaultConfig(): BookingConfig {
     failureUrl: null,
     onAccount: false,
     transactionReference: null,
+    eventHref: null,
   };
 }
 
 const KEYS: (keyof BookingConfig)[] = [
-  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference',
+  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference', 'eventHref',
 ];
 
 /** Keep only known keys of the right type; anything else is ignored (with a console warning). */

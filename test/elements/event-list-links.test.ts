@@ -22,8 +22,8 @@ const api = () =>
 const cards = (el: EventList) => [...(el.shadowRoot as ShadowRoot).querySelectorAll<HTMLAnchorElement>('[part~="card-button"]')];
 const heading = (el: EventList) => (el.shadowRoot as ShadowRoot).querySelector('[data-focus="detail"]');
 
-async function list(template = html`<event-list></event-list>`): Promise<EventList> {
-  const el = await withBooking<EventList>(testBooking(api()), template);
+async function list(template = html`<event-list></event-list>`, config = {}): Promise<EventList> {
+  const el = await withBooking<EventList>(testBooking(api(), config), template);
   await waitUntil(() => cards(el).length === 2, 'list did not load');
   return el;
 }
@@ -76,6 +76,13 @@ describe('<event-list> cards are links', () => {
 
     const named = await list(html`<event-list event-param="show"></event-list>`);
     expect(new URL(cards(named)[1]!.href).searchParams.get('show')).to.equal('7');
+  });
+
+  it("take the show page's pattern from the page configuration (eventHref), the attribute first", async () => {
+    const el = await list(html`<event-list></event-list>`, { eventHref: 'https://theatre.example/whats-on/{EventId}/' });
+    expect(cards(el)[1]!.href).to.equal('https://theatre.example/whats-on/7/');
+    const own = await list(html`<event-list event-href="/shows/{EventId}"></event-list>`, { eventHref: 'https://theatre.example/whats-on/{EventId}/' });
+    expect(cards(own)[1]!.href).to.equal(new URL('/shows/7', page).href);
   });
 
   it('refuse a pattern that is not a web address (or has no {EventId}) and link to this page instead', async () => {

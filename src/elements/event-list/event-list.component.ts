@@ -133,6 +133,7 @@ export class EventList extends BookingElement {
    * Where a card links: the host's own show page, `{EventId}` standing for the event's id
    * (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with
    * `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here.
+   * Default: the page configuration's `eventHref`.
    */
   @property({ attribute: 'event-href' }) eventHref: string | null = null;
 
@@ -505,11 +506,12 @@ export class EventList extends BookingElement {
     void this.emit('booking-selection', { kind: 'event', eventId, performanceId: null });
   }
 
-  /** The host's show page for this event, when `event-href` is a safe pattern. */
+  /** The host's show page for this event, when `event-href` (else the page's `eventHref`) is a safe pattern. */
   private hostHref(eventId: number): string | null {
-    if (!this.eventHref?.includes('{EventId}')) return null;
+    const pattern = this.eventHref ?? this.config.eventHref;
+    if (!pattern?.includes('{EventId}')) return null;
     try {
-      return safeUrl(new URL(this.eventHref.replaceAll('{EventId}', encodeURIComponent(eventId)), document.baseURI).href);
+      return safeUrl(new URL(pattern.replaceAll('{EventId}', encodeURIComponent(eventId)), document.baseURI).href);
     } catch {
       return null;
     }
