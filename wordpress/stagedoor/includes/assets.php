@@ -79,6 +79,7 @@ function page_config(): array {
 		'time_zone'   => 'timeZone',
 		'success_url' => 'successUrl',
 		'failure_url' => 'failureUrl',
+		'event_href'  => 'eventHref',
 	);
 	foreach ( $keys as $setting => $key ) {
 		if ( '' !== $settings[ $setting ] ) {

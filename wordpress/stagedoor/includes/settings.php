@@ -22,6 +22,7 @@ function default_settings(): array {
 		'time_zone'   => '',
 		'success_url' => '',
 		'failure_url' => '',
+		'event_href'  => '',
 	);
 }
 
@@ -74,6 +75,33 @@ function check_address( string $raw, bool $allow_query, string $example ): array
 		if ( '' === $value ) {
 			return array( '', __( 'The proxy endpoint cannot be the site root: name the proxy’s path, such as /api.', 'stagedoor' ) );
 		}
+	}
+	return array( $value, null );
+}
+
+/**
+ * The address of the site's own page for one show, `{EventId}` standing for the event's id
+ * (`/shows/{EventId}`): a path on this site, or an https address (an http one only on this site's host).
+ *
+ * @return array{0: string, 1: string|null}
+ */
+function check_event_href( string $raw ): array {
+	$value = trim( $raw );
+	if ( '' === $value ) {
+		return array( '', null );
+	}
+	if ( false === strpos( $value, '{EventId}' ) ) {
+		/* translators: %s: what was typed. */
+		return array( '', sprintf( __( '“%s” has no {EventId}: write where the event’s id goes, such as /shows/{EventId}.', 'stagedoor' ), $value ) );
+	}
+	list( $address, $error ) = check_address( str_replace( '{EventId}', '1', $value ), true, 'https://theatre.example.org/shows/{EventId}' );
+	if ( null !== $error ) {
+		return array( '', $error );
+	}
+	$host = wp_parse_url( $address, PHP_URL_HOST );
+	if ( 0 === stripos( $address, 'http://' ) && strtolower( (string) $host ) !== strtolower( (string) wp_parse_url( home_url(), PHP_URL_HOST ) ) ) {
+		/* translators: %s: what was typed. */
+		return array( '', sprintf( __( '“%s”: a show page on another site must be an https:// address.', 'stagedoor' ), $value ) );
 	}
 	return array( $value, null );
 }
@@ -132,6 +160,7 @@ function sanitize_settings( $input ): array {
 		'time_zone'   => check_time_zone( $text( 'time_zone' ) ),
 		'success_url' => check_address( $text( 'success_url' ), true, 'https://theatre.example.org/thank-you' ),
 		'failure_url' => check_address( $text( 'failure_url' ), true, 'https://theatre.example.org/tickets' ),
+		'event_href'  => check_event_href( $text( 'event_href' ) ),
 	);
 	foreach ( $checks as $key => list( $value, $error ) ) {
 		if ( null !== $error ) {
@@ -155,6 +184,7 @@ function field_label( string $key ): string {
 		'time_zone'   => __( 'Time zone of the ticket service', 'stagedoor' ),
 		'success_url' => __( 'Return page after payment', 'stagedoor' ),
 		'failure_url' => __( 'Return page after a failed payment', 'stagedoor' ),
+		'event_href'  => __( 'Show page address pattern', 'stagedoor' ),
 	);
 	return $labels[ $key ];
 }
@@ -172,6 +202,8 @@ function field_description( string $key ): string {
 			return __( 'The service’s dates carry no time zone; this is the one they are in. Blank: Europe/London.', 'stagedoor' );
 		case 'success_url':
 			return __( 'Where the payment page sends the customer after paying. Put a Booking confirmation block or [stagedoor-booking-confirmation] there. Blank: back to the page they booked on.', 'stagedoor' );
+		case 'event_href':
+			return __( 'Where each show in a list links, {EventId} standing for the show’s id, such as /shows/{EventId}: a path on this site or an https address. Blank: the list’s own page, which opens the show in place.', 'stagedoor' );
 		default:
 			return __( 'Where the payment page sends the customer when payment fails. Blank: back to the page they booked on, where the basket is still held.', 'stagedoor' );
 	}
@@ -188,6 +220,7 @@ function render_field( array $args ): void {
 		'time_zone'   => 'Europe/London',
 		'success_url' => '',
 		'failure_url' => '',
+		'event_href'  => '/shows/{EventId}',
 	);
 	printf(
 		'<input type="text" id="%1$s" name="%2$s[%3$s]" value="%4$s" placeholder="%5$s" class="%6$s" aria-describedby="%1$s-description" spellcheck="false" autocomplete="off" />',
@@ -217,6 +250,7 @@ add_action(
 		add_settings_section( 'stagedoor-connection', __( 'Connection', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		add_settings_section( 'stagedoor-display', __( 'Money, language and time', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		add_settings_section( 'stagedoor-payment', __( 'After payment', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
+		add_settings_section( 'stagedoor-links', __( 'Links to shows', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		$sections = array(
 			'endpoint'    => 'stagedoor-connection',
 			'currency'    => 'stagedoor-display',
@@ -224,6 +258,7 @@ add_action(
 			'time_zone'   => 'stagedoor-display',
 			'success_url' => 'stagedoor-payment',
 			'failure_url' => 'stagedoor-payment',
+			'event_href'  => 'stagedoor-links',
 		);
 		foreach ( $sections as $key => $section ) {
 			add_settings_field(
