@@ -45,6 +45,14 @@ export interface EventListJSXProps {
   showTypeFilter?: EventList['showTypeFilter'];
   /** Offer a filter by event type, built from the service's event types. (attribute) */
   'show-type-filter'?: AttributeValue<EventList['showTypeFilter']>;
+  /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. Default: the page configuration's `eventHref`. (property) */
+  eventHref?: EventList['eventHref'];
+  /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. Default: the page configuration's `eventHref`. (attribute) */
+  'event-href'?: AttributeValue<EventList['eventHref']>;
+  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. (property) */
+  eventParam?: EventList['eventParam'];
+  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. (attribute) */
+  'event-param'?: AttributeValue<EventList['eventParam']>;
   /** Reviews shown per page in the detail. Default 5. (property) */
   reviewsPerPage?: EventList['reviewsPerPage'];
   /** Reviews shown per page in the detail. Default 5. (attribute) */

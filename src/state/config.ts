@@ -37,6 +37,8 @@ export interface BookingConfig {
    * value is refused, with a console warning, by that code: src/analytics/analytics.ts).
    */
   analytics?: string;
+  /** Where event cards link: the host's show page, `{EventId}` standing for the id (`<event-list event-href>`). Default: this page. */
+  eventHref: string | null;
 }
 
 export const DEFAULT_ENDPOINT = '/api';
@@ -52,11 +54,12 @@ export function defaultConfig(): BookingConfig {
     failureUrl: null,
     onAccount: false,
     transactionReference: null,
+    eventHref: null,
   };
 }
 
 const KEYS: (keyof BookingConfig)[] = [
-  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference', 'analytics',
+  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference', 'analytics', 'eventHref',
 ];
 
 /** Keep only known keys of the right type; anything else is ignored (with a console warning). */

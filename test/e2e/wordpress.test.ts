@@ -185,6 +185,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       const hostile = '"><img src=x onerror="window.__stagedoorXss=1">';
       await page.getByLabel('Proxy endpoint').fill(hostile);
       await page.getByLabel('Currency').fill('pounds');
+      await page.getByLabel('Show page address pattern').fill('/shows/wicked');
       await page.getByRole('button', { name: 'Save Changes' }).click();
       const endpointError = page.locator('#setting-error-stagedoor-endpoint');
       await endpointError.waitFor();
@@ -194,6 +195,15 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined, 'nothing typed ran');
       assert.equal(await page.getByLabel('Proxy endpoint').inputValue(), '', 'the refused endpoint was not saved');
       assert.equal(await page.getByLabel('Currency').inputValue(), 'GBP', 'the refused currency was not saved');
+      assert.match((await page.locator('#setting-error-stagedoor-event_href').textContent()) ?? '', /Show page address pattern: “\/shows\/wicked” has no \{EventId\}/);
+      // Another site's show page over plain http, or no web address at all: refused too.
+      for (const [typed, why] of [['http://elsewhere.example/shows/{EventId}', /must be an https:\/\/ address/], ['javascript:alert(1)//{EventId}', /is not an address the widget can use/]] as const) {
+        await page.getByLabel('Show page address pattern').fill(typed);
+        await page.getByRole('button', { name: 'Save Changes' }).click();
+        await page.locator('#setting-error-stagedoor-event_href').waitFor();
+        assert.match((await page.locator('#setting-error-stagedoor-event_href').textContent()) ?? '', why, typed);
+        assert.equal(await page.getByLabel('Show page address pattern').inputValue(), '', `${typed} was not saved`);
+      }
     });
   });
 
@@ -243,6 +253,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       await page.getByLabel('Language').fill('en_GB');
       await page.getByLabel('Return page after payment', { exact: true }).fill(pages.thanks ?? '');
       await page.getByLabel('Analytics').selectOption('ga4');
+      await page.getByLabel('Show page address pattern').fill('/shows/{EventId}/?from=list');
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByText('Settings saved.').waitFor();
       assert.equal(await page.getByLabel('Proxy endpoint').inputValue(), `${service.origin}/api`, 'kept without the trailing slash');
@@ -267,7 +278,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.match(tag, /type="module"/);
       assert.ok(src.startsWith(`${wp.origin}/wp-content/plugins/stagedoor/assets/stagedoor.js`), src);
       const config = await page.evaluate(() => JSON.parse(document.querySelector('script[data-stagedoor-config]')?.textContent ?? 'null'));
-      assert.deepEqual(config, { currency: 'EUR', endpoint: `${service.origin}/api`, locale: 'en-GB', successUrl: pages.thanks, analytics: 'ga4' });
+      assert.deepEqual(config, { currency: 'EUR', endpoint: `${service.origin}/api`, locale: 'en-GB', successUrl: pages.thanks, analytics: 'ga4', eventHref: '/shows/{EventId}/?from=list' });
       // Where the editor put each element.
       const timer = page.locator('.widget-area basket-timer');
       const picker = page.locator('.entry-content seat-picker');

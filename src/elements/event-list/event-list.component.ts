@@ -3,19 +3,33 @@ import { property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState } from '@lit/task';
 import { localized, msg, str } from '../../i18n/msg.ts';
 import { isAbortError } from '../../api/client.ts';
-import type { CastMember, EventInfo, ImageInfo, Review, ReviewsResult, VenueInfo } from '../../api/types.ts';
-import { formatDateTime, formatMoney, formatNumber } from '../../format.ts';
+import type { EventInfo, ReviewsResult } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
-import { safeUrl, sanitizedHtml } from '../../sanitize.ts';
+import { safeUrl } from '../../safe-url.ts';
 import { readEvent } from '../../state/event-details.ts';
 import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { eventListStyles } from './event-list.styles.ts';
+import { renderFacts, responsiveImages, srcsetOf } from './event-facts.ts';
+
+export { responsiveImages };
 
 /** How many skeleton cards stand in for the list while it loads. */
 const SKELETON_CARDS = 6;
+
+type DetailView = typeof import('./event-detail.ts');
+/** The detail's renderings (event-detail.ts): fetched once, beside the first Get Event; again after a failed fetch. */
+let detailFetch: Promise<DetailView> | undefined;
+/** They are here (reading this does not fetch them). */
+let detailView: DetailView | undefined;
+function fetchDetailView(): Promise<DetailView> {
+  return (detailFetch ??= import('./event-detail.ts').then((view) => (detailView = view)).catch((error: unknown) => {
+    detailFetch = undefined;
+    throw error;
+  }));
+}
 
 type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
 
@@ -57,7 +71,7 @@ const LOAD_WORDS: Record<LoadKind, FailureWords> = {
  * @csspart card-media - A card's image frame (keeps its size while the image loads).
  * @csspart card-image - A card's image.
  * @csspart card-heading - A card's heading.
- * @csspart card-button - The button on a card's name that opens the detail.
+ * @csspart card-button - The link on a card's name (it keeps its old name): opens the detail here, or follows `event-href`.
  * @csspart tag-line - An event's tag line.
  * @csspart running-time - An event's running time.
  * @csspart price - The "from" price.
@@ -115,6 +129,17 @@ export class EventList extends BookingElement {
   /** Offer a filter by event type, built from the service's event types. */
   @property({ type: Boolean, attribute: 'show-type-filter' }) showTypeFilter = false;
 
+  /**
+   * Where a card links: the host's own show page, `{EventId}` standing for the event's id
+   * (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with
+   * `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here.
+   * Default: the page configuration's `eventHref`.
+   */
+  @property({ attribute: 'event-href' }) eventHref: string | null = null;
+
+  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. */
+  @property({ attribute: 'event-param' }) eventParam = 'stagedoor-event';
+
   /** Reviews shown per page in the detail. Default 5. */
   @property({ type: Number, attribute: 'reviews-per-page' }) reviewsPerPage = 5;
 
@@ -171,7 +196,7 @@ export class EventList extends BookingElement {
     task: async ([eventId], { signal }) => {
       if (eventId === null) return initialState;
       // Remembered for the seat picker, which needs this event's detail next (state/event-details.ts).
-      return readEvent(this.api, eventId, signal);
+      return (await Promise.all([readEvent(this.api, eventId, signal), fetchDetailView()]))[0];
     },
     args: () => [this.detailEventId] as const,
   });
@@ -198,6 +223,11 @@ export class EventList extends BookingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    if (!this.hasUpdated && this.eventId === null && this.bookingController.selection.eventId === null) {
+      // A page opened at one of our links (?stagedoor-event=1042) shows that event's detail.
+      const linked = Number(new URLSearchParams(location.search).get(this.eventParam));
+      if (Number.isSafeInteger(linked) && linked > 0) this.bookingController.booking.selection.selectEvent(linked);
+    }
     const detail = this.detailEventId;
     if (detail !== this.shownDetail) {
       this.reviewsFrom = 0;
@@ -329,40 +359,18 @@ export class EventList extends BookingElement {
         <div part="card-media" class="media">${this.renderImage(event, name)}</div>
         <div class="body">
           <h3 part="card-heading" class="name">
-            <button
+            <a
               part="card-button"
               class="card-button"
+              href=${this.cardHref(event.EventId)}
               data-event-id=${String(event.EventId)}
-              @click=${() => this.choose(event.EventId)}
-            >${name}</button>
+              @click=${(e: MouseEvent) => this.handleCardClick(e, event.EventId)}
+            >${name}</a>
           </h3>
           ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
-          ${this.renderFacts(event)}
+          ${renderFacts(event, this.config)}
         </div>
       </li>
-    `;
-  }
-
-  /** The price, offer, running time and age rating lines shared by cards and the detail. */
-  private renderFacts(event: EventInfo): TemplateResult {
-    const from = event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice;
-    // The service sends OfferPrice equal to CurrentPrice when nothing is on offer.
-    const reduced = event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice;
-    const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
-    return html`
-      ${event.RunningTime
-        ? html`<p part="running-time" class="meta">${msg('Running time:')} ${event.RunningTime}</p>`
-        : nothing}
-      ${from > 0 ? html`<p part="price" class="price">${msg(str`From ${formatMoney(from, this.config)}`)}</p>` : nothing}
-      ${reduced || event.OfferLabel
-        ? html`<p part="offer" class="offer">
-            ${event.OfferLabel ? html`<span class="badge">${event.OfferLabel}</span>` : nothing}
-            ${reduced
-              ? msg(str`Offer ${formatMoney(event.OfferPrice, this.config)}, usually ${formatMoney(event.CurrentPrice, this.config)}`)
-              : nothing}
-          </p>`
-        : nothing}
-      ${age !== null ? html`<p part="age-rating" class="meta">${msg(str`Age ${age}+`)}</p>` : nothing}
     `;
   }
 
@@ -391,7 +399,15 @@ export class EventList extends BookingElement {
     return this.detailTask.render({
       initial: () => this.renderDetailSkeleton(),
       pending: () => this.renderDetailSkeleton(),
-      complete: (event) => this.renderEvent(event),
+      complete: (event) =>
+        detailView!.renderEvent(event, {
+          facts: renderFacts(event, this.config),
+          srcset: srcsetOf(responsiveImages(event.Images)),
+          back: this.renderBack(),
+          dates: this.renderDatesSkip(event),
+          reviews: this.renderReviews(),
+          venue: this.renderVenue(),
+        }),
       error: (error) =>
         this.failure('detail', error).kind === 'not-found'
           ? html`<section part="detail unavailable" class="detail">
@@ -424,92 +440,6 @@ export class EventList extends BookingElement {
     </button>`;
   }
 
-  private renderDetailSkeleton(): TemplateResult {
-    return html`<section part="detail loading" class="detail" aria-busy="true">
-      ${this.renderBack()}
-      <h2 part="heading" class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
-      <div class="detail-media bone" aria-hidden="true"></div>
-      <span class="bone title" aria-hidden="true"></span>
-      <span class="bone line" aria-hidden="true"></span>
-      <span class="bone line" aria-hidden="true"></span>
-    </section>`;
-  }
-
-  private renderEvent(event: EventInfo): TemplateResult {
-    const image = safeUrl(event.DetailImageUrl) ?? safeUrl(event.MainImageUrl);
-    const srcset = srcsetOf(responsiveImages(event.Images));
-    const facts: [string, string][] = [];
-    if (event.MinimumAge) facts.push([msg('Minimum age'), event.MinimumAge]);
-    if (event.Accessibility) facts.push([msg('Accessibility'), event.Accessibility]);
-    if (event.ContentWarnings) facts.push([msg('Content warnings'), event.ContentWarnings]);
-    return html`
-      <article part="detail" class="detail" aria-labelledby="detail-title">
-        ${this.renderBack()}
-        <h2 id="detail-title" part="heading" class="detail-title" tabindex="-1" data-focus="detail">${event.Name}</h2>
-        ${event.TagLine ? html`<p part="tag-line" class="tag-line">${event.TagLine}</p>` : nothing}
-        ${this.renderDatesSkip(event)}
-        ${image
-          ? html`<img part="detail-image" class="detail-media" src=${image} srcset=${srcset || nothing}
-              sizes=${srcset ? 'min(100vw, 60rem)' : nothing} alt=${event.Name} loading="lazy" />`
-          : nothing}
-        <div class="facts-line">${this.renderFacts(event)}</div>
-        ${event.ImportantNotice
-          ? html`<p part="notice" class="notice" role="note"><strong>${msg('Important:')}</strong> ${event.ImportantNotice}</p>`
-          : nothing}
-        ${event.Description ? html`<div part="description" class="rich">${sanitizedHtml(event.Description)}</div>` : nothing}
-        ${event.ShortOfferText || event.LongOfferText
-          ? html`<section class="offer-text" aria-label=${msg('Offer')}>
-              ${event.ShortOfferText ? html`<p part="short-offer"><strong>${event.ShortOfferText}</strong></p>` : nothing}
-              ${event.LongOfferText ? html`<div part="long-offer" class="rich">${sanitizedHtml(event.LongOfferText)}</div>` : nothing}
-            </section>`
-          : nothing}
-        ${facts.length
-          ? html`<dl part="facts" class="facts">
-              ${facts.map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}
-            </dl>`
-          : nothing}
-        ${this.renderCast(event.Cast ?? [])}
-        ${this.renderReviews()}
-        ${this.renderVenue()}
-      </article>
-    `;
-  }
-
-  private renderCast(cast: readonly CastMember[]): TemplateResult | typeof nothing {
-    if (!cast.length) return nothing;
-    return html`
-      <section class="section" aria-labelledby="cast-title">
-        <h3 id="cast-title" part="heading">${msg('Cast')}</h3>
-        <ul part="cast" class="cast">
-          ${cast.map((member) => {
-            const image = safeUrl(member.Image?.Url);
-            const links = (member.ExternalLinks ?? [])
-              .map((l) => ({ href: safeUrl(l.Link), title: l.DisplayTitle || l.ExternalLinkType || l.Link }))
-              .filter((l): l is { href: string; title: string } => l.href !== null);
-            return html`<li part="cast-member" class="cast-member">
-              ${image
-                ? html`<img part="cast-image" src=${image} alt=${member.Name} loading="lazy"
-                    width=${member.Image.Width > 0 ? String(member.Image.Width) : nothing}
-                    height=${member.Image.Height > 0 ? String(member.Image.Height) : nothing} />`
-                : nothing}
-              <div>
-                <p class="cast-name">${member.Name}</p>
-                ${member.Description ? html`<p class="meta">${member.Description}</p>` : nothing}
-                ${links.length
-                  ? html`<ul class="links">
-                      ${links.map(
-                        (l) => html`<li><a part="cast-link" href=${l.href} target="_blank" rel="noopener noreferrer">${l.title}<span class="visually-hidden"> ${msg('(opens in a new tab)')}</span></a></li>`,
-                      )}
-                    </ul>`
-                  : nothing}
-              </div>
-            </li>`;
-          })}
-        </ul>
-      </section>
-    `;
-  }
-
   private renderReviews(): TemplateResult {
     return html`
       <section part="reviews" class="section" aria-labelledby="reviews-title" aria-busy=${this.reviewsTask.status === TaskStatus.PENDING ? 'true' : 'false'}>
@@ -524,84 +454,27 @@ export class EventList extends BookingElement {
     `;
   }
 
-  private renderReviewPage(result: ReviewsResult): TemplateResult {
-    if (!result.ReviewsCount) return html`<p class="meta">${msg('No reviews yet.')}</p>`;
-    const best = result.HighestPossibleRating > 0 ? result.HighestPossibleRating : 5;
-    const average = formatNumber(result.AverageRating, this.config, { maximumFractionDigits: 1 });
-    const total = result.ReviewsCount;
-    const first = result.CurrentReviewsFrom + 1;
-    const last = result.CurrentReviewsFrom + result.Reviews.length;
-    const [shownFrom, shownTo, shownTotal] = [first, last, total].map((n) => formatNumber(n, this.config));
-    const count = Math.max(1, Math.floor(this.reviewsPerPage) || 5);
-    return html`
-      <p part="rating" class="rating">
-        ${plural(total, {
-          one: () => msg(str`Average rating ${average} out of ${best}, from ${shownTotal} review`),
-          other: () => msg(str`Average rating ${average} out of ${best}, from ${shownTotal} reviews`),
-        })}
-      </p>
-      <ol part="reviews-list" class="reviews" start=${first}>
-        ${result.Reviews.map((review) => this.renderReview(review, best))}
-      </ol>
-      <nav part="reviews-pager" class="pager" aria-label=${msg('More reviews')}>
-        <button
-          part="pager-button"
-          data-variant="secondary"
-          ?disabled=${result.CurrentReviewsFrom <= 0}
-          @click=${() => this.pageReviews(Math.max(0, result.CurrentReviewsFrom - count))}
-        >${msg('Newer reviews')}</button>
-        <span class="meta">${msg(str`Reviews ${shownFrom}–${shownTo} of ${shownTotal}`)}</span>
-        <button
-          part="pager-button"
-          data-variant="secondary"
-          ?disabled=${last >= result.ReviewsCount}
-          @click=${() => this.pageReviews(result.CurrentReviewsFrom + count)}
-        >${msg('Older reviews')}</button>
-      </nav>
-    `;
+  private renderDetailSkeleton(): TemplateResult {
+    return html`<section part="detail loading" class="detail" aria-busy="true">
+      ${this.renderBack()}
+      <h2 part="heading" class="visually-hidden" tabindex="-1" data-focus="detail-pending">${msg('Loading the show…')}</h2>
+      <div class="detail-media bone" aria-hidden="true"></div>
+      <span class="bone title" aria-hidden="true"></span>
+      <span class="bone line" aria-hidden="true"></span>
+      <span class="bone line" aria-hidden="true"></span>
+    </section>`;
   }
 
-  private renderReview(review: Review, best: number): TemplateResult {
-    const stars = Math.max(0, Math.min(best, Math.round(review.Stars)));
-    return html`<li part="review" class="review">
-      <p>
-        <span part="review-stars" class="stars" role="img" aria-label=${plural(best, { one: () => msg(str`${stars} out of ${best} star`), other: () => msg(str`${stars} out of ${best} stars`) })}
-          >${'★'.repeat(stars)}${'☆'.repeat(best - stars)}</span>
-        <strong>${review.ConsumerName}</strong>
-        <span class="meta">${formatDateTime(review.CreatedAt, this.config, { dateStyle: 'medium' })}</span>
-      </p>
-      <p class="review-content">${review.Content}</p>
-    </li>`;
+  private renderReviewPage(result: ReviewsResult): TemplateResult {
+    return detailView!.renderReviewPage(result, this.config, Math.max(1, Math.floor(this.reviewsPerPage) || 5), (from) => this.pageReviews(from));
   }
 
   private renderVenue(): TemplateResult {
     return html`${this.venueTask.render({
       pending: () => html`<p class="meta">${msg('Loading the venue…')}</p>`,
-      complete: (venue) => this.renderVenueInfo(venue),
+      complete: (venue) => detailView!.renderVenueInfo(venue),
       error: (error) => this.renderError('venue', error, () => void this.venueTask.run()),
     })}`;
-  }
-
-  private renderVenueInfo(venue: VenueInfo): TemplateResult {
-    const plan = safeUrl(venue.PlanLink);
-    const address = [venue.Address, venue.City, venue.Postcode].filter((p): p is string => Boolean(p)).join(', ');
-    return html`
-      <section part="venue" class="section" aria-labelledby="venue-title">
-        <h3 id="venue-title" part="heading">${venue.Name}</h3>
-        ${address ? html`<p class="address">${address}</p>` : nothing}
-        ${venue.NearestTube || venue.Train
-          ? html`<dl class="facts">
-              ${venue.NearestTube ? html`<div><dt>${msg('Nearest Tube')}</dt><dd>${venue.NearestTube}</dd></div>` : nothing}
-              ${venue.Train ? html`<div><dt>${msg('Train')}</dt><dd>${venue.Train}</dd></div>` : nothing}
-            </dl>`
-          : nothing}
-        ${plan
-          ? html`<p><a part="plan-link" href=${plan} target="_blank" rel="noopener noreferrer"
-              >${msg('Seating plan')}<span class="visually-hidden"> ${msg('(opens in a new tab)')}</span></a></p>`
-          : nothing}
-        ${venue.Info ? html`<div part="venue-info" class="rich">${sanitizedHtml(venue.Info)}</div>` : nothing}
-      </section>
-    `;
   }
 
   private renderError(what: LoadKind, error: unknown, retry: () => void): TemplateResult {
@@ -633,6 +506,35 @@ export class EventList extends BookingElement {
     void this.emit('booking-selection', { kind: 'event', eventId, performanceId: null });
   }
 
+  /** The host's show page for this event, when `event-href` (else the page's `eventHref`) is a safe pattern. */
+  private hostHref(eventId: number): string | null {
+    const pattern = this.eventHref ?? this.config.eventHref;
+    if (!pattern?.includes('{EventId}')) return null;
+    try {
+      return safeUrl(new URL(pattern.replaceAll('{EventId}', encodeURIComponent(eventId)), document.baseURI).href);
+    } catch {
+      return null;
+    }
+  }
+
+  /** The card's link: the host's show page, else this page naming the event (`?stagedoor-event=1042`). */
+  private cardHref(eventId: number): string {
+    const here = new URL(location.href);
+    here.hash = '';
+    here.searchParams.set(this.eventParam, String(eventId));
+    return this.hostHref(eventId) ?? here.href;
+  }
+
+  /**
+   * A plain click on a link to this page opens the detail here, as before (focus, announcement); with a
+   * modifier key or another button the browser follows the link (a new tab or window). The host's show page is followed.
+   */
+  private handleCardClick(e: MouseEvent, eventId: number): void {
+    if (this.hostHref(eventId) !== null || e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    this.choose(eventId);
+  }
+
   private handleBack(): void {
     this.returnFocusTo = this.bookingController.selection.eventId;
     this.bookingController.booking.selection.selectEvent(null);
@@ -644,19 +546,3 @@ export class EventList extends BookingElement {
   }
 }
 
-/** Images with safe URLs and real widths, narrowest first, one per width. */
-export function responsiveImages(images: readonly ImageInfo[] | null | undefined): { url: string; width: number; height: number }[] {
-  const byWidth = new Map<number, { url: string; width: number; height: number }>();
-  for (const image of images ?? []) {
-    const url = safeUrl(image?.Url);
-    const width = Math.floor(Number(image?.Width));
-    if (!url || !(width > 0) || byWidth.has(width)) continue;
-    // A comma or space in a URL would split a srcset candidate: encode them.
-    byWidth.set(width, { url: url.replace(/,/g, '%2C').replace(/\s/g, '%20'), width, height: Math.floor(Number(image.Height)) || 0 });
-  }
-  return [...byWidth.values()].sort((a, b) => a.width - b.width);
-}
-
-function srcsetOf(images: readonly { url: string; width: number }[]): string {
-  return images.map((i) => `${i.url} ${i.width}w`).join(', ');
-}

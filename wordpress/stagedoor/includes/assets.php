@@ -80,6 +80,7 @@ function page_config(): array {
 		'success_url' => 'successUrl',
 		'failure_url' => 'failureUrl',
 		'analytics'   => 'analytics',
+		'event_href'  => 'eventHref',
 	);
 	foreach ( $keys as $setting => $key ) {
 		if ( '' !== $settings[ $setting ] ) {

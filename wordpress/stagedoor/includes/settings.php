@@ -23,6 +23,7 @@ function default_settings(): array {
 		'success_url' => '',
 		'failure_url' => '',
 		'analytics'   => '',
+		'event_href'  => '',
 	);
 }
 
@@ -75,6 +76,33 @@ function check_address( string $raw, bool $allow_query, string $example ): array
 		if ( '' === $value ) {
 			return array( '', __( 'The proxy endpoint cannot be the site root: name the proxy’s path, such as /api.', 'stagedoor' ) );
 		}
+	}
+	return array( $value, null );
+}
+
+/**
+ * The address of the site's own page for one show, `{EventId}` standing for the event's id
+ * (`/shows/{EventId}`): a path on this site, or an https address (an http one only on this site's host).
+ *
+ * @return array{0: string, 1: string|null}
+ */
+function check_event_href( string $raw ): array {
+	$value = trim( $raw );
+	if ( '' === $value ) {
+		return array( '', null );
+	}
+	if ( false === strpos( $value, '{EventId}' ) ) {
+		/* translators: %s: what was typed. */
+		return array( '', sprintf( __( '“%s” has no {EventId}: write where the event’s id goes, such as /shows/{EventId}.', 'stagedoor' ), $value ) );
+	}
+	list( $address, $error ) = check_address( str_replace( '{EventId}', '1', $value ), true, 'https://theatre.example.org/shows/{EventId}' );
+	if ( null !== $error ) {
+		return array( '', $error );
+	}
+	$host = wp_parse_url( $address, PHP_URL_HOST );
+	if ( 0 === stripos( $address, 'http://' ) && strtolower( (string) $host ) !== strtolower( (string) wp_parse_url( home_url(), PHP_URL_HOST ) ) ) {
+		/* translators: %s: what was typed. */
+		return array( '', sprintf( __( '“%s”: a show page on another site must be an https:// address.', 'stagedoor' ), $value ) );
 	}
 	return array( $value, null );
 }
@@ -144,6 +172,7 @@ function sanitize_settings( $input ): array {
 		'success_url' => check_address( $text( 'success_url' ), true, 'https://theatre.example.org/thank-you' ),
 		'failure_url' => check_address( $text( 'failure_url' ), true, 'https://theatre.example.org/tickets' ),
 		'analytics'   => check_analytics( $text( 'analytics' ) ),
+		'event_href'  => check_event_href( $text( 'event_href' ) ),
 	);
 	foreach ( $checks as $key => list( $value, $error ) ) {
 		if ( null !== $error ) {
@@ -168,6 +197,7 @@ function field_label( string $key ): string {
 		'success_url' => __( 'Return page after payment', 'stagedoor' ),
 		'failure_url' => __( 'Return page after a failed payment', 'stagedoor' ),
 		'analytics'   => __( 'Analytics', 'stagedoor' ),
+		'event_href'  => __( 'Show page address pattern', 'stagedoor' ),
 	);
 	return $labels[ $key ];
 }
@@ -187,6 +217,8 @@ function field_description( string $key ): string {
 			return __( 'Where the payment page sends the customer after paying. Put a Booking confirmation block or [stagedoor-booking-confirmation] there. Blank: back to the page they booked on.', 'stagedoor' );
 		case 'analytics':
 			return __( 'GA4: the booking steps (seats added, checkout, purchase) go to your Google tag or Tag Manager’s dataLayer as GA4 e-commerce events; events only: as the booking-analytics event for other tools. Never the customer’s name, e-mail, phone or address. Off: no analytics code is loaded.', 'stagedoor' );
+		case 'event_href':
+			return __( 'Where each show in a list links, {EventId} standing for the show’s id, such as /shows/{EventId}: a path on this site or an https address. Blank: the list’s own page, which opens the show in place.', 'stagedoor' );
 		default:
 			return __( 'Where the payment page sends the customer when payment fails. Blank: back to the page they booked on, where the basket is still held.', 'stagedoor' );
 	}
@@ -217,6 +249,7 @@ function render_field( array $args ): void {
 		'time_zone'   => 'Europe/London',
 		'success_url' => '',
 		'failure_url' => '',
+		'event_href'  => '/shows/{EventId}',
 	);
 	printf(
 		'<input type="text" id="%1$s" name="%2$s[%3$s]" value="%4$s" placeholder="%5$s" class="%6$s" aria-describedby="%1$s-description" spellcheck="false" autocomplete="off" />',
@@ -247,6 +280,7 @@ add_action(
 		add_settings_section( 'stagedoor-display', __( 'Money, language and time', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		add_settings_section( 'stagedoor-payment', __( 'After payment', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		add_settings_section( 'stagedoor-analytics', __( 'Analytics', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
+		add_settings_section( 'stagedoor-links', __( 'Links to shows', 'stagedoor' ), '__return_false', SETTINGS_PAGE );
 		$sections = array(
 			'endpoint'    => 'stagedoor-connection',
 			'currency'    => 'stagedoor-display',
@@ -255,6 +289,7 @@ add_action(
 			'success_url' => 'stagedoor-payment',
 			'failure_url' => 'stagedoor-payment',
 			'analytics'   => 'stagedoor-analytics',
+			'event_href'  => 'stagedoor-links',
 		);
 		foreach ( $sections as $key => $section ) {
 			add_settings_field(
