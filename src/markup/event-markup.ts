@@ -5,7 +5,7 @@
  * most `MAX_EVENTS`), each with its `Offer` and the venue as its `Place`.
  *
  * A lazy chunk of its own: `<event-list>` imports it after its content has
- * rendered, so the first card's download does not carry it. The JSON-LD is a
+ * rendered (half a second later), so the first card's download does not carry it. The JSON-LD is a
  * `<script type="application/ld+json" data-stagedoor-markup>` in the element's
  * light DOM (not shown: the element has no slot), replaced when what is shown
  * changes and gone with the element. The service's HTML fields go through the

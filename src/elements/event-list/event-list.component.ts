@@ -207,8 +207,8 @@ export class EventList extends BookingElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    // schema.org JSON-LD of what is shown, for search engines (src/markup/): its own chunk, after the paint.
-    if (this.listTask.value ?? this.venueTask.value) requestAnimationFrame(() => setTimeout(() => import('../../markup/event-markup.ts').then((m) => m.markShows(this))));
+    // schema.org JSON-LD of what is shown, for search engines (src/markup/): its own chunk, half a second after the content.
+    if (this.listTask.value ?? this.venueTask.value) setTimeout(() => import('../../markup/event-markup.ts').then((m) => m.markShows(this)), 500);
     if (this.focusDetail) {
       // While the detail loads, focus rests on its loading heading; then on the show's name.
       const heading = this.renderRoot.querySelector<HTMLElement>('[data-focus="detail"]');
