@@ -21,6 +21,7 @@ import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { pinnedClock } from './helpers/pinned-clock.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
+import { validateJsonLd } from '../elements/helpers/structured-data.ts';
 
 const demoPages = ['index.html', 'cms.html', 'themed.html'];
 
@@ -221,6 +222,24 @@ describe('the demo site (built)', () => {
       });
     }
   }
+
+  it('tells search engines its shows: the theatre page\'s JSON-LD passes the structured-data validator', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.origin}/index.html`);
+      const script = page.locator('event-list > script[type="application/ld+json"][data-stagedoor-markup]');
+      await script.waitFor({ state: 'attached', timeout: 20_000 });
+      const items = [JSON.parse((await script.textContent()) ?? '')].flat() as Array<Record<string, unknown>>;
+      assert.ok(items.length > 0 && items.length <= 20, `${items.length} shows`);
+      const schemaOrg = JSON.parse(readFileSync(join(root, 'node_modules/schemaorg-jsd/dist/schemaorg.jsonld'), 'utf8'));
+      const issues = await validateJsonLd(items, schemaOrg);
+      assert.deepEqual(issues.filter((i) => i.severity === 'ERROR'), []);
+      // What a list does not give: its shows' descriptions and casts, and the day sales opened.
+      assert.deepEqual([...new Set(issues.flatMap((i) => i.fieldNames ?? []))].sort(), ['description', 'offers.validFrom', 'performer']);
+    } finally {
+      await page.close();
+    }
+  });
 
   it('uses every element on the theatre page', () => {
     const html = readFileSync(join(root, 'demo', 'index.html'), 'utf8');

@@ -13,11 +13,13 @@
  *    theme's footer widget area (Twenty Twenty-One, a classic theme), the
  *    seat picker as a shortcode typed into the content, the checkout form and
  *    the booking confirmation as blocks inserted in the block editor.
- * 6. A visitor books two seats through it, goes to the payment page, pays,
+ * 6. A page with an event list carries the shows' schema.org JSON-LD in its
+ *    HTML as fetched without a browser, valid for the structured-data validator.
+ * 7. A visitor books two seats through it, goes to the payment page, pays,
  *    and lands on the thank-you page with the booking reference.
- * 7. Hostile attributes (shortcodes and block JSON) come out as inert, checked
+ * 8. Hostile attributes (shortcodes and block JSON) come out as inert, checked
  *    attributes; editors see what was dropped, visitors do not.
- * 8. The plugin caused no PHP notice, warning or error.
+ * 9. The plugin caused no PHP notice, warning or error.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -32,6 +34,7 @@ import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
 import { startWordPress, type WordPressSite } from './helpers/wordpress.ts';
+import { validateJsonLd } from '../elements/helpers/structured-data.ts';
 
 const ADMIN = { user: 'stage-manager', password: 'Curtain-Up-2024!', email: 'stage@example.org' };
 const STEP = 30_000;
@@ -261,6 +264,38 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.equal(await page.getByLabel('Language').inputValue(), 'en-GB');
       assert.equal(await page.getByLabel('Analytics').inputValue(), 'ga4');
     });
+  });
+
+  it('prints the shows as schema.org JSON-LD in the page\'s HTML, valid for a crawler that runs no script', async () => {
+    let url = '';
+    await asAdmin('markup-page', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/widgets.php`);
+      await page.waitForFunction(() => typeof (window as unknown as { wp?: { apiFetch?: unknown } }).wp?.apiFetch === 'function');
+      const created = await page.evaluate(async () => {
+        const { apiFetch } = (window as unknown as { wp: { apiFetch(o: object): Promise<{ link: string }> } }).wp;
+        return apiFetch({ path: '/wp/v2/pages', method: 'POST', data: { title: 'What is on', content: '[stagedoor-event-list]', status: 'publish' } });
+      });
+      url = created.link; // the page's permalink: the Offer's url
+    });
+    // No browser: the HTML as a crawler fetches it.
+    const html = await (await fetch(url)).text();
+    const scripts = [...html.matchAll(/<script type="application\/ld\+json" data-stagedoor-markup>(.*?)<\/script>/gs)].map((m) => m[1] ?? '');
+    assert.equal(scripts.length, 1, 'one JSON-LD script');
+    assert.ok(html.indexOf('data-stagedoor-markup') < html.indexOf('</head>'), 'in the head');
+    const items = [JSON.parse(scripts[0]!)].flat() as Array<Record<string, any>>;
+    const { Events } = await createApiClient({ endpoint: `${service.origin}/api` }).getEvents();
+    assert.equal(items.length, Math.min(Events.length, 20));
+    const show = items.find((i) => i.name === SHOW);
+    assert.ok(show, `${SHOW} is marked`);
+    assert.match(show.startDate, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+    assert.equal(show.offers.priceCurrency, 'EUR');
+    assert.equal(show.offers.url, url);
+    assert.equal(show.location['@type'], 'Place');
+    const schemaOrg = JSON.parse(readFileSync(join(root, 'node_modules/schemaorg-jsd/dist/schemaorg.jsonld'), 'utf8'));
+    const issues = await validateJsonLd(items, schemaOrg);
+    assert.deepEqual(issues.filter((i) => i.severity === 'ERROR'), []);
+    // What a list does not give: its shows' descriptions and casts, and the day sales opened.
+    assert.deepEqual([...new Set(issues.flatMap((i) => i.fieldNames ?? []))].sort(), ['description', 'offers.validFrom', 'performer']);
   });
 
   it('lets a visitor book two seats through it, pay on the payment page, and come back to the booking', async () => {

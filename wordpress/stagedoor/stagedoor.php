@@ -18,7 +18,9 @@
  *                            every attribute checked against elements.json;
  *   - includes/assets.php    the bundle as a module script and the page-level
  *                            configuration block, only on pages that show an
- *                            element.
+ *                            element;
+ *   - includes/markup.php    the shows as schema.org JSON-LD in wp_head, on a
+ *                            page holding an <event-list>.
  */
 
 namespace Stagedoor;
@@ -31,3 +33,4 @@ const PLUGIN_FILE = __FILE__;
 require_once __DIR__ . '/includes/settings.php';
 require_once __DIR__ . '/includes/elements.php';
 require_once __DIR__ . '/includes/assets.php';
+require_once __DIR__ . '/includes/markup.php';

@@ -7,6 +7,7 @@ import type { EventInfo, ReviewsResult } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { readEvent } from '../../state/event-details.ts';
+import type { Shown } from '../../markup/event-markup.ts';
 import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
@@ -235,8 +236,33 @@ export class EventList extends BookingElement {
     }
   }
 
+  /** The pending hand-over to the schema.org markup (src/markup/). */
+  private markupSoon = 0;
+
+  /**
+   * schema.org JSON-LD of what is shown, for search engines: its own chunk, half a second after
+   * the content (the first card never waits for it), handed what is shown then.
+   */
+  private markUp(): void {
+    if (this.markupSoon || !(this.listTask.value ?? this.venueTask.value)) return;
+    this.markupSoon = window.setTimeout(() => {
+      this.markupSoon = 0;
+      const id = this.detailEventId, event = this.detailTask.value, venue = this.venueTask.value;
+      const { api, config } = this.bookingController.booking;
+      const shown: Shown = {
+        detail: id === null ? undefined : this.venueTask.status === TaskStatus.COMPLETE && event?.EventId === id && venue?.VenueId === event.VenueId ? { event, venue } : null,
+        events: this.listTask.status === TaskStatus.COMPLETE ? this.listTask.value : undefined,
+        api,
+        currency: config.currency,
+        timeZone: config.timeZone,
+      };
+      void import('../../markup/event-markup.ts').then((m) => m.markShows(this, shown)).catch(() => undefined);
+    }, 500);
+  }
+
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    this.markUp();
     if (this.focusDetail) {
       // While the detail loads, focus rests on its loading heading; then on the show's name.
       const heading = this.renderRoot.querySelector<HTMLElement>('[data-focus="detail"]');
