@@ -60,7 +60,7 @@ describe('analytics: the dataLayer of a whole booking', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     try {
       await page.goto(`${server.origin}/tickets`);
-      await page.locator('event-list').getByRole('button', { name: FLOW_EVENT }).first().click();
+      await page.locator('event-list').getByRole('link', { name: FLOW_EVENT }).first().click();
       await choosePerformance(page.locator('performance-calendar'));
       const picker = page.locator('seat-picker');
       assert.ok(await chooseSeatPair(page, picker), 'two seats side by side the service accepts');

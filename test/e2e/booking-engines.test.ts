@@ -246,7 +246,7 @@ async function webkitDriver(): Promise<Driver> {
 async function toPayment(v: Visitor): Promise<void> {
   const show = 'Much Ado About Nothing';
   // 1. The show.
-  await v.click({ within: 'event-list', css: 'button', name: new RegExp(show) });
+  await v.click({ within: 'event-list', css: '[part~="card-button"]', name: new RegExp(show) });
   // 2. The first day with bookable performances in the next three months, then its first performance.
   await v.waitFor({ within: 'performance-calendar', css: '[role="grid"]' });
   let chosen = false;

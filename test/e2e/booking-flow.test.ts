@@ -76,7 +76,7 @@ describe('booking flow over npm start', () => {
    */
   async function chooseTwoSeats(page: Page, show: string): Promise<void> {
     // 1. An event with a seating plan.
-    await page.locator('event-list').getByRole('button', { name: show }).first().click();
+    await page.locator('event-list').getByRole('link', { name: show }).first().click();
 
     // 2. The first day with bookable performances, this month or one of the next two; then its first performance.
     const calendar = page.locator('performance-calendar');

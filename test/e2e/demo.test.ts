@@ -154,7 +154,7 @@ describe('the demo site (built)', () => {
     const { page, errors, requests } = await pinnedPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${server.origin}/index.html?lang=de`);
-    await page.locator('event-list').getByRole('button', { name: /./ }).first().waitFor();
+    await page.locator('event-list').getByRole('link', { name: /./ }).first().waitFor();
     await page.locator('event-list').locator('[part~="card-button"]').first().press('Enter');
     await choosePerformance(page.locator('performance-calendar'));
     const picker = page.locator('seat-picker');

@@ -76,7 +76,7 @@ describe('the React example', { timeout: 240_000 }, () => {
   it('books two seats from what is on to payment and back, the URL following each choice', async () => {
     await visiting('booking', async (page, errors) => {
       await page.goto(`${origin}/`);
-      await page.locator('event-list').getByRole('button', { name: SHOW }).first().click();
+      await page.locator('event-list').getByRole('link', { name: SHOW }).first().click();
       await page.waitForURL(/\/events\/\d+$/);
       booked.eventId = /\/events\/(\d+)$/.exec(page.url())?.[1];
 
