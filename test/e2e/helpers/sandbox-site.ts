@@ -31,7 +31,7 @@ export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServe
     return sandbox.fetch(request);
   };
   const { allowedOrigins, secondEndpoint, sandbox: _sandboxOptions, proxyCache, ...pageOptions } = options;
-  const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, allowedOrigins, cache: proxyCache });
+  const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, seatCaps: false, allowedOrigins, cache: proxyCache });
   const apis: PageServerOptions['apis'] = {};
   if (secondEndpoint) {
     let second: Sandbox | undefined;
