@@ -272,7 +272,7 @@ export class PerformanceCalendar extends BookingElement {
       ${status === TaskStatus.ERROR
         ? renderFailure(loadFailure(this.data.performances.error).message, () => void this.data.performances.run())
         : nothing}
-      ${moved ? html`<p part="next-performance">${moved}</p>` : nothing}
+      ${moved ? html`<p class="next-performance" part="next-performance">${moved}</p>` : nothing}
       ${days && days.size === 0
         ? html`<p part="empty" class="empty">
             ${emptyText(monthTitle(month, this.booking.config), this.tickets)}

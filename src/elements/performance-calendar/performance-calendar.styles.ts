@@ -195,7 +195,8 @@ export const performanceCalendarStyles = css`
     border-radius: var(--_radius);
     margin-block-end: var(--_gap);
   }
-  .error {
+  .error,
+  .next-performance {
     margin-block-end: var(--_gap);
   }
   @container calendar (max-width: 34rem) {
