@@ -190,6 +190,10 @@ describe('the admin endpoint', () => {
     assert.deepEqual(shown[0]?.stats, { waiting: 0, admitted: 0, active: 0, admittedLastMinute: 0 });
   });
 
+  test('a room secret under 32 bytes is a configuration error naming the variable', () => {
+    assert.throws(() => roomWorld().proxy({ rooms: { secret: 'short' } }), /STAGEDOOR_ROOM_SECRET\) must be at least 32 bytes/);
+  });
+
   test('with no rooms option nothing changes: the room paths are not there and nothing is gated', async () => {
     const world = roomWorld();
     const proxy = world.proxy({ rooms: undefined });
