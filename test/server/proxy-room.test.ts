@@ -145,6 +145,21 @@ describe('the join call', () => {
     assert.deepEqual(Object.keys(ok.body).sort(), ['ahead', 'now', 'opensAt', 'pollSeconds', 'position', 'ratePerMinute', 'room', 'status', 'waitSeconds']);
   });
 
+  test('the estimate: the people ahead at the rate, up to the pace maxActive allows; rarer polls far back', async () => {
+    const world = roomWorld();
+    const proxy = world.proxy();
+    await open(proxy, room({ ratePerMinute: 60, maxActive: 10, passSeconds: 600, opensAt: OPENS, state: 'paused' }));
+    world.clock.set(OPENS);
+    for (let i = 0; i < 100; i++) await polled(proxy, `e${i}`);
+    await admin(proxy, 'PATCH', '/stagedoor/rooms/hot-show', { state: 'open' });
+    const near = await polled(proxy, 'e1');
+    const far = await polled(proxy, 'e99');
+    // Position 2 at 60 a minute: 2 s; at ten passes per ten minutes (one a minute): 2 min, and a quarter more.
+    assert.deepEqual(near.body.waitSeconds, { low: 2, high: 160 });
+    assert.deepEqual(far.body.waitSeconds, { low: 100, high: 7510 });
+    assert.ok((near.body.pollSeconds as number) <= 3 && (far.body.pollSeconds as number) >= 16, `${near.body.pollSeconds} ${far.body.pollSeconds}`);
+  });
+
   test('proof of work: without one a join gets a challenge; a solution joins; a wrong one gets a new challenge', async () => {
     const world = roomWorld();
     const proxy = world.proxy();
