@@ -29,7 +29,7 @@
  *   at once, beside its chunks (src/api/early.ts): the only request the
  *   loader makes of the service, taken over by the element's api client;
  *   none when the page's HTML carries that answer (the `stagedoor-first-list`
- *   block, read before the network is asked).
+ *   block, which the element reads: src/state/first-list.ts).
  */
 
 import { startList } from './api/early.ts';

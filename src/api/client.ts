@@ -15,7 +15,7 @@
  *
  * Browser-safe: no DOM, no Node.
  */
-import { claimEarly, type EarlyRequest } from './early.ts';
+import { claimEarly } from './early.ts';
 import { buildQuery, fillPath, parseParam } from './match.ts';
 import {
   operations,
@@ -101,21 +101,13 @@ function isAddResult(body: unknown): body is AddTicketsResult {
   return typeof b.Success === 'boolean' && ('FailureReason' in b || 'FailureReasonText' in b);
 }
 
-export interface CallInit<R = unknown> {
+export interface CallInit {
   signal?: AbortSignal;
   /** Revalidate past the browser's HTTP cache (an answer that must be as of now, e.g. which seats are still free). */
   fresh?: boolean;
-  /**
-   * Given the service's answer when the one returned was the page's own copy past its cache life
-   * (the list of events printed into the page, src/api/early.ts), asked for again at once. Not
-   * called when that fails, or after the signal aborts.
-   */
-  newer?: (answer: R) => void;
 }
 
-type CallArgs<O> = Record<never, never> extends ArgsOf<O>
-  ? [args?: ArgsOf<O>, init?: CallInit<ResponseOf<O>>]
-  : [args: ArgsOf<O>, init?: CallInit<ResponseOf<O>>];
+type CallArgs<O> = Record<never, never> extends ArgsOf<O> ? [args?: ArgsOf<O>, init?: CallInit] : [args: ArgsOf<O>, init?: CallInit];
 
 export type ApiMethods = {
   [K in OperationName]: (...args: CallArgs<Operations[K]>) => Promise<ResponseOf<Operations[K]>>;
@@ -263,10 +255,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     let sentAt = clock.localNow();
     let response: Response;
-    let early: EarlyRequest | null = null;
     try {
       // The loader may have sent this very GET already (early.ts): take it over, or send it now.
-      early = op.method === 'GET' && !init.fresh && !options.fetch && !options.headers && !init.signal?.aborted ? claimEarly(url) : null;
+      const early = op.method === 'GET' && !init.fresh && !options.fetch && !options.headers && !init.signal?.aborted ? claimEarly(url) : null;
       // It failed to connect: sent again, as new. The caller's abort still ends the wait.
       const taken = early ? await untilAborted(early.response.catch(() => null), init.signal) : null;
       if (early && taken) sentAt = early.sentAt;
@@ -277,26 +268,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (isAbortError(error) || init.signal?.aborted) throw error;
       throw new NetworkError(op.name, { cause: error });
     }
-    const { newer } = init;
-    if (early?.newer && newer) {
-      const { sentAt: asked } = early;
-      void early.newer
-        .then((again) => answer(op, again, asked, init.signal))
-        .then((value) => init.signal?.aborted || newer(value), () => undefined);
-    }
-    return answer(op, response, sentAt, init.signal);
-  }
-
-  /** What an answer means: the value, or the error to throw. */
-  async function answer(op: OperationRow, response: Response, sentAt: number, signal: AbortSignal | undefined): Promise<unknown> {
     // An answer a cache may keep (the catalogue's `max-age`) may come from the browser's cache or a
     // CDN, stamped when it was first sent: no reading of the server's clock (a second tab read its
     // clock seconds behind from one and counted a hold 601 s long). Basket answers are never kept.
     if (!mayBeCached(response)) clock.read(response.headers.get('Date'), sentAt, clock.localNow(), response.headers.get('Server-Timing'));
 
     if (response.status === 204 && op.noContent) return NOT_AVAILABLE_YET;
-    const parsed = await readBody(response, signal);
-    signal?.throwIfAborted(); // (a request taken over from the loader reads on whatever the signal says)
+    const parsed = await readBody(response, init.signal);
+    init.signal?.throwIfAborted(); // (a request taken over from the loader reads on whatever the signal says)
     const value = parsed.ok ? parsed.value : parsed.text || null;
     if (!response.ok || response.status === 204) {
       const message = serviceMessageOf(value) ?? statusText(response.status);

@@ -1,11 +1,11 @@
 /**
- * The first list in the page itself (src/api/early.ts): a page whose server printed the list of
- * events' answer into its HTML (`<script type="application/json" id="stagedoor-first-list">`)
+ * The first list in the page itself (src/state/first-list.ts): a page whose server printed the
+ * list of events' answer into its HTML (`<script type="application/json" id="stagedoor-first-list">`)
  * shows the first card from it with no request to the list's endpoint; a block past its cache
  * life is shown, then replaced by the service's answer, asked for at once; a broken or foreign
- * block is ignored and the list asked for as before. What the loader runs at start
- * (`startList`), the real api client, the real proxy and sandbox behind a front server on
- * 127.0.0.1 (helpers/lossy-front.ts); requests counted at the page's fetch, the clock faked.
+ * block is ignored and the list asked for. What the loader runs at start (`startList`,
+ * src/api/early.ts), the real element and api client, the real proxy and sandbox behind a front
+ * server on 127.0.0.1 (helpers/lossy-front.ts); requests counted at the page's fetch, the clock faked.
  */
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';

@@ -7,6 +7,7 @@ import type { EventInfo, ReviewsResult } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { readEvent } from '../../state/event-details.ts';
+import { pageList } from '../../state/first-list.ts';
 import type { Shown } from '../../markup/event-markup.ts';
 import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
@@ -178,7 +179,7 @@ export class EventList extends BookingElement {
     args: () => [this.showTypeFilter && this.eventId === null] as const,
   });
 
-  /** The list again, when the first answer was the page's own copy past its cache life (src/api/early.ts): shown in its place. */
+  /** The list again, when the first was the page's own copy past its cache life (state/first-list.ts): shown in its place. */
   @state() private newerList: readonly EventInfo[] | undefined = undefined;
 
   private readonly listTask = new Task(this, {
@@ -190,9 +191,11 @@ export class EventList extends BookingElement {
         const { Events } = await this.api.getVenueEvents({ venueId }, { signal });
         return type === null ? Events : Events.filter((e) => e.EventType === type);
       }
-      const newer = ({ Events }: { Events: EventInfo[] }) => void (this.newerList = Events);
-      const { Events } = type === null ? await this.api.getEvents({}, { signal, newer }) : await this.api.getEvents({ type }, { signal, newer });
-      return Events;
+      const ask = () => (type === null ? this.api.getEvents({}, { signal }) : this.api.getEvents({ type }, { signal }));
+      // The list the page itself carries (state/first-list.ts): shown at once; past its cache life, asked for again.
+      const inPage = pageList(this.api.endpoint, type);
+      if (inPage?.stale) void ask().then(({ Events }) => void (this.newerList = Events), () => undefined);
+      return inPage ? inPage.events : (await ask()).Events;
     },
     args: () => [this.venueId, this.activeType, this.eventId !== null] as const,
   });
