@@ -27,10 +27,12 @@
  *   when it next appears.
  * - An <event-list> in the page as parsed gets its list of events asked for
  *   at once, beside its chunks (src/api/early.ts): the only request the
- *   loader makes of the service, taken over by the element's api client.
+ *   loader makes of the service, taken over by the element's api client;
+ *   none when the page's HTML carries that answer (the `stagedoor-first-list`
+ *   block, which the element reads: src/state/first-list.ts).
  */
 
-import { EVENTS_PATH, startEarly } from './api/early.ts';
+import { startList } from './api/early.ts';
 
 /** [export name of the class, files (its own chunk first), tags it renders in its shadow root] */
 type Entry = [name: string, files: string[], renders?: string[]];
@@ -93,28 +95,6 @@ const page = globalThis as unknown as Record<symbol, Scan | undefined>;
  */
 export function discover(root: Document | DocumentFragment | Element): Promise<void> {
   return (page[ACTIVE] ?? scan)([root]);
-}
-
-/**
- * An <event-list> in the page as parsed asks for the list of events the moment it upgrades: ask
- * now, beside its chunks' download (src/api/early.ts; the api client takes the request over).
- * Only for the list's plain form (all events, or one `event-type`): anything else is left to
- * the element. Asked of the endpoint the element will use; if it uses another, it asks itself.
- */
-function startList(): void {
-  const list = document.querySelector('event-list');
-  if (!list || list.hasAttribute('venue-id') || list.hasAttribute('event-id')) return;
-  // Its endpoint as the element reads it: its own attribute or its provider's, else the page's.
-  let endpoint: unknown = list.closest('event-list[endpoint], booking-provider[endpoint]')?.getAttribute('endpoint');
-  try {
-    endpoint ||= (JSON.parse(document.querySelector('script[type="application/json"][data-stagedoor-config]')?.textContent || '{}') as { endpoint?: unknown }).endpoint || '/api';
-  } catch {
-    return; // the elements say what is wrong with it
-  }
-  const type = list.getAttribute('event-type');
-  if (typeof endpoint !== 'string' || (type !== null && !/^\d+$/.test(type))) return;
-  // The type as the client writes it (a number: `01` is `1`).
-  startEarly(`${endpoint.replace(/\/+$/, '')}${EVENTS_PATH}${type === null ? '' : `?type=${Number(type)}`}`);
 }
 
 if (!page[ACTIVE]) {

@@ -15,6 +15,9 @@
  *   stagedoor serve [--dist DIR]
  *                             The same with the built demo pages (dist/demo, from
  *                             `npm run build`) instead of Vite.
+ *   stagedoor first-list --proxy URL
+ *                             Prints the block a page may carry for its <event-list>'s
+ *                             first cards (first-list.ts).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
@@ -29,6 +32,7 @@ import { packageRoot } from './package-root.ts';
 import { answerClientErrors, requestErrorHandler, SERVER_OPTIONS } from './refusals.ts';
 import { PROXY_USAGE, UsageError, parsePort, runProxyCommand } from './proxy/command.ts';
 import { ROOM_USAGE } from './room-command.ts';
+import { FIRST_LIST_USAGE, runFirstListCommand } from './first-list.ts';
 
 const DEMO_HOST = '127.0.0.1';
 
@@ -38,7 +42,8 @@ const USAGE = `Usage:
   stagedoor serve [--dist DIR]         the same with the built pages (npm run build) from DIR (dist/demo)
 ${PROXY_USAGE}
 ${ROOM_USAGE}
-  stagedoor sandbox ...                the sandbox alone (stagedoor sandbox --help)`;
+  stagedoor sandbox ...                the sandbox alone (stagedoor sandbox --help)
+${FIRST_LIST_USAGE}`;
 
 function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(args: string[], options: T) {
   try {
@@ -156,6 +161,8 @@ async function main(argv: string[]): Promise<void> {
       const { runSandboxCommand } = await import('./sandbox/serve.ts');
       return runSandboxCommand(rest);
     }
+    case 'first-list':
+      return runFirstListCommand(rest);
     case 'start':
       return runDemo('vite', rest);
     case 'serve':

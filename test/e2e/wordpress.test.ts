@@ -14,7 +14,9 @@
  *    seat picker as a shortcode typed into the content, the checkout form and
  *    the booking confirmation as blocks inserted in the block editor.
  * 6. A page with an event list carries the shows' schema.org JSON-LD in its
- *    HTML as fetched without a browser, valid for the structured-data validator.
+ *    HTML as fetched without a browser, valid for the structured-data validator,
+ *    and the list's answer itself (the stagedoor-first-list block), from which
+ *    the widget shows its cards with no request for the list.
  * 7. A visitor books two seats through it, goes to the payment page, pays,
  *    and lands on the thank-you page with the booking reference.
  * 8. Hostile attributes (shortcodes and block JSON) come out as inert, checked
@@ -296,6 +298,34 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     assert.deepEqual(issues.filter((i) => i.severity === 'ERROR'), []);
     // What a list does not give: its shows' descriptions and casts, and the day sales opened.
     assert.deepEqual([...new Set(issues.flatMap((i) => i.fieldNames ?? []))].sort(), ['description', 'offers.validFrom', 'performer']);
+
+    // The list's answer as the proxy sent it, for the widget (the one fetch the JSON-LD reads, kept in a transient).
+    const blocks = [...html.matchAll(/<script type="application\/json" id="stagedoor-first-list" ([^>]*)>(.*?)<\/script>/gs)];
+    assert.equal(blocks.length, 1, 'one first-list block');
+    const [, attributes = '', body = ''] = blocks[0] ?? [];
+    const data = Object.fromEntries([...attributes.matchAll(/data-([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    assert.equal(data.endpoint, `${service.origin}/api`);
+    assert.equal(data['max-age'], '300', "the proxy's cache life of the list");
+    const fetchedAt = Date.parse(data['fetched-at'] ?? '');
+    assert.ok(Math.abs(Date.now() - fetchedAt) < 120_000, `fetched just now (${data['fetched-at']})`);
+    assert.deepEqual(JSON.parse(body), JSON.parse(await (await fetch(`${service.origin}/api/rest/v2/Events`)).text()));
+    assert.doesNotMatch(body, /</, 'nothing in it can close the script element');
+    assert.doesNotMatch(html, /rel="preload" as="fetch"/, 'the list the page carries is not asked for');
+    // Read again from the transient: the same fetch, not a new one.
+    const again = await (await fetch(url)).text();
+    assert.ok(again.includes(`data-fetched-at="${data['fetched-at']}"`), 'the second page view reuses the first fetch');
+
+    // The widget shows its cards from it and never asks for the list.
+    const visitor = await contextFor(browser);
+    const { page, errors, requests } = await watchedPage(visitor);
+    try {
+      await page.goto(url);
+      await page.locator('event-list').getByRole('link', { name: SHOW }).waitFor();
+      assert.deepEqual(requests.filter((u) => /\/rest\/v2\/Events(\?|$)/.test(u)), [], 'no request for the list');
+      assert.deepEqual(errors, []);
+    } finally {
+      await visitor.close();
+    }
   });
 
   it('lets a visitor book two seats through it, pay on the payment page, and come back to the booking', async () => {
@@ -410,9 +440,10 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
         '<seat-picker max-seats="4">',
       ]);
       assert.doesNotMatch(content, /__stagedoorXss|evil\.example|stagedoor-problems/, 'nothing hostile, and no editor note for visitors');
-      // The list of events its <event-list> asks for first, asked for beside the entry: on the page's
-      // endpoint (never the one typed into the shortcode), with the credentials its client uses.
-      assert.ok(html.includes(`<link rel="preload" as="fetch" href="${service.origin}/api/rest/v2/Events?type=2" crossorigin>`), 'the list of type 2 is asked for early');
+      // The list of events its <event-list> asks for first, in the page itself: on the page's
+      // endpoint (never the one typed into the shortcode), so not asked for again beside the entry.
+      assert.match(html, new RegExp(`<script type="application/json" id="stagedoor-first-list" data-endpoint="${service.origin}/api" data-event-type="2" `), 'the list of type 2 is in the page');
+      assert.doesNotMatch(html, /rel="preload" as="fetch"/);
       assert.doesNotMatch(html, /evil\.example/);
       await page.locator('seat-picker').first().hover();
       await page.locator('seat-picker').nth(1).focus();

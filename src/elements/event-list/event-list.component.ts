@@ -7,6 +7,7 @@ import type { EventInfo, ReviewsResult } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { readEvent } from '../../state/event-details.ts';
+import { pageList } from '../../state/first-list.ts';
 import type { Shown } from '../../markup/event-markup.ts';
 import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
@@ -178,19 +179,31 @@ export class EventList extends BookingElement {
     args: () => [this.showTypeFilter && this.eventId === null] as const,
   });
 
+  /** The list again, when the first was the page's own copy past its cache life (state/first-list.ts): shown in its place. */
+  @state() private newerList: readonly EventInfo[] | undefined = undefined;
+
   private readonly listTask = new Task(this, {
     onError: (error) => this.reportError('list', error),
     task: async ([venueId, type, standalone], { signal }) => {
+      this.newerList = undefined;
       if (standalone) return initialState;
       if (venueId !== null) {
         const { Events } = await this.api.getVenueEvents({ venueId }, { signal });
         return type === null ? Events : Events.filter((e) => e.EventType === type);
       }
-      const { Events } = type === null ? await this.api.getEvents({}, { signal }) : await this.api.getEvents({ type }, { signal });
-      return Events;
+      const ask = () => (type === null ? this.api.getEvents({}, { signal }) : this.api.getEvents({ type }, { signal }));
+      // The list the page itself carries (state/first-list.ts): shown at once; past its cache life, asked for again.
+      const inPage = pageList(this.api.endpoint, type);
+      if (inPage?.stale) void ask().then(({ Events }) => void (this.newerList = Events), () => undefined);
+      return inPage ? inPage.events : (await ask()).Events;
     },
     args: () => [this.venueId, this.activeType, this.eventId !== null] as const,
   });
+
+  /** The list shown: its newer answer, else the task's. */
+  private get listed(): readonly EventInfo[] | undefined {
+    return this.newerList ?? this.listTask.value;
+  }
 
   private readonly detailTask = new Task(this, {
     onError: (error) => this.reportError('detail', error),
@@ -251,7 +264,7 @@ export class EventList extends BookingElement {
       const { api, config } = this.bookingController.booking;
       const shown: Shown = {
         detail: id === null ? undefined : this.venueTask.status === TaskStatus.COMPLETE && event?.EventId === id && venue?.VenueId === event.VenueId ? { event, venue } : null,
-        events: this.listTask.status === TaskStatus.COMPLETE ? this.listTask.value : undefined,
+        events: this.listTask.status === TaskStatus.COMPLETE ? this.listed : undefined,
         api,
         currency: config.currency,
         timeZone: config.timeZone,
@@ -295,7 +308,7 @@ export class EventList extends BookingElement {
       if (this.detailTask.status === TaskStatus.ERROR) return ''; // the alert says it
       return this.detailTask.status === TaskStatus.COMPLETE && event ? event.Name : msg('Loading the show…');
     }
-    const events = this.listTask.value;
+    const events = this.listed;
     if (this.listTask.status === TaskStatus.PENDING || this.listTask.status === TaskStatus.INITIAL) return msg('Loading shows…');
     if (this.listTask.status === TaskStatus.COMPLETE && events) {
       const count = events.length;
@@ -310,7 +323,7 @@ export class EventList extends BookingElement {
       ${this.listTask.render({
         initial: () => this.renderSkeletons(),
         pending: () => this.renderSkeletons(),
-        complete: (events) => this.renderCards(events),
+        complete: (events) => this.renderCards(this.newerList ?? events),
         error: (error) => this.renderError('list', error, () => void this.listTask.run()),
       })}
     `;

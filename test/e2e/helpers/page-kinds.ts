@@ -141,7 +141,10 @@ export async function measurePage(
     await prepare?.(page);
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (r) => {
-      if (isScript(r) && !bodies.has(r.url())) bodies.set(r.url(), r.body().then((b) => gzipSync(b, { level: 9 }).length));
+      if (!isScript(r) || bodies.has(r.url())) return;
+      const gzip = r.body().then((b) => gzipSync(b, { level: 9 }).length);
+      gzip.catch(() => undefined); // a body still arriving when the page closes is not counted (only what started before the milestone is)
+      bodies.set(r.url(), gzip);
     });
     await page.goto(url);
     const times = await reachMilestone(page, kind, ready);

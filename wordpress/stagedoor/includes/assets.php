@@ -125,7 +125,8 @@ function print_preload_hints( array $config ): void {
 			}
 		}
 	}
-	$events = events_request( $config );
+	// A list whose answer the page carries (markup.php, print_first_list) is not asked for at all.
+	$events = first_list_printed() ? null : events_request( $config );
 	if ( null !== $events ) {
 		printf( '<link rel="preload" as="fetch" href="%s" crossorigin>' . "\n", esc_url( $events ) );
 	}
@@ -153,14 +154,15 @@ function events_request( array $config ): ?string {
 	if ( ! isset( $elements['event-list'] ) ) {
 		return null;
 	}
-	$list = $elements['event-list'];
-	if ( isset( $list['venue-id'] ) || isset( $list['event-id'] ) ) {
+	$path = first_list_path( $elements['event-list'] );
+	if ( null === $path ) {
 		return null;
 	}
-	$type = isset( $list['event-type'] ) ? (string) $list['event-type'] : null;
-	if ( null !== $type && ! preg_match( '/^\d+$/', $type ) ) {
-		return null;
-	}
+	return page_endpoint( $config ) . $path;
+}
+
+/** The endpoint the page's elements ask (its configuration's, else /api), without a trailing slash. */
+function page_endpoint( array $config ): string {
 	$endpoint = isset( $config['endpoint'] ) && is_string( $config['endpoint'] ) && '' !== $config['endpoint'] ? $config['endpoint'] : '/api';
-	return rtrim( $endpoint, '/' ) . '/rest/v2/Events' . ( null === $type ? '' : '?type=' . (int) $type );
+	return rtrim( $endpoint, '/' );
 }

@@ -9,6 +9,11 @@
  * The events and venues are read through the proxy the plugin is configured
  * with (its endpoint), with a short timeout, kept in a transient for five
  * minutes. Any failure prints nothing.
+ *
+ * The same answer of the list of events, as the proxy sent it, is printed for
+ * the widget too (the `stagedoor-first-list` block, docs/embedding.md): its
+ * first cards show with no request; past the proxy's cache life it is shown
+ * and asked for again.
  */
 
 namespace Stagedoor;
@@ -20,6 +25,7 @@ const MARKUP_CACHE_SECONDS = 300;
 const MARKUP_TIMEOUT_SECONDS = 3;
 
 add_action( 'wp_head', __NAMESPACE__ . '\\print_event_markup' );
+add_action( 'wp_head', __NAMESPACE__ . '\\print_first_list' );
 
 /** The attributes of the first <event-list> in the queried page's content, or null when it has none. */
 function page_event_list(): ?array {
@@ -60,10 +66,20 @@ function server_endpoint(): string {
 
 /** GET an operation's JSON through the proxy, cached; null on any failure. */
 function service_get( string $path ): ?array {
+	$answer = service_answer( $path );
+	return null === $answer ? null : $answer['data'];
+}
+
+/**
+ * GET an operation through the proxy, cached: its JSON decoded (`data`), the body as sent
+ * (`body`), when it was fetched (`fetched`, Unix seconds) and the proxy's max-age for it
+ * (`max_age`, seconds). Null on any failure.
+ */
+function service_answer( string $path ): ?array {
 	$url = server_endpoint() . $path;
-	$key = 'stagedoor_' . md5( $url );
+	$key = 'stagedoor_answer_' . md5( $url );
 	$cached = get_transient( $key );
-	if ( is_array( $cached ) ) {
+	if ( is_array( $cached ) && is_array( $cached['data'] ?? null ) && is_string( $cached['body'] ?? null ) ) {
 		return $cached;
 	}
 	$response = wp_remote_get(
@@ -76,12 +92,20 @@ function service_get( string $path ): ?array {
 	if ( is_wp_error( $response ) || 200 !== wp_remote_retrieve_response_code( $response ) ) {
 		return null;
 	}
-	$data = json_decode( wp_remote_retrieve_body( $response ), true );
+	$body = wp_remote_retrieve_body( $response );
+	$data = json_decode( $body, true );
 	if ( ! is_array( $data ) ) {
 		return null;
 	}
-	set_transient( $key, $data, MARKUP_CACHE_SECONDS );
-	return $data;
+	$control = (string) wp_remote_retrieve_header( $response, 'cache-control' );
+	$answer  = array(
+		'data'    => $data,
+		'body'    => $body,
+		'fetched' => time(),
+		'max_age' => preg_match( '/(?:^|,)\s*max-age=(\d+)/i', $control, $age ) ? (int) $age[1] : MARKUP_CACHE_SECONDS,
+	);
+	set_transient( $key, $answer, MARKUP_CACHE_SECONDS );
+	return $answer;
 }
 
 /** A service DateTime (venue wall clock, no offset) as ISO 8601 with the zone's offset at that instant. */
@@ -193,4 +217,53 @@ function print_event_markup(): void {
 	if ( $json ) {
 		printf( '<script type="application/ld+json" data-stagedoor-markup>%s</script>' . "\n", $json ); // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- JSON with < > & escaped.
 	}
+}
+
+/**
+ * The list of events the page's <event-list> asks for first (its plain form: all events, or one
+ * event type; the same request as events_request() in assets.php), answered by the proxy: the
+ * path, or null when it asks for something else.
+ */
+function first_list_path( ?array $list ): ?string {
+	if ( null === $list || isset( $list['venue-id'] ) || isset( $list['event-id'] ) ) {
+		return null;
+	}
+	$type = isset( $list['event-type'] ) ? (string) $list['event-type'] : null;
+	if ( null !== $type && ! preg_match( '/^\d+$/', $type ) ) {
+		return null;
+	}
+	return '/rest/v2/Events' . ( null === $type ? '' : '?type=' . (int) $type );
+}
+
+/** Whether this page carries the list's answer (then the footer asks for no preload of it). Called with true once printed. */
+function first_list_printed( bool $printed = false ): bool {
+	static $done = false;
+	$done = $done || $printed;
+	return $done;
+}
+
+/**
+ * The list's answer in the page (the `stagedoor-first-list` block the widget's loader reads before
+ * it asks the network): the body the proxy sent, the endpoint the widget asks, when it was fetched
+ * and the proxy's cache life. The transient above is the one fetch the JSON-LD reads too.
+ */
+function print_first_list(): void {
+	$list = page_event_list();
+	$path = first_list_path( $list );
+	$answer = null === $path ? null : service_answer( $path );
+	if ( null === $answer || ! is_array( $answer['data']['Events'] ?? null ) ) {
+		return;
+	}
+	$type = isset( $list['event-type'] ) ? sprintf( ' data-event-type="%d"', (int) $list['event-type'] ) : '';
+	// The body as the proxy sent it, with every < written \u003c (only inside its strings, where
+	// JSON.parse reads it back the same): nothing in it can close the script element.
+	printf(
+		'<script type="application/json" id="stagedoor-first-list" data-endpoint="%s"%s data-fetched-at="%s" data-max-age="%d">%s</script>' . "\n",
+		esc_attr( page_endpoint( page_config() ) ),
+		$type, // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- an integer written above.
+		esc_attr( gmdate( 'Y-m-d\TH:i:s\Z', (int) $answer['fetched'] ) ),
+		(int) $answer['max_age'],
+		str_replace( '<', '\u003c', (string) $answer['body'] ) // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- JSON with < escaped.
+	);
+	first_list_printed( true );
 }
