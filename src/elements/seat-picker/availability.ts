@@ -9,7 +9,7 @@ import { toFailure, type Failure } from '../../state/failure.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
 import { knownEvent, readEvent } from '../../state/event-details.ts';
-import { areasPrices, fullAvailability } from '../../state/lookahead.ts';
+import { areasPrices, fullAvailability, seatingPlanAhead, venue } from '../../state/lookahead.ts';
 
 /** What the performance offers, decided from the data (see `loadAvailability`). */
 export type Availability = (
@@ -71,6 +71,8 @@ async function eventDetail(api: ApiClient, performanceId: number, eventId: numbe
  */
 export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal, eventId: number | null = null): Promise<Availability> {
   const event = await eventDetail(api, performanceId, eventId, signal);
+  // The seating plan shown below a seat map leaves with the seats, not a round trip after them.
+  seatingPlanAhead(api, event);
   const found = await fromService(api, performanceId, signal, event?.SeatingPlanSupported);
   return { ...found, event };
 }
@@ -130,7 +132,7 @@ export async function loadPerformanceFacts(api: ApiClient, id: number, signal: A
 
 /** The venue's seating plan image: the event's Venue PlanLink (null when the venue has none that is safe to show). */
 export async function loadSeatingPlan(api: ApiClient, venueId: number, signal: AbortSignal): Promise<{ planLink: string; venue: string } | null> {
-  const { Venue } = await api.getVenue({ venueId }, { signal });
+  const { Venue } = await venue(api, venueId, signal);
   // Only an http(s) address from the service reaches an <img src> (the one URL rule, src/sanitize.ts).
   const planLink = safeUrl(Venue.PlanLink);
   return planLink ? { planLink, venue: Venue.Name } : null;
