@@ -151,6 +151,15 @@ async function flowPage() {
 afterEach(() => resetSharedBookings());
 
 describe('round trips in a row to a seat map', () => {
+  it("from the event's click, its detail with its venue and its dates: one round trip", async () => {
+    const { service, list, calendar } = await flowPage();
+    const { rounds, log } = await roundsUntil(
+      service,
+      () => Boolean(list.shadowRoot?.querySelector('[part~="description"] p') && list.shadowRoot.querySelector('[part~="venue"]') && calendar.shadowRoot?.querySelector('[part~="day-button"][part~="has-performances"]')),
+    );
+    expect(rounds, `round trips in a row from the click to the detail, its venue and its dates (${log})`).to.equal(1);
+  });
+
   it("from the event's click: its detail and dates in one round trip, the seats and the venue's plan in the next", async () => {
     const { service, list, calendar, picker } = await flowPage();
     let chosen = false;
