@@ -2,11 +2,12 @@
  * Lookups started before they are asked for. When the visitor points at a
  * performance (hover, focus, touch), its seats are asked for at once: by the
  * time the click has chosen it and <seat-picker> asks, the answer is on its
- * way or here. The venue's seating plan that a seat map shows below it leaves
- * with its seats, not after them: the event's detail, already read, names the
- * venue, so the map and its plan cost one round trip in a row, not two. The picker's own request takes the one started ahead (once:
+ * way or here. The picker's own request takes the one started ahead (once:
  * a later request, after an add or a conflict, asks the service again), so
- * there is never a second request for the same seats.
+ * there is never a second request for the same seats. The venue's seating
+ * plan, shown below a seat map, leaves with its seats, not after them: the
+ * event's detail, already read, names the venue, so the map and its plan
+ * cost one round trip in a row, not two.
  *
  * Per api client (so per widget). A lookup started ahead is taken only within
  * `FRESH_MS` of its start (the proxy keeps seats 5 s; older seats are asked
@@ -81,8 +82,8 @@ const venueKey = (venueId: number) => `Venue:${venueId}`;
  * with `venue` once its seats have shown.
  */
 export function seatingPlanAhead(api: ApiClient, event: EventInfo | null | undefined, now = Date.now()): void {
-  const venueId = event?.SeatingPlanSupported === false ? undefined : event?.VenueId;
-  if (typeof venueId === 'number' && Number.isInteger(venueId) && venueId > 0) startAhead(api, venueKey(venueId), () => api.getVenue({ venueId }), now);
+  const venueId = event?.SeatingPlanSupported === false ? 0 : (event?.VenueId ?? 0);
+  if (venueId > 0) startAhead(api, venueKey(venueId), () => api.getVenue({ venueId }), now);
 }
 
 /**
@@ -115,7 +116,6 @@ export function fullAvailability(api: ApiClient, performanceId: number, signal?:
 export function areasPrices(api: ApiClient, performanceId: number, signal?: AbortSignal): Promise<AreasPricesResult> {
   return take(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }, { signal }), signal);
 }
-
 
 /** Get Venue: the lookup started ahead with the seats when there is one, else asked now. */
 export function venue(api: ApiClient, venueId: number, signal?: AbortSignal): Promise<VenueDetailResult> {

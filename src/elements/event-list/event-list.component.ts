@@ -221,8 +221,8 @@ export class EventList extends BookingElement {
     const detail = this.detailTask.value;
     if (detail?.EventId === id) return detail.VenueId;
     const list = this.listTask.value;
-    const card = Array.isArray(list) ? list.find((e) => e.EventId === id)?.VenueId : undefined;
-    return typeof card === 'number' && Number.isInteger(card) && card > 0 ? card : null;
+    const card = (Array.isArray(list) && list.find((e) => e.EventId === id)?.VenueId) || 0;
+    return card > 0 ? card : null;
   }
 
   private readonly reviewsTask = new Task(this, {
