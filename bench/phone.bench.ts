@@ -1,6 +1,6 @@
 /**
  * A throttled phone: today's build and the baseline (bench/baseline.ts: the
- * commit issue 24 measured) side by side, in one run. Chromium through the
+ * last commit before issue 34's work) side by side, in one run. Chromium through the
  * DevTools protocol with a 4× CPU slowdown (Emulation.setCPUThrottlingRate)
  * and the slow-4G profile of Lighthouse's mobile runs
  * (Network.emulateNetworkConditions: 150 ms RTT applied as 562.5 ms per
@@ -9,12 +9,17 @@
  * sandbox in process, behind the same throttled network), the bundle's files
  * as `stagedoor serve` sends them: with its caching rule
  * (src/server/bundle-caching.ts), and as the build's brotli copies where the
- * build wrote them (this build; the baseline's wrote none, so its files go
- * gzip'd, as a server compressing them itself would send them).
+ * build wrote them (a build that wrote none, as 2e9b7c2, goes gzip'd, as a
+ * server compressing them itself would send it).
  * Both builds' pages list their chunks as modulepreload hints in their <head>
- * (dist/stagedoor-preload.json), as a server-rendered host can; this build's
- * pages also preload the list of events (its client takes that answer) and
- * load its loader by the versioned name that file gives (cached immutable).
+ * (dist/stagedoor-preload.json), as a server-rendered host can, preload the
+ * list of events where the build's client takes that answer (src/api/early.ts)
+ * and load the loader by the versioned name that file gives (cached
+ * immutable), where the build has one.
+ *
+ * Also, for the last walk of each build: every request from the event's click
+ * to the map ready for a tap, when it left and when its answer was in (ms
+ * from the click), to see which wait on which (the requests in a row).
  *
  * Timed from navigation start (performance.now() in the page):
  * - an <event-list> page, a first visit (fresh context): to its first card;
@@ -29,13 +34,13 @@
  * here asserts a time; on a shared machine the numbers are noisy: compare
  * the columns of one run, not runs.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { buildBundle, LOADER, PRELOAD_FILE, preloadLinks } from '../scripts/build.mjs';
+import { buildBundle, LOADER, PRELOAD_FILE, preloadLinks, preloadList } from '../scripts/build.mjs';
 import { launchChromium } from '../test/e2e/helpers/browser.ts';
-import { hostPage, measurePage, tagsOf, type PageKind } from '../test/e2e/helpers/page-kinds.ts';
+import { hostPage, measurePage, tagsOf, type PageKind, type PageWeight } from '../test/e2e/helpers/page-kinds.ts';
 import { startSandboxSite } from '../test/e2e/helpers/sandbox-site.ts';
 import { BASELINE_COMMIT, baselineBuild, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
@@ -72,17 +77,22 @@ export default async function phone(): Promise<BenchTable[]> {
   const dirs: Record<Build, string> = { baseline: join(work, 'baseline'), new: join(work, 'new') };
   const before = loadNote('before the run');
   const baseline = await baselineBuild();
+  /** The build's own preload file (with its versioned loader), else the list made from its table (a build before that file). */
+  const preloads = (dir: string, table: Parameters<typeof baseline.preloadList>[0], own: typeof baseline.preloadList): Record<string, string[]> =>
+    existsSync(join(dir, PRELOAD_FILE)) ? (JSON.parse(readFileSync(join(dir, PRELOAD_FILE), 'utf8')) as Record<string, string[]>) : own(table);
   const lists: Record<Build, Record<string, string[]>> = {
-    baseline: baseline.preloadList(await baseline.buildBundle({ outDir: dirs.baseline, sourcemap: false })),
-    new: await buildBundle({ outDir: dirs.new, sourcemap: false }).then(() => JSON.parse(readFileSync(join(dirs.new, PRELOAD_FILE), 'utf8')) as Record<string, string[]>),
+    baseline: preloads(dirs.baseline, await baseline.buildBundle({ outDir: dirs.baseline, sourcemap: false }), baseline.preloadList),
+    new: preloads(dirs.new, await buildBundle({ outDir: dirs.new, sourcemap: false }), preloadList),
   };
+  /** Whether the build's client takes a preloaded list of events (src/api/early.ts: not before 6d85a61). */
+  const takesList: Record<Build, boolean> = { baseline: existsSync(join(baseline.dir, 'src', 'api', 'early.ts')), new: true };
   const mount: Record<Build, string> = { baseline: '/b/', new: '/n/' };
   const pages: Record<string, string> = {};
   for (const kind of KINDS) {
     for (const build of BUILDS) {
-      // This build's hints include the list itself (its client takes a preloaded answer; the baseline's
-      // cannot), and its page names the loader by its versioned name (the baseline has none).
-      const hints = preloadLinks(lists[build], tagsOf(kind), mount[build], build === 'new' ? { endpoint: '/api' } : {});
+      // The hints include the list itself where the build's client takes a preloaded answer, and the
+      // page names the loader by its versioned name where the build has one.
+      const hints = preloadLinks(lists[build], tagsOf(kind), mount[build], takesList[build] ? { endpoint: '/api' } : {});
       pages[`/${build}/${kind}`] = hostPage(kind, `${mount[build]}${lists[build][LOADER]?.[0] ?? LOADER}`, hints);
     }
   }
@@ -91,6 +101,8 @@ export default async function phone(): Promise<BenchTable[]> {
   // row label → build → times
   const times = new Map<string, Record<Build, number[]>>();
   const bytes: Record<string, Partial<Record<Build, number>>> = {};
+  /** The last walk of each build: its requests from the event's click to the map ready for a tap (ms from the click). */
+  const walks: Partial<Record<Build, { ready: number; requests: PageWeight['requests'] }>> = {};
   const record = (label: string, build: Build, ms: number) => {
     const row = times.get(label) ?? { baseline: [], new: [] };
     times.set(label, row);
@@ -106,6 +118,9 @@ export default async function phone(): Promise<BenchTable[]> {
             const weight = await measurePage(context, url, kind, throttle, { ready: true });
             (bytes[kind] ??= {})[build] = weight.gzip;
             for (const [milestone, ms] of Object.entries(weight.times)) record(`${kind}: ${milestone}`, build, ms);
+            const click = weight.times['event click'];
+            const ready = weight.times['ready for a tap'];
+            if (click !== undefined && ready !== undefined) walks[build] = { ready: ready - click, requests: weight.requests.filter((r) => r.start >= click && r.start <= ready).map((r) => ({ ...r, start: r.start - click, end: r.end - click })) };
             if (kind === 'event-list') {
               // The same visitor again, within the caches' life: what the first visit left in the HTTP cache.
               const again = await measurePage(context, url, kind, throttle);
@@ -130,6 +145,12 @@ export default async function phone(): Promise<BenchTable[]> {
     rows.push([label, Math.round(old), Math.round(now), `${now <= old ? '−' : '+'}${Math.abs(Math.round(now - old))}`, `${Math.round((100 * now) / old)}%`]);
   }
   const weightRows = KINDS.map((kind) => [kind, bytes[kind]?.baseline ?? 0, bytes[kind]?.new ?? 0]);
+  // A chunk by its name without the hash; a lookup by its path under the endpoint.
+  const shortPath = (path: string): string => path.replace(/^\/[bn]\/(stagedoor-[\w.-]+?)(-[\w-]{8})?\.js$/, '$1.js').replace(/^\/api\/rest\/v2\//, '');
+  const walkRows = BUILDS.flatMap((build) => [
+    ...(walks[build]?.requests ?? []).map((r) => [build === 'new' ? 'this build' : BASELINE_COMMIT, Math.round(r.start), Math.round(r.end), shortPath(r.path)]),
+    [build === 'new' ? 'this build' : BASELINE_COMMIT, Math.round(walks[build]?.ready ?? Number.NaN), '', 'ready for a tap'],
+  ]);
   return [
     {
       title: `A throttled phone (4× CPU, slow 4G): ms from navigation, median of ${RUNS}, baseline ${BASELINE_COMMIT} vs this build`,
@@ -137,11 +158,19 @@ export default async function phone(): Promise<BenchTable[]> {
       rows,
       notes: [
         'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit in a fresh context, the second visit in the same one.',
-        'Both builds: the page lists its elements\' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json); this build\'s pages also preload the list of events (<link rel="preload" as="fetch" crossorigin>), which its client takes (the baseline\'s cannot: it asks without credentials), and load the loader by its versioned name, stagedoor-loader-<hash>.js (the baseline has only stagedoor.js, revalidated on every visit); the bundle\'s files cached as `stagedoor serve` caches them, and sent as it sends them: this build\'s as the brotli copies its build writes, the baseline\'s (which has none) gzip\'d.',
-        'Goals (issue 24): first card ≤ 1,500 ms; ready for a tap ≤ 3,500 ms; second visit ≤ 1,000 ms to the first card.',
+        `Both builds: the page lists its elements' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json), preloads the list of events (<link rel="preload" as="fetch" crossorigin>) where the build's client takes it (this build${takesList.baseline ? ' and the baseline' : '; not the baseline, which asks without credentials'}), and loads the loader by its versioned name, stagedoor-loader-<hash>.js, where the build has one; the bundle's files cached as \`stagedoor serve\` caches them, and sent as it sends them (the brotli copies a build writes, else gzip'd).`,
+        'Goals (issue 34): first card ≤ 1,200 ms; the whole walk to a seat map ready for a tap ≤ 2,500 ms; second visit ≤ 800 ms to the first card. "event click": when the walk pressed the event\'s card (the first card shown, then the next frame).',
         'Served over HTTP/1.1 (6 connections per origin), where every extra file costs more than behind an HTTP/2 CDN.',
         before,
         loadNote('after the run'),
+      ],
+    },
+    {
+      title: "The flow page's last walk: each request from the event's click to the map ready for a tap, ms from the click",
+      columns: ['build', 'sent', 'answered', 'request'],
+      rows: walkRows,
+      notes: [
+        'A request sent after another was answered may be waiting on it: those are the round trips in a row (test/elements/round-trips.test.ts counts them for the lookups). The visitor chooses the performance between the two waits. Chunks are named without their hash; lookups by their path under /api/rest/v2/.',
       ],
     },
     {
