@@ -186,6 +186,8 @@ describe('round trips in a row to a seat map', () => {
     );
     expect(chosen, 'the visitor chose the performance').to.equal(true);
     expect(service.api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    // The calendar's month listed the performance whole: the picker asks for it no more.
+    expect(service.api.callsTo('getPerformance'), 'Get Performance beside the seats').to.deep.equal([]);
     expect(rounds, `round trips in a row from the click to the map ready with its plan (${log})`).to.equal(2);
   });
 
