@@ -3,7 +3,7 @@
  * the sandbox called directly, with nginx as a keep-alive reverse proxy (when
  * nginx is installed: Debian's nginx-light; bench/nginx.ts writes its config
  * and starts it on a free loopback port) and with the baseline's proxy
- * (bench/baseline.ts: the commit issue 24 measured).
+ * (bench/baseline.ts: the last commit before issue 34's work).
  *
  * Every server is its own process on 127.0.0.1, started the way a theatre
  * runs it: the sandbox (`stagedoor sandbox`); nginx in front of it (one

@@ -53,7 +53,7 @@ export default async function sizes(): Promise<BenchTable[]> {
         const within = limit === undefined ? '-' : loader.gzip <= limit ? 'yes' : 'NO';
         pageRows.push([kind, eager.gzip, loader.gzip, `${Math.round((100 * loader.gzip) / eager.gzip)}%`, limit ?? '-', within, loader.files.length]);
       }
-      // The walk further, to a map ready for a tap (the picker's later part in): issue 24's measure.
+      // The walk further, to a map ready for a tap (the picker's later part in): issues 24's and 34's measure.
       for (const kind of ['flow', 'full'] as const) {
         const old = await measurePage(browser, `${server.origin}/baseline/${kind}`, kind, undefined, { ready: true });
         const now = await measurePage(browser, `${server.origin}/loader/${kind}`, kind, undefined, { ready: true });
@@ -120,7 +120,7 @@ export default async function sizes(): Promise<BenchTable[]> {
         columns: ['page', `baseline ${BASELINE_COMMIT}`, 'this build', 'change', `files ${BASELINE_COMMIT}`, 'files now'],
         rows: readyRows,
         notes: [
-          'The flow and full pages walked past the first paint until the choice with its "Add" has rendered below the map (the picker\'s later part, and what it imports). Issue 24\'s goal for the full page: at most 61,440 bytes (60 KB).',
+          'The flow and full pages walked past the first paint until the choice with its "Add" has rendered below the map (the picker\'s later part, and what it imports). Issue 34 for the full page: held at 72 KB (73,728 bytes); the goal is 64 KB (65,536 bytes).',
         ],
       },
       {

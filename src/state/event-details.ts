@@ -7,12 +7,37 @@
  * for the seats (FullAvailability, or AreasPrices for general admission).
  * Only answers are kept (a failure is asked again); at most `LIMIT` events,
  * the oldest forgotten first.
+ *
+ * The same for performances: the calendar's answer for a month lists each
+ * performance whole (the record Get Performance answers), so the seat picker
+ * takes the chosen one, and its paired parts' dates, from there instead of
+ * asking again beside its seats (at most `LIMIT * 10`).
  */
 import type { ApiClient } from '../api/client.ts';
-import type { EventInfo } from '../api/types.ts';
+import type { EventInfo, PerformanceInfo } from '../api/types.ts';
 
 const LIMIT = 50;
 const known = new WeakMap<ApiClient, Map<number, EventInfo>>();
+const performances = new WeakMap<ApiClient, Map<number, PerformanceInfo>>();
+
+/** Keep `value` under `id` in this client's map, the oldest forgotten past `limit`. */
+function keep<T>(maps: WeakMap<ApiClient, Map<number, T>>, api: ApiClient, id: number, value: T, limit: number): void {
+  let map = maps.get(api);
+  if (!map) maps.set(api, (map = new Map()));
+  map.delete(id);
+  map.set(id, value);
+  if (map.size > limit) map.delete(map.keys().next().value as number);
+}
+
+/** A performance as this client last read it on this page (a month's performances, or Get Performance). */
+export function knownPerformance(api: ApiClient, performanceId: number): PerformanceInfo | undefined {
+  return performances.get(api)?.get(performanceId);
+}
+
+/** Remember performances read through `api` (the calendar's month), for the seat picker that shows one next. */
+export function rememberPerformances(api: ApiClient, list: readonly PerformanceInfo[]): void {
+  for (const p of list) if (p && Number.isInteger(p.PerformanceId)) keep(performances, api, p.PerformanceId, p, LIMIT * 10);
+}
 
 /** The event's detail when this client has read it before on this page. */
 export function knownEvent(api: ApiClient, eventId: number): EventInfo | undefined {
@@ -22,12 +47,6 @@ export function knownEvent(api: ApiClient, eventId: number): EventInfo | undefin
 /** Get Event through `api`, remembering the answer for the elements that ask next. */
 export async function readEvent(api: ApiClient, eventId: number, signal?: AbortSignal): Promise<EventInfo> {
   const { Event } = await api.getEvent({ eventId }, { signal });
-  if (Event) {
-    let events = known.get(api);
-    if (!events) known.set(api, (events = new Map()));
-    events.delete(eventId);
-    events.set(eventId, Event);
-    if (events.size > LIMIT) events.delete(events.keys().next().value as number);
-  }
+  if (Event) keep(known, api, eventId, Event, LIMIT);
   return Event;
 }

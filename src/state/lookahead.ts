@@ -4,7 +4,10 @@
  * time the click has chosen it and <seat-picker> asks, the answer is on its
  * way or here. The picker's own request takes the one started ahead (once:
  * a later request, after an add or a conflict, asks the service again), so
- * there is never a second request for the same seats.
+ * there is never a second request for the same seats. The venue's seating
+ * plan, shown below a seat map, leaves with its seats, not after them: the
+ * event's detail, already read, names the venue, so the map and its plan
+ * cost one round trip in a row, not two.
  *
  * Per api client (so per widget). A lookup started ahead is taken only within
  * `FRESH_MS` of its start (the proxy keeps seats 5 s; older seats are asked
@@ -12,7 +15,7 @@
  * shows its own error). Nothing here renders.
  */
 import type { ApiClient } from '../api/client.ts';
-import type { AreasPricesResult, FullAvailabilityResult } from '../api/types.ts';
+import type { AreasPricesResult, EventInfo, FullAvailabilityResult, VenueDetailResult } from '../api/types.ts';
 import { knownEvent } from './event-details.ts';
 import { provideLookAhead } from './lookahead-slot.ts';
 
@@ -71,6 +74,17 @@ function take<T>(api: ApiClient, key: string, run: () => Promise<T>, signal: Abo
 
 const fullKey = (performanceId: number) => `FullAvailability:${performanceId}`;
 const areasKey = (performanceId: number) => `AreasPrices:${performanceId}`;
+const venueKey = (venueId: number) => `Venue:${venueId}`;
+
+/**
+ * A seat map's venue (its seating plan) asked for now, beside its seats: for
+ * an event with a seat plan whose detail names its venue. The picker takes it
+ * with `venue` once its seats have shown.
+ */
+export function seatingPlanAhead(api: ApiClient, event: EventInfo | null | undefined, now = Date.now()): void {
+  const venueId = event?.SeatingPlanSupported === false ? 0 : (event?.VenueId ?? 0);
+  if (venueId > 0) startAhead(api, venueKey(venueId), () => api.getVenue({ venueId }), now);
+}
 
 /**
  * The visitor points at a performance of this event: ask for its seats now.
@@ -84,7 +98,10 @@ export function lookAhead(api: ApiClient, performanceId: number, eventId: number
   if (!event || !Number.isInteger(performanceId) || performanceId <= 0) return;
   const now = Date.now();
   if (event.SeatingPlanSupported === false) startAhead(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }), now);
-  else startAhead(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }), now);
+  else {
+    startAhead(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }), now);
+    seatingPlanAhead(api, event, now);
+  }
 }
 
 // <performance-calendar> asks through the slot (lookahead-slot.ts): it does not import this module.
@@ -100,3 +117,7 @@ export function areasPrices(api: ApiClient, performanceId: number, signal?: Abor
   return take(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }, { signal }), signal);
 }
 
+/** Get Venue: the lookup started ahead with the seats when there is one, else asked now. */
+export function venue(api: ApiClient, venueId: number, signal?: AbortSignal): Promise<VenueDetailResult> {
+  return take(api, venueKey(venueId), () => api.getVenue({ venueId }, { signal }), signal);
+}

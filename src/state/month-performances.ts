@@ -17,6 +17,7 @@
 import type { ApiClient } from '../api/client.ts';
 import { parseServiceDateTime, serviceDate } from '../api/time.ts';
 import type { PerformanceInfo, PreliminaryPerformanceInfo, ServiceDateTime } from '../api/types.ts';
+import { rememberPerformances } from './event-details.ts';
 
 export interface Month {
   year: number;
@@ -49,6 +50,8 @@ export async function monthPerformances(
     count === null ? { eventId, ...range } : { eventId, ...range, minimumTicketsCount: count },
     { signal },
   );
+  // The seat picker takes the one chosen from here (state/event-details.ts), not asking for it again.
+  rememberPerformances(api, Performances ?? []);
   return (Performances ?? []).filter((p) => inMonth(p.PerformanceDate, month));
 }
 

@@ -221,8 +221,22 @@ export class EventList extends BookingElement {
       if (venueId === null) return initialState;
       return (await this.api.getVenue({ venueId }, { signal })).Venue;
     },
-    args: () => [this.detailEventId === null ? null : (this.detailTask.value?.EventId === this.detailEventId ? this.detailTask.value.VenueId : null)] as const,
+    args: () => [this.detailVenueId] as const,
   });
+
+  /**
+   * The shown event's venue: as its detail names it, or before that as its card in the list does,
+   * so the venue is asked for with the detail at the card's click, not a round trip after it.
+   */
+  private get detailVenueId(): number | null {
+    const id = this.detailEventId;
+    if (id === null) return null;
+    const detail = this.detailTask.value;
+    if (detail?.EventId === id) return detail.VenueId;
+    const list = this.listTask.value;
+    const card = (Array.isArray(list) && list.find((e) => e.EventId === id)?.VenueId) || 0;
+    return card > 0 ? card : null;
+  }
 
   private readonly reviewsTask = new Task(this, {
     onError: (error) => this.reportError('reviews', error),

@@ -8,8 +8,8 @@ import { msg } from '../../i18n/msg.ts';
 import { toFailure, type Failure } from '../../state/failure.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
-import { knownEvent, readEvent } from '../../state/event-details.ts';
-import { areasPrices, fullAvailability } from '../../state/lookahead.ts';
+import { knownEvent, knownPerformance, readEvent } from '../../state/event-details.ts';
+import { areasPrices, fullAvailability, seatingPlanAhead, venue } from '../../state/lookahead.ts';
 
 /** What the performance offers, decided from the data (see `loadAvailability`). */
 export type Availability = (
@@ -48,7 +48,7 @@ function isRefusal(error: unknown): boolean {
  */
 async function eventDetail(api: ApiClient, performanceId: number, eventId: number | null, signal: AbortSignal): Promise<EventInfo | null> {
   try {
-    const id = eventId ?? (await api.getPerformance({ performanceId }, { signal })).Performance.EventId;
+    const id = eventId ?? (await readPerformance(api, performanceId, signal)).EventId;
     return knownEvent(api, id) ?? (await readEvent(api, id, signal)) ?? null;
   } catch (error) {
     if (isAbortError(error)) throw error;
@@ -71,6 +71,8 @@ async function eventDetail(api: ApiClient, performanceId: number, eventId: numbe
  */
 export async function loadAvailability(api: ApiClient, performanceId: number, signal: AbortSignal, eventId: number | null = null): Promise<Availability> {
   const event = await eventDetail(api, performanceId, eventId, signal);
+  // The seating plan shown below a seat map leaves with the seats, not a round trip after them.
+  seatingPlanAhead(api, event);
   const found = await fromService(api, performanceId, signal, event?.SeatingPlanSupported);
   return { ...found, event };
 }
@@ -111,14 +113,19 @@ async function loadAreas(api: ApiClient, performanceId: number, signal: AbortSig
   }
 }
 
+/** A performance as the calendar's month listed it on this page, else asked for now. */
+async function readPerformance(api: ApiClient, performanceId: number, signal: AbortSignal): Promise<PerformanceInfo> {
+  return knownPerformance(api, performanceId) ?? (await api.getPerformance({ performanceId }, { signal })).Performance;
+}
+
 /** The performance, and the dates of its paired parts (a part whose date cannot be read still counts). */
 export async function loadPerformanceFacts(api: ApiClient, id: number, signal: AbortSignal): Promise<PerformanceFacts> {
-  const { Performance } = await api.getPerformance({ performanceId: id }, { signal });
+  const Performance = await readPerformance(api, id, signal);
   const ids = (Performance.PairedPerformances ?? []).filter((p) => typeof p === 'number' && p !== id);
   const paired = await Promise.all(
     ids.map(async (pid) => {
       try {
-        return { id: pid, date: (await api.getPerformance({ performanceId: pid }, { signal })).Performance.PerformanceDate };
+        return { id: pid, date: (await readPerformance(api, pid, signal)).PerformanceDate };
       } catch (error) {
         if (isAbortError(error)) throw error;
         return { id: pid, date: null };
@@ -130,7 +137,7 @@ export async function loadPerformanceFacts(api: ApiClient, id: number, signal: A
 
 /** The venue's seating plan image: the event's Venue PlanLink (null when the venue has none that is safe to show). */
 export async function loadSeatingPlan(api: ApiClient, venueId: number, signal: AbortSignal): Promise<{ planLink: string; venue: string } | null> {
-  const { Venue } = await api.getVenue({ venueId }, { signal });
+  const { Venue } = await venue(api, venueId, signal);
   // Only an http(s) address from the service reaches an <img src> (the one URL rule, src/sanitize.ts).
   const planLink = safeUrl(Venue.PlanLink);
   return planLink ? { planLink, venue: Venue.Name } : null;

@@ -79,7 +79,15 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
     await page.waitForLoadState('networkidle');
     return { 'timer shown': upgraded, idle: await page.evaluate(() => performance.now()) };
   }
-  const firstCard = await seen(() => Boolean(document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) && performance.now());
+  const firstCard = await seen(() => {
+    const shown = Boolean(document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) && performance.now();
+    // The walk's first key, marked where it lands (a step of our own between the card and the key would delay it).
+    if (shown && !performance.getEntriesByName('walk-listening').length) {
+      performance.mark('walk-listening');
+      addEventListener('keydown', () => performance.mark('walk-event-click'), { capture: true, once: true });
+    }
+    return shown;
+  });
   if (kind === 'event-list') return { 'first card': firstCard };
   // flow and full: the visit up to the seat map.
   // Each click is made in the first frame where what it needs shows: Playwright's own waits look
@@ -102,13 +110,14 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
   await choosePerformance(page.locator('performance-calendar'));
   // The seat map's first paint: the picker marks it (performance.mark('booking-seat-map-paint')).
   const seatMap = await seen(() => performance.getEntriesByName('booking-seat-map-paint').at(-1)?.startTime ?? false);
-  if (!ready) return { 'first card': firstCard, 'seat map': seatMap };
+  const click = (await page.evaluate(() => performance.getEntriesByName('walk-event-click')[0]?.startTime)) ?? Number.NaN;
+  if (!ready) return { 'first card': firstCard, 'event click': click, 'seat map': seatMap };
   // Ready for a tap: what answers a chosen seat (the choice with its "Add") has rendered below the map
   // ("add" before issue 21's vocabulary: the benches walk a baseline build too).
   const tap = await seen(
     () => Boolean(document.querySelector('seat-picker')?.shadowRoot?.querySelector('[part~="summary"] :is([part~="add-button"], [part~="add"])')) && performance.now(),
   );
-  return { 'first card': firstCard, 'seat map': seatMap, 'ready for a tap': tap };
+  return { 'first card': firstCard, 'event click': click, 'seat map': seatMap, 'ready for a tap': tap };
 }
 
 export interface PageWeight {
@@ -118,6 +127,8 @@ export interface PageWeight {
   files: { path: string; gzip: number }[];
   /** Milliseconds from navigation start to each milestone. */
   times: Record<string, number>;
+  /** Every request the page made (Resource Timing): its path and query, sent and answered in ms from navigation start. */
+  requests: { path: string; start: number; end: number }[];
 }
 
 const isScript = (r: Response): boolean => r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(new URL(r.url()).pathname);
@@ -141,27 +152,30 @@ export async function measurePage(
     await prepare?.(page);
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (r) => {
-      if (!isScript(r) || bodies.has(r.url())) return;
-      const gzip = r.body().then((b) => gzipSync(b, { level: 9 }).length);
-      gzip.catch(() => undefined); // a body still arriving when the page closes is not counted (only what started before the milestone is)
-      bodies.set(r.url(), gzip);
+      // A body still on its way when the page closes (a script asked for after the last milestone, not
+      // counted) is lost: NaN, never an unhandled rejection; one that is counted makes the sum NaN.
+      if (isScript(r) && !bodies.has(r.url())) bodies.set(r.url(), r.body().then((b) => gzipSync(b, { level: 9 }).length, () => Number.NaN));
     });
     await page.goto(url);
     const times = await reachMilestone(page, kind, ready);
-    const until = Math.max(...Object.values(times));
+    const until = Math.max(...Object.values(times).filter(Number.isFinite));
     // Fetches started before the milestone, once they have all finished.
     await page.waitForLoadState('networkidle');
-    const started = await page.evaluate(
-      (t) => performance.getEntriesByType('resource').filter((e) => e.startTime <= t).sort((a, b) => a.startTime - b.startTime).map((e) => e.name),
-      until,
+    const requests = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .sort((a, b) => a.startTime - b.startTime)
+        .map((e) => ({ name: e.name, start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })),
     );
+    const started = requests.filter((r) => r.start <= until).map((r) => r.name);
     const files: { path: string; gzip: number }[] = [];
     for (const name of started) {
       const gzip = bodies.get(name);
       if (gzip) files.push({ path: new URL(name).pathname, gzip: await gzip });
     }
     delete times.idle;
-    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times };
+    const path = (name: string) => new URL(name).pathname + new URL(name).search;
+    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times, requests: requests.map((r) => ({ path: path(r.name), start: r.start, end: r.end })) };
   } finally {
     await page.close();
   }
