@@ -70,13 +70,16 @@ describe('analytics', () => {
   it('sends view_item_list in GA4\'s shape for the list an <event-list> shows (its first, before any chunk was waited for, included); a day opened sends nothing', async () => {
     const list = fakeApi({ getEvents: () => ({ Events: [eventFixture(1042, { Name: 'Wicked' }), eventFixture(7, { Name: 'Hamlet' })] }) });
     const el = await withBooking<HTMLElement>(testBooking(list, { analytics: 'ga4' }), html`<event-list></event-list>`);
-    await waitUntil(() => pushed('view_item_list').length, 'the list shown was not sent');
-    expect(pushed('view_item_list')).to.deep.equal([
-      { item_list_id: 'events', item_list_name: 'events', items: [{ item_id: '1042', item_name: 'Wicked', index: 0 }, { item_id: '7', item_name: 'Hamlet', index: 1 }] },
-    ]);
-    fire(el, 'booking-selection', { kind: 'dates', eventId: 7, performanceId: null });
-    expect(names()).to.deep.equal(['view_item_list']);
-    fixtureCleanup();
+    try {
+      await waitUntil(() => pushed('view_item_list').length, 'the list shown was not sent');
+      expect(pushed('view_item_list')).to.deep.equal([
+        { item_list_id: 'events', item_list_name: 'events', items: [{ item_id: '1042', item_name: 'Wicked', index: 0 }, { item_id: '7', item_name: 'Hamlet', index: 1 }] },
+      ]);
+      fire(el, 'booking-selection', { kind: 'dates', eventId: 7, performanceId: null });
+      expect(names()).to.deep.equal(['view_item_list']);
+    } finally {
+      fixtureCleanup();
+    }
   });
 
   it('refuses an analytics value it does not know, with a console warning, and sends nothing', () => {
