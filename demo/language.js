@@ -15,5 +15,5 @@ menu?.addEventListener('change', () => {
   choose(menu.value);
   const url = new URL(location.href);
   url.searchParams.set('lang', menu.value);
-  history.replaceState(null, '', url);
+  history.replaceState(history.state, '', url); // its state kept: the widget marks its own entries there
 });

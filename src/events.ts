@@ -11,8 +11,17 @@
 import type { BasketContent, BasketItem } from './api/types.ts';
 
 export interface BookingEventDetails {
-  /** An event, performance or seats were chosen. */
-  'booking-selection': { kind: 'event' | 'performance'; eventId: number | null; performanceId: number | null };
+  /** An event or a performance was chosen, or the visitor went on to a show's dates (`dates`: a day opened in the calendar). */
+  'booking-selection': { kind: 'event' | 'dates' | 'performance'; eventId: number | null; performanceId: number | null };
+  /**
+   * The visitor moved to another step of the flow, and the page's address is about to name it
+   * (`url`, pushed to the history). Cancelable: `preventDefault()` leaves the address and the
+   * history alone, for a single-page app that routes itself. Fired by the element whose choice
+   * moved them, only when the configuration's `history` is not `off` (docs/embedding.md).
+   */
+  'booking-navigate': { step: 'list' | 'detail' | 'dates' | 'seats'; eventId: number | null; performanceId: number | null; url: string };
+  /** The list of shows was shown (each time it shows, once): the shows in their order. */
+  'booking-list-shown': { events: { eventId: number; name: string }[] };
   /** The basket changed by a visitor's action. */
   'booking-basket-change': { action: 'add' | 'remove' | 'clear'; basketId: string | null; basket: BasketContent | null };
   /** The hold is about to run out (`level` warning at the threshold, final at 30 s); `secondsLeft` is the time on screen then (120 at 2:00). */
@@ -39,7 +48,7 @@ export interface BookingEventDetails {
   };
   /**
    * A fact the theatre's analytics can count, in GA4's e-commerce shape, fired when the
-   * configuration's `analytics` is on (docs/analytics.md): `view_item`, `select_item`,
+   * configuration's `analytics` is on (docs/analytics.md): `view_item_list`, `select_item`, `view_item`,
    * `add_to_cart`, `remove_from_cart`, `begin_checkout`, `add_shipping_info`,
    * `add_payment_info`, `purchase` (once per booking reference). Never personal data.
    */
@@ -54,6 +63,8 @@ export type AnalyticsName =
 export interface AnalyticsItem {
   item_id: string;
   item_name?: string;
+  /** Its place in a list (`view_item_list`), from 0. */
+  index?: number;
   /** The performance's date and time as the service writes it. */
   item_variant?: string;
   /** The venue. */
@@ -78,14 +89,16 @@ export interface AnalyticsEcommerce {
 export type BookingEventName = keyof BookingEventDetails;
 export type BookingEvent<K extends BookingEventName> = CustomEvent<BookingEventDetails[K]>;
 
-/** Create a public event: bubbling, composed, typed. */
+/** Create a public event: bubbling, composed, typed; `booking-navigate` alone is cancelable. */
 export function bookingEvent<K extends BookingEventName>(type: K, detail: BookingEventDetails[K]): BookingEvent<K> {
-  return new CustomEvent(type, { detail, bubbles: true, composed: true });
+  return new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: type === 'booking-navigate' });
 }
 
 declare global {
   interface HTMLElementEventMap {
     'booking-selection': BookingEvent<'booking-selection'>;
+    'booking-navigate': BookingEvent<'booking-navigate'>;
+    'booking-list-shown': BookingEvent<'booking-list-shown'>;
     'booking-basket-change': BookingEvent<'booking-basket-change'>;
     'booking-expiry-warning': BookingEvent<'booking-expiry-warning'>;
     'booking-expiry': BookingEvent<'booking-expiry'>;

@@ -49,9 +49,9 @@ export interface EventListJSXProps {
   eventHref?: EventList['eventHref'];
   /** Where a card links: the host's own show page, `{EventId}` standing for the event's id (`/shows/{EventId}`); relative or http(s), else the default. Without it, this page with `?stagedoor-event=<id>` (`event-param`), which opens that event's detail here. Default: the page configuration's `eventHref`. (attribute) */
   'event-href'?: AttributeValue<EventList['eventHref']>;
-  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. (property) */
+  /** The query parameter naming the event shown in this page's links and read at start. Default: the configuration's `eventParam` (`stagedoor-event`), which the page's history also writes. (property) */
   eventParam?: EventList['eventParam'];
-  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. (attribute) */
+  /** The query parameter naming the event shown in this page's links and read at start. Default: the configuration's `eventParam` (`stagedoor-event`), which the page's history also writes. (attribute) */
   'event-param'?: AttributeValue<EventList['eventParam']>;
   /** Reviews shown per page in the detail. Default 5. (property) */
   reviewsPerPage?: EventList['reviewsPerPage'];
@@ -59,8 +59,12 @@ export interface EventListJSXProps {
   'reviews-per-page'?: AttributeValue<EventList['reviewsPerPage']>;
   /** The proxy endpoint, when no <booking-provider> ancestor gives one (default: the page configuration, else `/api`). (property) */
   endpoint?: EventList['endpoint'];
-  /** `{ kind: 'event', eventId, performanceId: null }` when the visitor chooses an event (`eventId` is null when they go back to all shows). */
+  /** `{ kind: 'event', eventId, performanceId: null }` when the visitor chooses an event (`eventId` is null when they go back to all shows); `kind: 'dates'` when they skip to its dates. */
   'onbooking-selection'?: (event: BookingEvent<'booking-selection'>) => void;
+  /** Cancelable, before the page's address names the step just chosen: `{ step, eventId, performanceId, url }`; `preventDefault()` leaves the address and history to the host (unless the configuration's `history` is `off`). */
+  'onbooking-navigate'?: (event: BookingEvent<'booking-navigate'>) => void;
+  /** `{ events: [{ eventId, name }] }` each time the list of shows is shown, once. */
+  'onbooking-list-shown'?: (event: BookingEvent<'booking-list-shown'>) => void;
   /** `{ source: 'event-list', message, status }` when something failed to load and the visitor was told (status 404: the show is no longer available; null: no answer). */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
   /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
@@ -89,8 +93,10 @@ export interface PerformanceCalendarJSXProps {
   'few-left-ratio'?: AttributeValue<PerformanceCalendar['fewLeftRatio']>;
   /** The proxy endpoint, when no <booking-provider> ancestor gives one (default: the page configuration, else `/api`). (property) */
   endpoint?: PerformanceCalendar['endpoint'];
-  /** `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance. */
+  /** `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance; `{ kind: 'dates', eventId, performanceId: null }` when they open a day with performances. */
   'onbooking-selection'?: (event: BookingEvent<'booking-selection'>) => void;
+  /** Cancelable, before the page's address names the step just chosen: `{ step, eventId, performanceId, url }`; `preventDefault()` leaves the address and history to the host (unless the configuration's `history` is `off`). */
+  'onbooking-navigate'?: (event: BookingEvent<'booking-navigate'>) => void;
   /** `{ source: 'performance-calendar', message, status }` when the performances could not be loaded. */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
   /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
@@ -215,6 +221,12 @@ export interface BookingProviderJSXProps {
   'transaction-reference'?: AttributeValue<BookingProvider['transactionReference']>;
   /** `ga4`: GA4's e-commerce events to `dataLayer` and `booking-analytics`; `events`: only `booking-analytics`. Default off. (property) */
   analytics?: BookingProvider['analytics'];
+  /** `off`: the page's address and history are left alone (a host that routes itself). Default on: Back and Forward move through the flow. (property) */
+  history?: BookingProvider['history'];
+  /** The query parameter naming the step in the page's address. Default `stagedoor-event`. (property) */
+  eventParam?: BookingProvider['eventParam'];
+  /** The query parameter naming the step in the page's address. Default `stagedoor-event`. (attribute) */
+  'event-param'?: AttributeValue<BookingProvider['eventParam']>;
   /** `booking-basket-change` from an element inside it (events bubble). */
   'onbooking-basket-change'?: (event: BookingEvent<'booking-basket-change'>) => void;
   /** `booking-checkout-submitted` from an element inside it (events bubble). */
@@ -225,6 +237,10 @@ export interface BookingProviderJSXProps {
   'onbooking-expiry'?: (event: BookingEvent<'booking-expiry'>) => void;
   /** `booking-expiry-warning` from an element inside it (events bubble). */
   'onbooking-expiry-warning'?: (event: BookingEvent<'booking-expiry-warning'>) => void;
+  /** `booking-list-shown` from an element inside it (events bubble). */
+  'onbooking-list-shown'?: (event: BookingEvent<'booking-list-shown'>) => void;
+  /** `booking-navigate` from an element inside it (events bubble). */
+  'onbooking-navigate'?: (event: BookingEvent<'booking-navigate'>) => void;
   /** `booking-order-completed` from an element inside it (events bubble). */
   'onbooking-order-completed'?: (event: BookingEvent<'booking-order-completed'>) => void;
   /** `booking-payment-failed` from an element inside it (events bubble). */

@@ -4,6 +4,8 @@
  * it on (`"analytics": "ga4"` or `"events"`, src/state/booking.ts): a page
  * without it never fetches this file.
  *
+ * - The list of shows, each time it shows (`booking-list-shown`), is `view_item_list`: <event-list>
+ *   starts this (through this chunk) before it tells its first list, so that one is heard too.
  * - Every fact goes out as one `booking-analytics` DOM event (`{ name, ecommerce }`,
  *   src/events.ts), for any tool; with `ga4` it is also pushed to the host's
  *   `window.dataLayer`, after `{ ecommerce: null }` as Google asks.
@@ -25,6 +27,8 @@ import { endpointKey } from '../state/config.ts';
 
 const KEEP_SENT = 50;
 let running: AbortController | null = null;
+/** Values refused (and said so once). */
+const refused = new Set<string | undefined>();
 
 interface Memory {
   /** Booking references whose `purchase` went out. */
@@ -54,10 +58,13 @@ export function itemsOf(items: readonly BasketItem[], keep: (ticketId: number) =
 const ticketIds = (content: BasketContent | null): Set<number> =>
   new Set((content?.Items ?? []).flatMap((item) => item.Tickets.map((t) => t.TicketId)));
 
+/** Start listening (again: nothing). */
 export function startAnalytics(booking: BookingContextValue): void {
   if (running || typeof document === 'undefined') return;
-  if (booking.config.analytics !== 'ga4' && booking.config.analytics !== 'events') {
-    console.warn(`stagedoor: analytics "${booking.config.analytics}" is not "ga4" or "events"; off`);
+  const value = booking.config.analytics;
+  if (value !== 'ga4' && value !== 'events') {
+    if (!refused.has(value)) console.warn(`stagedoor: analytics "${value}" is not "ga4" or "events"; off`);
+    refused.add(value);
     return;
   }
   const { signal } = (running = new AbortController());
@@ -114,6 +121,12 @@ export function startAnalytics(booking: BookingContextValue): void {
   const on = <K extends keyof BookingEventDetails>(type: K, handle: (detail: BookingEventDetails[K], target: EventTarget | null) => void): void => {
     document.addEventListener(type, (event) => handle((event as CustomEvent<BookingEventDetails[K]>).detail, event.target), { signal });
   };
+
+  const listShown = (d: BookingEventDetails['booking-list-shown'], target: EventTarget | null): void => {
+    const items = d.events.map(({ eventId, name }, index): AnalyticsItem => ({ item_id: String(eventId), item_name: name, index }));
+    send(target, 'view_item_list', { item_list_id: 'events', item_list_name: 'events', items });
+  };
+  on('booking-list-shown', listShown);
 
   on('booking-selection', (d, target) => {
     if (d.eventId === null) return;

@@ -33,6 +33,8 @@ export interface CreateBookingOptions {
   restore?: boolean;
   /** Keep the basket in step with the site's other tabs (default: yes, unless a client is injected). */
   sync?: boolean;
+  /** Keep the flow in the page's history (default: yes, unless a client is injected or the configuration's `history` is `off`). */
+  history?: boolean;
 }
 
 /**
@@ -49,6 +51,13 @@ export function createBooking(config: BookingConfig, options: CreateBookingOptio
   const selection = new SelectionStore();
   keepChosenShow(selection, key);
   const booking = Object.freeze({ config: Object.freeze({ ...config }), api, basket, selection });
+  // The flow in the page's address and history, unless off (src/state/flow-history.ts): a chunk fetched with the
+  // visitor's first step, or at once when the address may name one or the entry is ours (a reload, Back into the page).
+  if ((options.history ?? !options.api) && config.history !== 'off') {
+    const start = (first?: Event) => void import('./flow-history.ts').then((m) => m.startHistory(booking, first));
+    if (globalThis.location?.search.includes(`${config.eventParam ?? 'stagedoor-event'}=`) || (globalThis.history?.state as { stagedoor?: 1 } | null)?.stagedoor) start();
+    else globalThis.document?.addEventListener('booking-selection', start, { once: true });
+  }
   // Analytics only when switched on: its own chunk, never fetched otherwise.
   if (config.analytics) void import('../analytics/analytics.ts').then((m) => m.startAnalytics(booking));
   return booking;

@@ -39,6 +39,17 @@ export interface BookingConfig {
   analytics?: string;
   /** Where event cards link: the host's show page, `{EventId}` standing for the id (`<event-list event-href>`). Default: this page. */
   eventHref: string | null;
+  /**
+   * The query parameter naming where the visitor is in the flow (`?stagedoor-event=1042-77001`,
+   * src/state/flow-history.ts): read at start, written as they move. Default `stagedoor-event`
+   * (`stagedoor`, the payment return's marker, is refused with a console warning).
+   */
+  eventParam?: string;
+  /**
+   * `off`: the page's address and history are left alone (a host that routes itself). Default on:
+   * each step forward is a history entry, so Back and Forward move through the flow in the page.
+   */
+  history?: string;
 }
 
 export const DEFAULT_ENDPOINT = '/api';
@@ -59,7 +70,7 @@ export function defaultConfig(): BookingConfig {
 }
 
 const KEYS: (keyof BookingConfig)[] = [
-  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference', 'analytics', 'eventHref',
+  'endpoint', 'currency', 'locale', 'timeZone', 'successUrl', 'failureUrl', 'onAccount', 'transactionReference', 'analytics', 'eventHref', 'eventParam', 'history',
 ];
 
 /** Keep only known keys of the right type; anything else is ignored (with a console warning). */

@@ -30,4 +30,20 @@ export async function give<T>(store: object, what: T): Promise<boolean> {
 export const hasTaker = (store: object): boolean => Boolean(takers.get(store)?.size);
 
 /** The steps of the shared selection an element can take the focus for. */
-export type SelectionStep = { step: 'dates'; eventId: number } | { step: 'seats'; performanceId: number };
+export type SelectionStep =
+  | { step: 'dates'; eventId: number }
+  | { step: 'seats'; performanceId: number }
+  /** Back to a show's detail, or to the list (focus on the card of `eventId`, the show left). */
+  | { step: 'detail'; eventId: number }
+  | { step: 'list'; eventId: number | null };
+
+const shows = new WeakMap<object, object>();
+/**
+ * Where <event-list> takes its steps (the list, a show's detail) for a selection: a key of its own, so
+ * that `hasTaker(selection)` still says whether a calendar or picker shows the next step.
+ */
+export function showsKey(selection: object): object {
+  let key = shows.get(selection);
+  if (!key) shows.set(selection, (key = {}));
+  return key;
+}

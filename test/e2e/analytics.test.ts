@@ -3,7 +3,7 @@
  * <booking-provider analytics="ga4"> talks to the real proxy and sandbox. The page's
  * `dataLayer` is recorded in every tab of the visit (as a tag manager would read it):
  * a whole booking, the sandbox payment page's return, a reload of the confirmation and a
- * second tab. Each GA4 e-commerce event is found once, `purchase` carries the booking
+ * second tab. Each GA4 e-commerce event is found once (`view_item_list` too: the list shows once), `purchase` carries the booking
  * reference, and nothing the customer typed (name, e-mail, phone) is in any of them.
  */
 import assert from 'node:assert/strict';
@@ -90,13 +90,18 @@ describe('analytics: the dataLayer of a whole booking', () => {
       const events = pushed.filter((e) => 'event' in e).map((e) => String(e.event));
       const counts = Object.fromEntries(events.map((name) => [name, events.filter((n) => n === name).length]));
       console.log(`dataLayer events: ${JSON.stringify(counts)}`);
-      for (const name of ['select_item', 'view_item', 'add_to_cart', 'begin_checkout', 'add_shipping_info', 'add_payment_info', 'purchase']) {
+      // The list showed once: the show opened from it, and every later page (the return, the reload, the second tab) opens at the show.
+      for (const name of ['view_item_list', 'select_item', 'view_item', 'add_to_cart', 'begin_checkout', 'add_shipping_info', 'add_payment_info', 'purchase']) {
         assert.equal(counts[name], 1, `${name} once (all: ${events.join(', ')})`);
       }
       // Google's advice: clear the previous ecommerce object before each e-commerce event.
       pushed.forEach((entry, i) => {
         if ('event' in entry) assert.deepEqual(pushed[i - 1], { ecommerce: null }, `{ ecommerce: null } before ${String(entry.event)}`);
       });
+      const list = pushed.find((e) => e.event === 'view_item_list')?.ecommerce as { item_list_id: string; items: { item_id: string; item_name: string; index: number }[] };
+      assert.equal(list.item_list_id, 'events');
+      assert.deepEqual(list.items.map((item) => item.index), list.items.map((_, i) => i), 'each show with its place in the list');
+      assert.ok(list.items.some((item) => item.item_name === FLOW_EVENT), `${FLOW_EVENT} among the shows listed`);
       const purchase = pushed.find((e) => e.event === 'purchase')?.ecommerce as { transaction_id: string; value: number; currency: string; items: { price: number; quantity: number }[] };
       assert.ok(shown.includes(purchase.transaction_id), `purchase carries the booking reference shown (${shown})`);
       assert.equal(purchase.currency, 'GBP');

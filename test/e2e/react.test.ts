@@ -4,8 +4,9 @@
  * sandbox (as `npm run example:react` runs it), in headless Chromium:
  *
  * - a visitor books two seats through it, from what's on to the payment page
- *   and back, while the app's router follows every choice made in the
- *   elements (`booking-selection` → a new URL) and the app shows what its
+ *   and back, while the app's router follows every step taken in the
+ *   elements (`booking-navigate`, cancelled → the router's URL, one history
+ *   entry per step, nothing of the widget's own in it) and the app shows what its
  *   typed `booking-*` handlers heard (tickets in the basket, the booking
  *   reference);
  * - the elements follow the router: Back and Forward, and a shared link to a
@@ -76,6 +77,7 @@ describe('the React example', { timeout: 240_000 }, () => {
   it('books two seats from what is on to payment and back, the URL following each choice', async () => {
     await visiting('booking', async (page, errors) => {
       await page.goto(`${origin}/`);
+      const entries = await page.evaluate(() => history.length);
       await page.locator('event-list').getByRole('link', { name: SHOW }).first().click();
       await page.waitForURL(/\/events\/\d+$/);
       booked.eventId = /\/events\/(\d+)$/.exec(page.url())?.[1];
@@ -83,6 +85,8 @@ describe('the React example', { timeout: 240_000 }, () => {
       await choosePerformance(page.locator('performance-calendar'));
       await page.waitForURL(/\/events\/\d+\/performances\/\d+$/);
       booked.performanceId = /\/performances\/(\d+)$/.exec(page.url())?.[1];
+      // The router made one entry per step (the show, the seats); the widget none (a day opened is no route).
+      assert.equal(await page.evaluate(() => history.length), entries + 2);
       const picker = page.locator('seat-picker');
       assert.equal(await picker.evaluate((el) => (el as HTMLElement & { performanceId: number | null }).performanceId), Number(booked.performanceId), 'the route parameter is the picker\'s property');
 

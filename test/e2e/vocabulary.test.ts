@@ -291,7 +291,7 @@ describe('the public vocabulary (docs/vocabulary.md)', () => {
     it('are booking-* names from src/events.ts, created only by bookingEvent (bubbling, composed)', () => {
       const events = readFileSync(join(root, 'src/events.ts'), 'utf8');
       const declared = [...events.matchAll(/^\s*'(booking-[a-z-]+)':\s*\{/gm)].map((m) => m[1]);
-      assert.match(events, /new CustomEvent\(type, \{ detail, bubbles: true, composed: true \}\)/);
+      assert.match(events, /new CustomEvent\(type, \{ detail, bubbles: true, composed: true, cancelable: type === 'booking-navigate' \}\)/);
       for (const el of elements) {
         for (const e of el.events ?? []) {
           assert.match(e.name, /^booking-[a-z]+(-[a-z]+)*$/);

@@ -4,13 +4,16 @@
  * `booking-analytics` event; `purchase` once per booking reference across reloads; no
  * personal data; and a page without the setting fetches no analytics code at all.
  */
-import { expect } from '@open-wc/testing';
+import { expect, fixtureCleanup, html } from '@open-wc/testing';
+import '../../src/elements/event-list/event-list.ts';
 import sinon from 'sinon';
 import { startAnalytics, stopAnalytics } from '../../src/analytics/analytics.ts';
 import type { BasketContent } from '../../src/api/types.ts';
 import { bookingEvent, type BookingEventDetails } from '../../src/events.ts';
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
-import { fakeApi, testBooking } from './helpers/fake-api.ts';
+import { fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
+import { eventFixture } from './helpers/catalogue-fixtures.ts';
+import { waitUntil } from './helpers/wait.ts';
 import { fakeBasketService } from './helpers/fake-basket.ts';
 
 type Layer = Record<string, unknown>[];
@@ -62,6 +65,21 @@ describe('analytics', () => {
       { ecommerce: null },
       { event: 'select_item', ecommerce: { item_list_id: 'events', item_list_name: 'events', items: [{ item_id: '7' }] } },
     ]);
+  });
+
+  it('sends view_item_list in GA4\'s shape for the list an <event-list> shows (its first, before any chunk was waited for, included); a day opened sends nothing', async () => {
+    const list = fakeApi({ getEvents: () => ({ Events: [eventFixture(1042, { Name: 'Wicked' }), eventFixture(7, { Name: 'Hamlet' })] }) });
+    const el = await withBooking<HTMLElement>(testBooking(list, { analytics: 'ga4' }), html`<event-list></event-list>`);
+    try {
+      await waitUntil(() => pushed('view_item_list').length, 'the list shown was not sent');
+      expect(pushed('view_item_list')).to.deep.equal([
+        { item_list_id: 'events', item_list_name: 'events', items: [{ item_id: '1042', item_name: 'Wicked', index: 0 }, { item_id: '7', item_name: 'Hamlet', index: 1 }] },
+      ]);
+      fire(el, 'booking-selection', { kind: 'dates', eventId: 7, performanceId: null });
+      expect(names()).to.deep.equal(['view_item_list']);
+    } finally {
+      fixtureCleanup();
+    }
   });
 
   it('refuses an analytics value it does not know, with a console warning, and sends nothing', () => {

@@ -8,16 +8,10 @@ import { waitUntil } from './helpers/wait.ts';
 import '../../src/elements/event-list/event-list.ts';
 import type { EventList } from '../../src/elements/event-list/event-list.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
-import { fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
-import { eventDetailFixture, eventFixture, reviewsFixture, reviewsPage, venueFixture } from './helpers/catalogue-fixtures.ts';
+import { testBooking, withBooking } from './helpers/fake-api.ts';
+import { twoShowsApi } from './helpers/catalogue-fixtures.ts';
 
-const api = () =>
-  fakeApi({
-    getEvents: () => ({ Events: [eventFixture(1042, { Name: 'Wicked' }), eventFixture(7, { Name: 'Hamlet' })] }),
-    getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { Name: eventId === 7 ? 'Hamlet' : 'Wicked' }) }),
-    getVenue: ({ venueId }) => ({ Venue: venueFixture(venueId) }),
-    getEventReviews: (args) => reviewsPage(reviewsFixture(0), args),
-  });
+const api = twoShowsApi;
 
 const cards = (el: EventList) => [...(el.shadowRoot as ShadowRoot).querySelectorAll<HTMLAnchorElement>('[part~="card-button"]')];
 const heading = (el: EventList) => (el.shadowRoot as ShadowRoot).querySelector('[data-focus="detail"]');

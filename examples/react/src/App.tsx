@@ -8,14 +8,15 @@
  *   /checkout                                 basket and checkout   <checkout-form>
  *   /booked                                   back from payment     <booking-confirmation>
  *
- * A choice in an element (its `booking-selection` event) becomes a navigation;
- * a navigation (a link, Back, a shared or reloaded URL) becomes the elements'
- * properties. One <booking-provider> around everything gives the elements one
+ * A step the visitor takes in an element (its cancelable `booking-navigate`
+ * event) becomes the router's navigation: the app cancels it, so the widget
+ * leaves the address and the history to the router; a navigation (a link, Back,
+ * a shared or reloaded URL) becomes the elements' properties. One <booking-provider> around everything gives the elements one
  * basket and the return address after payment, and the app hears every
  * `booking-*` event bubbling up to it, typed.
  */
 import { useState } from 'react';
-import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
+import { Link, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import type { BookingEvent } from 'stagedoor';
 
 /** A route parameter as a service id, or null when it is not one. */
@@ -23,23 +24,22 @@ function idParam(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : null;
 }
 
+/** The app's route for a step of the booking flow. */
+function routeOf({ step, eventId, performanceId }: BookingEvent<'booking-navigate'>['detail']): string {
+  if (step === 'seats') return `/events/${eventId}/performances/${performanceId}`;
+  return eventId === null ? '/' : `/events/${eventId}`;
+}
+
 function WhatsOn() {
-  const navigate = useNavigate();
   return (
     <section aria-labelledby="whats-on">
       <h1 id="whats-on">What's on</h1>
-      <event-list
-        showTypeFilter
-        onbooking-selection={(event) => {
-          if (event.detail.eventId !== null) navigate(`/events/${event.detail.eventId}`);
-        }}
-      />
+      <event-list showTypeFilter />
     </section>
   );
 }
 
 function EventPage() {
-  const navigate = useNavigate();
   const eventId = idParam(useParams().eventId);
   if (eventId === null) return <NotFound />;
   return (
@@ -47,13 +47,7 @@ function EventPage() {
       <Link to="/">← All shows</Link>
       <event-list eventId={eventId} />
       <h2>Choose a date</h2>
-      <performance-calendar
-        eventId={eventId}
-        onbooking-selection={(event) => {
-          const { kind, performanceId } = event.detail;
-          if (kind === 'performance' && performanceId !== null) navigate(`/events/${eventId}/performances/${performanceId}`);
-        }}
-      />
+      <performance-calendar eventId={eventId} />
     </>
   );
 }
@@ -104,6 +98,8 @@ function NotFound() {
 }
 
 export function App() {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [tickets, setTickets] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -116,6 +112,12 @@ export function App() {
     <booking-provider
       endpoint="/api"
       successUrl="/booked"
+      onbooking-navigate={(event) => {
+        // The router owns the address: the widget pushes nothing, the app goes to the step's route.
+        event.preventDefault();
+        const route = routeOf(event.detail);
+        if (route !== pathname) navigate(route);
+      }}
       onbooking-basket-change={handleBasketChange}
       onbooking-expiry={() => setTickets(0)}
       onbooking-order-completed={() => setTickets(0)}

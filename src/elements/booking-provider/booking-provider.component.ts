@@ -39,6 +39,10 @@ export class BookingProvider extends LitElement {
   @property({ attribute: 'transaction-reference' }) transactionReference: string | null = null;
   /** `ga4`: GA4's e-commerce events to `dataLayer` and `booking-analytics`; `events`: only `booking-analytics`. Default off. */
   @property() analytics: string | null = null;
+  /** `off`: the page's address and history are left alone (a host that routes itself). Default on: Back and Forward move through the flow. */
+  @property() history: string | null = null;
+  /** The query parameter naming the step in the page's address. Default `stagedoor-event`. */
+  @property({ attribute: 'event-param' }) eventParam: string | null = null;
 
   /** The booking this provider gives its descendants. Set it to inject one (tests). */
   @property({ attribute: false }) booking: BookingContextValue | undefined;
@@ -71,6 +75,8 @@ export class BookingProvider extends LitElement {
       onAccount: this.onAccount,
       transactionReference: this.transactionReference,
       analytics: this.analytics ?? undefined,
+      history: this.history ?? undefined,
+      eventParam: this.eventParam ?? undefined,
     };
     const config = resolveConfig(readPageConfig(), own);
     const shared = sharedBooking(config);

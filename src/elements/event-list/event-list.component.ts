@@ -9,7 +9,7 @@ import { safeUrl } from '../../safe-url.ts';
 import { readEvent } from '../../state/event-details.ts';
 import { pageList } from '../../state/first-list.ts';
 import type { Shown } from '../../markup/event-markup.ts';
-import { give, hasTaker, type SelectionStep } from '../../state/step-handoff.ts';
+import { give, hasTaker, showsKey, take, type SelectionStep } from '../../state/step-handoff.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -57,7 +57,10 @@ const LOAD_WORDS: Record<LoadKind, FailureWords> = {
  * shows only that event's detail.
  *
  * @fires booking-selection - `{ kind: 'event', eventId, performanceId: null }` when the visitor chooses
- *   an event (`eventId` is null when they go back to all shows).
+ *   an event (`eventId` is null when they go back to all shows); `kind: 'dates'` when they skip to its dates.
+ * @fires booking-navigate - Cancelable, before the page's address names the step just chosen: `{ step, eventId, performanceId, url }`;
+ *   `preventDefault()` leaves the address and history to the host (unless the configuration's `history` is `off`).
+ * @fires booking-list-shown - `{ events: [{ eventId, name }] }` each time the list of shows is shown, once.
  * @fires booking-error - `{ source: 'event-list', message, status }` when something failed to load and the
  *   visitor was told (status 404: the show is no longer available; null: no answer).
  * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
@@ -139,8 +142,11 @@ export class EventList extends BookingElement {
    */
   @property({ attribute: 'event-href' }) eventHref: string | null = null;
 
-  /** The query parameter naming the event shown in this page's links and read at start. Default `stagedoor-event`. */
-  @property({ attribute: 'event-param' }) eventParam = 'stagedoor-event';
+  /**
+   * The query parameter naming the event shown in this page's links and read at start. Default: the
+   * configuration's `eventParam` (`stagedoor-event`), which the page's history also writes.
+   */
+  @property({ attribute: 'event-param' }) eventParam: string | null = null;
 
   /** Reviews shown per page in the detail. Default 5. */
   @property({ type: Number, attribute: 'reviews-per-page' }) reviewsPerPage = 5;
@@ -249,12 +255,40 @@ export class EventList extends BookingElement {
 
   private shownDetail: number | null = null;
 
+  /** Registered (while connected) as the taker of the list's and detail's steps (Back and Forward). */
+  private takerStore: object | null = null;
+  private takerOff: (() => void) | undefined;
+  private readonly takeStep = async (step: SelectionStep): Promise<boolean> => {
+    if (this.eventId !== null || !this.getClientRects().length) return false;
+    if (step.step === 'detail' && step.eventId === this.detailEventId) this.focusDetail = true;
+    else if (step.step === 'list' && this.detailEventId === null) this.returnFocusTo = step.eventId;
+    else return false;
+    this.requestUpdate();
+    return true;
+  };
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.takerOff?.();
+    this.takerStore = null;
+  }
+
+  private get param(): string {
+    return this.eventParam ?? this.config.eventParam ?? 'stagedoor-event';
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (!this.hasUpdated && this.eventId === null && this.bookingController.selection.eventId === null) {
-      // A page opened at one of our links (?stagedoor-event=1042) shows that event's detail.
-      const linked = Number(new URLSearchParams(location.search).get(this.eventParam));
-      if (Number.isSafeInteger(linked) && linked > 0) this.bookingController.booking.selection.selectEvent(linked);
+    const selection = this.bookingController.booking.selection;
+    if (this.takerStore !== selection) {
+      this.takerOff?.();
+      this.takerStore = selection;
+      this.takerOff = take(showsKey(selection), this.takeStep);
+    }
+    if (!this.hasUpdated && this.eventId === null && selection.value.eventId === null) {
+      // A page opened at one of our links (?stagedoor-event=1042, or a later step: 1042-77001) shows that event's detail.
+      const linked = parseInt(new URLSearchParams(location.search).get(this.param) ?? '', 10);
+      if (linked > 0) selection.selectEvent(linked);
     }
     const detail = this.detailEventId;
     if (detail !== this.shownDetail) {
@@ -287,9 +321,15 @@ export class EventList extends BookingElement {
     }, 500);
   }
 
+  /** The list last told as shown (`booking-list-shown`); cleared while a detail shows. */
+  private toldList: readonly EventInfo[] | undefined;
+
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     this.markUp();
+    // Told once per list shown: a refresh of a list the page carried (newerList) is the same list view.
+    const list = this.detailEventId === null && this.listTask.status === TaskStatus.COMPLETE ? this.listTask.value : undefined;
+    if (list !== this.toldList && (this.toldList = list) && list.length) void this.tellList(list);
     if (this.focusDetail) {
       // While the detail loads, focus rests on its loading heading; then on the show's name.
       const heading = this.renderRoot.querySelector<HTMLElement>('[data-focus="detail"]');
@@ -474,6 +514,13 @@ export class EventList extends BookingElement {
     });
   }
 
+  /** `booking-list-shown`; with analytics on, once its listener is there (its chunk may still be on its way). */
+  private async tellList(list: readonly EventInfo[]): Promise<void> {
+    const { booking } = this.bookingController;
+    if (booking.config.analytics) await import('../../analytics/analytics.ts').then((m) => m.startAnalytics(booking)).catch(() => undefined);
+    void this.emit('booking-list-shown', { events: list.map((e) => ({ eventId: e.EventId, name: e.Name ?? '' })) });
+  }
+
   private renderBack(): TemplateResult | typeof nothing {
     if (this.eventId !== null) return nothing;
     return html`<button part="back-button" class="back" data-variant="secondary" @click=${this.handleBack}>
@@ -488,7 +535,7 @@ export class EventList extends BookingElement {
   private renderDatesSkip(event: EventInfo): TemplateResult | typeof nothing {
     const selection = this.bookingController.booking.selection;
     if (!hasTaker(selection)) return nothing;
-    return html`<button part="dates-button" class="dates" @click=${() => void give<SelectionStep>(selection, { step: 'dates', eventId: event.EventId })}>
+    return html`<button part="dates-button" class="dates" @click=${() => this.toDates(event.EventId)}>
       ${msg('Choose a date')}
     </button>`;
   }
@@ -553,6 +600,11 @@ export class EventList extends BookingElement {
     this.chosenType = Number.isInteger(type) ? type : null;
   }
 
+  private toDates(eventId: number): void {
+    void give<SelectionStep>(this.bookingController.booking.selection, { step: 'dates', eventId });
+    void this.emit('booking-selection', { kind: 'dates', eventId, performanceId: null });
+  }
+
   private choose(eventId: number): void {
     this.focusDetail = true;
     this.bookingController.booking.selection.selectEvent(eventId);
@@ -574,7 +626,7 @@ export class EventList extends BookingElement {
   private cardHref(eventId: number): string {
     const here = new URL(location.href);
     here.hash = '';
-    here.searchParams.set(this.eventParam, String(eventId));
+    here.searchParams.set(this.param, String(eventId));
     return this.hostHref(eventId) ?? here.href;
   }
 

@@ -45,7 +45,10 @@ import { performanceCalendarStyles } from './performance-calendar.styles.ts';
  * Enter or Space opens the day's performances. In a narrow container (below
  * about 34rem, a container query) it shows a list instead.
  *
- * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance.
+ * @fires booking-selection - `{ kind: 'performance', eventId, performanceId }` when the visitor chooses a performance;
+ *   `{ kind: 'dates', eventId, performanceId: null }` when they open a day with performances.
+ * @fires booking-navigate - Cancelable, before the page's address names the step just chosen: `{ step, eventId, performanceId, url }`;
+ *   `preventDefault()` leaves the address and history to the host (unless the configuration's `history` is `off`).
  * @fires booking-error - `{ source: 'performance-calendar', message, status }` when the performances could not be loaded.
  * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
@@ -408,6 +411,8 @@ export class PerformanceCalendar extends BookingElement {
     if (choices.length === 0) return;
     this.openDay = day;
     if (byKeyboard) this.focusAfterUpdate = 'panel';
+    const eventId = this.currentEventId;
+    if (eventId !== null) void this.emit('booking-selection', { kind: 'dates', eventId, performanceId: null });
     // A day with one performance to book: it is the only next step, so its seats are asked for now
     // (a visitor on a touch screen points at nothing before tapping it).
     const bookable = choices.filter((choice) => !choice.soldOut);
