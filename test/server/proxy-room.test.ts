@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { promMetrics } from '../../src/server/proxy/metrics.ts';
 import type { RoomConfig } from '../../src/server/proxy/room/config.ts';
 import { leadingZeroBits } from '../../src/server/proxy/room/pass.ts';
 import { admin, call, OPENS, open, polled, room, roomWorld, SECRET, seatMap, TINY, visit } from './room-harness.ts';
@@ -207,4 +208,23 @@ test('CORS: a host on another origin may send Stagedoor-Queue-Id and Stagedoor-P
   );
   const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
   assert.ok(allowed.includes('stagedoor-queue-id') && allowed.includes('stagedoor-pass'), allowed.join());
+});
+
+test('metrics: waiting, admitted, the wait from join to pass, refusals by reason, polls', async () => {
+  const world = roomWorld();
+  const proxy = world.proxy({ metrics: promMetrics() });
+  await open(proxy, room({ opensAt: OPENS }));
+  world.clock.set(OPENS);
+  for (const who of ['m1', 'm2', 'm3']) await polled(proxy, who);
+  world.clock.advance(1000);
+  await polled(proxy, 'm2');
+  await seatMap(proxy, { 'Stagedoor-Queue-Id': 'm3' });
+  await seatMap(proxy, { 'Stagedoor-Queue-Id': 'm3', 'Stagedoor-Pass': 'hot-show.zzz.forged' });
+  const text = await (await proxy.fetch(new Request('http://proxy.test/metrics'))).text();
+  assert.match(text, /^stagedoor_room_waiting\{room="hot-show"\} 2$/m);
+  assert.match(text, /^stagedoor_room_admitted_total\{room="hot-show"\} 1$/m);
+  assert.match(text, /^stagedoor_room_wait_seconds_bucket\{le="1",room="hot-show"\} 1$/m);
+  assert.match(text, /^stagedoor_room_pass_refused_total\{room="hot-show",reason="missing"\} 1$/m);
+  assert.match(text, /^stagedoor_room_pass_refused_total\{room="hot-show",reason="invalid"\} 1$/m);
+  assert.match(text, /^stagedoor_room_polls_total\{room="hot-show"\} 4$/m);
 });
