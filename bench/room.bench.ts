@@ -56,6 +56,8 @@ const ROOM_SECRET = randomBytes(32).toString('base64url');
 const ADMIN_SECRET = randomBytes(32).toString('base64url');
 /** A visitor served before one who joined at least this much earlier is out of order. */
 const ORDER_SLACK_MS = 100;
+/** The room stays paused after the on-sale until every pre-queue visitor has been told its drawn place, or this long. */
+const DRAW_SECONDS = 30;
 const PROBE_SECONDS = 5;
 const PROBE_WORKERS = 8;
 const CAPS = { perVisitor: 10, perAddress: 20 };
@@ -85,9 +87,8 @@ class Visitors {
   /** The proxies' clock (the answer's `now`) at the first answer: when the room saw the visitor join. */
   readonly joined = new Float64Array(VISITORS).fill(Number.NaN);
   readonly preQueue = new Uint8Array(VISITORS);
-  /** The first position a pre-queue visitor was told after the on-sale, and when. */
+  /** The position a pre-queue visitor was told after the on-sale, while the room was paused: its place in the draw. */
   readonly drawn = new Int32Array(VISITORS).fill(-1);
-  readonly drawnAt = new Float64Array(VISITORS);
   readonly lastPosition = new Int32Array(VISITORS);
   readonly lastAnswer = new Float64Array(VISITORS).fill(Number.NaN);
   /** The last time the visitor was told to wait (`waiting` or `paused`). */
@@ -121,17 +122,14 @@ class Visitors {
       return null;
     }
     if (a.status === 'waiting' || a.status === 'paused') this.lastWaiting[i] = now;
-    if (a.status === 'waiting' && a.position !== null) {
+    if ((a.status === 'waiting' || a.status === 'paused') && a.position !== null) {
       const previous = this.lastPosition[i]!;
       if (previous > 0 && a.position > previous) {
         if (late) this.releasedLate++;
         else this.movedBack++;
       }
       this.lastPosition[i] = a.position;
-      if (this.preQueue[i] && this.drawn[i]! < 0) {
-        this.drawn[i] = a.position;
-        this.drawnAt[i] = now;
-      }
+      if (this.preQueue[i] && a.status === 'paused' && this.drawn[i]! < 0) this.drawn[i] = a.position;
     }
     return Math.max(0.2, a.pollSeconds) * 1000;
   }
@@ -202,10 +200,21 @@ async function json<T>(pool: Pool, method: string, path: string, headers: Record
 
 const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-/** The room run: every visitor joins, then asks again when told, until admitted or the run's end. */
-async function onSale(pools: Pool[], opensAt: number, start: number, sample: () => Promise<void>): Promise<Visitors> {
+/**
+ * The room run: every visitor joins, then asks again when told, until admitted or the run's end.
+ * The room opens paused: once every pre-queue visitor has been told its drawn place (at most
+ * DRAW_SECONDS after the on-sale), `resume` opens it, and the run ends ADMIT_SECONDS later.
+ */
+async function onSale(pools: Pool[], opensAt: number, start: number, sample: () => Promise<void>, resume: () => Promise<void>): Promise<{ v: Visitors; resumedAt: number; end: number }> {
   const v = new Visitors();
-  const end = opensAt + ADMIT_SECONDS * 1000;
+  let end = Number.POSITIVE_INFINITY;
+  let resumedAt = Number.NaN;
+  let resuming = false;
+  let failure: unknown;
+  const drawSeen = () => {
+    for (let i = 0; i < nextJoin; i++) if (v.preQueue[i] && v.drawn[i]! < 0) return false;
+    return true;
+  };
   const path = `/api/stagedoor/room/${ROOM}`;
   const slots = new Map<number, number[]>();
   const ready: number[] = [];
@@ -250,6 +259,19 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const now = Date.now();
+      if (!resuming && now >= opensAt + 1000 && (now >= opensAt + DRAW_SECONDS * 1000 || drawSeen())) {
+        resuming = true;
+        void resume().then(
+          () => {
+            resumedAt = Date.now();
+            end = resumedAt + ADMIT_SECONDS * 1000;
+          },
+          (error: unknown) => {
+            failure = error;
+            end = Date.now();
+          },
+        );
+      }
       if (now >= nextSample) {
         nextSample += 1000;
         sampling = sampling.then(sample).catch(() => undefined);
@@ -275,7 +297,8 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
     }, 5);
   });
   await sampling;
-  return v;
+  if (failure) throw failure;
+  return { v, resumedAt, end };
 }
 
 interface Probe {
@@ -296,9 +319,10 @@ async function hoard(pools: Pool[], performanceTickets: number[], per: 'visitor'
   const baskets: { id: string; visitor: string }[] = [];
   let turn = 0;
   let nextTicket = 0;
+  let visitors = 0;
   const pool = () => pools[turn++ % pools.length]!;
   const newBasket = async (): Promise<{ id: string; visitor: string } | undefined> => {
-    const visitor = per === 'visitor' ? 'hoarder' : `hoarder-${baskets.length}`;
+    const visitor = per === 'visitor' ? 'hoarder' : `hoarder-${visitors++}`;
     const r = await json<{ BasketId?: string }>(pool(), 'POST', '/api/rest/v2/Baskets', { 'x-forwarded-for': address, 'stagedoor-queue-id': visitor });
     if (r.status !== 201 || !r.body.BasketId) return baskets[baskets.length - 1];
     const basket = { id: r.body.BasketId, visitor };
@@ -391,7 +415,8 @@ export default async function roomBench(): Promise<BenchTable[]> {
       passSeconds: 900,
       keepSeconds: KEEP_SECONDS,
       proofBits: 0,
-      state: 'open',
+      // Paused at first: the draw is read, exactly, from the places the pre-queue is told before anyone is admitted.
+      state: 'paused',
     };
     const opened = await json<unknown>(pools[0]!, 'PUT', `/stagedoor/rooms/${ROOM}`, admin, room);
     if (opened.status !== 200 && opened.status !== 201) throw new Error(`the admin endpoint refused to open the room: ${opened.status} ${JSON.stringify(opened.body)}`);
@@ -405,31 +430,33 @@ export default async function roomBench(): Promise<BenchTable[]> {
     };
     const pids = proxies.map((p) => p.child.pid ?? 0);
     const cpuBefore = cpuMs(pids);
-    const v = await onSale(pools, opensAt, start, sample);
+    const resume = async () => {
+      const r = await json<unknown>(pools[2]!, 'PATCH', `/stagedoor/rooms/${ROOM}`, admin, { state: 'open' });
+      if (r.status !== 200) throw new Error(`the admin endpoint refused to resume the room: ${r.status} ${JSON.stringify(r.body)}`);
+    };
+    const { v, resumedAt, end } = await onSale(pools, opensAt, start, sample, resume);
     const cpu = cpuMs(pids) - cpuBefore;
     await sample();
 
     // Admitted per minute: the room's own count across the measured minute, and what the visitors were told.
-    const during = samples.filter((s) => s.stats && s.at >= opensAt && s.at <= opensAt + ADMIT_SECONDS * 1000 + 1500);
+    const during = samples.filter((s) => s.stats && s.at >= resumedAt && s.at <= end + 1500);
     const first = during[0];
     const last = during[during.length - 1];
     const serverRate = first && last && last.at > first.at ? (((last.stats?.admitted ?? 0) - (first.stats?.admitted ?? 0)) * 60_000) / (last.at - first.at) : Number.NaN;
     const lastMinute = Math.max(...during.map((s) => s.stats?.admittedLastMinute ?? 0));
     let seenAdmitted = 0;
-    for (let i = 0; i < VISITORS; i++) if (v.admitted[i]! >= opensAt && v.admitted[i]! < opensAt + ADMIT_SECONDS * 1000) seenAdmitted++;
-    const seenRate = (seenAdmitted * 60) / ADMIT_SECONDS;
+    // Visitors told "paused" ask again up to half a minute later: their admissions are counted from then on.
+    const seenFrom = resumedAt + 30_000;
+    for (let i = 0; i < VISITORS; i++) if (v.admitted[i]! >= seenFrom && v.admitted[i]! < end) seenAdmitted++;
+    const seenRate = (seenAdmitted * 60_000) / (end - seenFrom);
     const off = (rate: number) => `${rate >= RATE ? '+' : '−'}${fixed((Math.abs(rate - RATE) / RATE) * 100)} %`;
 
     // Fair order after the on-sale.
     const order = servedOutOfOrder(v, opensAt);
 
-    // The pre-queue's draw against arrival: each pre-queue visitor's first place after the on-sale, plus those
-    // admitted by then at the set rate (its rank in the drawn order), against when it joined.
+    // The pre-queue's draw against arrival: each pre-queue visitor's place while paused after the on-sale, against when it joined.
     const drawnIds = Array.from(v.drawn.keys()).filter((i) => v.preQueue[i] && v.drawn[i]! > 0);
-    const rho = spearman(
-      Float64Array.from(drawnIds, (i) => v.joined[i]!),
-      Float64Array.from(drawnIds, (i) => v.drawn[i]! + (RATE * Math.max(0, v.drawnAt[i]! - opensAt)) / 60_000),
-    );
+    const rho = spearman(Float64Array.from(drawnIds, (i) => v.joined[i]!), Float64Array.from(drawnIds, (i) => v.drawn[i]!));
     let preQueue = 0;
     for (let i = 0; i < VISITORS; i++) preQueue += v.preQueue[i]!;
 
@@ -453,9 +480,10 @@ export default async function roomBench(): Promise<BenchTable[]> {
         rows: [
           ['visitors who joined (pre-queue / after the on-sale)', `${joinedCount} (${preQueue} / ${joinedCount - preQueue})`, String(VISITORS)],
           ['last join answered, s after the first', fixed((lastJoin - start) / 1000), `${JOIN_SECONDS}`],
-          [`admitted a minute, the room's count over the ${ADMIT_SECONDS} s after the on-sale`, `${fixed(serverRate, 0)} (${off(serverRate)})`, `${RATE} ±5 %`],
+          ['the room paused after the on-sale while the pre-queue was told its draw, s', fixed((resumedAt - opensAt) / 1000), ''],
+          [`admitted a minute, the room's count over the ${ADMIT_SECONDS} s after it was resumed`, `${fixed(serverRate, 0)} (${off(serverRate)})`, `${RATE} ±5 %`],
           ['admitted a minute, the room’s admittedLastMinute at its highest', `${lastMinute} (${off(lastMinute)})`, `${RATE} ±5 %`],
-          [`admitted a minute, as the visitors were told (first "admitted" answers in those ${ADMIT_SECONDS} s)`, `${fixed(seenRate, 0)} (${off(seenRate)})`, `${RATE} ±5 %`],
+          [`admitted a minute, as the visitors were told (first "admitted" answers from 30 s after the resume to the end)`, `${fixed(seenRate, 0)} (${off(seenRate)})`, `${RATE} ±5 %`],
           [`visitors after the on-sale admitted while one who joined ≥ ${ORDER_SLACK_MS} ms earlier waited (of those admitted)`, `${order.outOfOrder} (of ${order.compared})`, '0'],
           [`pre-queue order against arrival order, Spearman |ρ| (${drawnIds.length} visitors)`, fixed(Math.abs(rho), 4), '≤ 0.05'],
           ['positions that moved back', String(v.movedBack), '0'],
@@ -468,9 +496,9 @@ export default async function roomBench(): Promise<BenchTable[]> {
           ['answers other than 200', refusals, 'none'],
         ],
         notes: [
-          `The admission minute is a real minute: the rate is set high (ROOM_RATE) so that one minute admits the whole pre-queue and then visitors who came after the on-sale, whose order is measured. Set ROOM_RATE, ROOM_VISITORS, ROOM_JOIN_SECONDS, ROOM_ON_SALE_SECONDS, ROOM_ADMIT_SECONDS to change the run.`,
+          `The room is opened paused (admin PUT, state "paused"), so each pre-queue visitor's first answer after the on-sale gives its exact place in the draw before anyone is admitted; once every one has had it (at most ${DRAW_SECONDS} s), an admin PATCH resumes it and the admission minute starts. That minute is a real minute: the rate is set high (ROOM_RATE) so that it admits the whole pre-queue and then visitors who came after the on-sale, whose order is measured. ROOM_RATE, ROOM_VISITORS, ROOM_JOIN_SECONDS, ROOM_ON_SALE_SECONDS and ROOM_ADMIT_SECONDS change the run.`,
           'Times are the answers’ own `now` (the proxies’ clock, one machine). "Admitted while one who joined earlier waited": a visitor’s first "admitted" answer came before the last "waiting" answer of someone who had joined at least 100 ms before it: an overtaking no polling schedule can explain.',
-          `ρ: each pre-queue visitor’s first position after the on-sale plus the visitors admitted by then at the set rate (its place in the drawn order), ranked against the time it joined. Pre-queue visitors admitted at their first answer after the on-sale have no position and are left out (${preQueue - drawnIds.length}).`,
+          `ρ: each pre-queue visitor’s place while the room was paused after the on-sale (its place in the draw), ranked against the time it joined (the answer's \`now\`). Pre-queue visitors who did not ask during the pause are left out (${preQueue - drawnIds.length}).`,
           `Proxy CPU: user + system time of the ${PROXIES} proxy processes (/proc) over the run, divided by the room calls (joins and polls). Their access logs are on, into files, as deployed. The load generator, Redis and the sandbox share the same 2 cores: "sent late" says how far behind the generator fell.`,
           `Redis memory: INFO memory's used_memory at the sample with the most visitors waiting, less its value just after the room was opened, per 10,000 of them.`,
           `${loadBefore} ${loadNote('at the end of the run')}`,
