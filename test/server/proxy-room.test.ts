@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { promMetrics } from '../../src/server/proxy/metrics.ts';
 import type { RoomConfig } from '../../src/server/proxy/room/config.ts';
 import { leadingZeroBits } from '../../src/server/proxy/room/pass.ts';
+import { logSink } from './proxy-helpers.ts';
 import { admin, call, OPENS, open, polled, room, roomWorld, SECRET, seatMap, TINY, visit } from './room-harness.ts';
 import { roomScenarios } from './room-scenarios.ts';
 
@@ -227,4 +228,18 @@ test('metrics: waiting, admitted, the wait from join to pass, refusals by reason
   assert.match(text, /^stagedoor_room_pass_refused_total\{room="hot-show",reason="missing"\} 1$/m);
   assert.match(text, /^stagedoor_room_pass_refused_total\{room="hot-show",reason="invalid"\} 1$/m);
   assert.match(text, /^stagedoor_room_polls_total\{room="hot-show"\} 4$/m);
+});
+
+test('the access log names the room calls and why a gated request was refused, never a queue id or a pass', async () => {
+  const sink = logSink();
+  const world = roomWorld();
+  const proxy = world.proxy({ log: sink.log });
+  await open(proxy, room());
+  await polled(proxy, 'secret-visitor-id');
+  await seatMap(proxy, { 'Stagedoor-Queue-Id': 'secret-visitor-id', 'Stagedoor-Pass': 'hot-show.abc.forged-pass-token' });
+  assert.deepEqual(
+    sink.entries.map((e) => [e.operation, e.status, e.roomPass]),
+    [['roomAdmin', 200, undefined], ['roomJoin', 200, undefined], ['getFullAvailability', 428, 'invalid']],
+  );
+  assert.doesNotMatch(sink.lines.join('\n'), /secret-visitor-id|forged-pass-token/);
 });

@@ -127,6 +127,8 @@ export interface AccessLogEntry {
   limited?: boolean;
   /** Set on a 409 of the proxy's own seat cap (seat-caps.ts). */
   capped?: boolean;
+  /** Set on a 428 of a waiting room's gate: why the pass was refused (room/index.ts). */
+  roomPass?: 'missing' | 'expired' | 'invalid' | 'other-visitor';
   /** Set when a repeated SubmitOrder got the answer kept from the accepted one. */
   replayed?: boolean;
   /** Set when the request was refused below the proxy (Node's parser, the request adapter): why (`ProxyApp.refused`). */
@@ -373,13 +375,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
           const forward = async () =>
             replyFrom(await callUpstream(client, { method: 'GET', pathAndQuery, headers: { accept: 'application/json', 'api-key': apiKey }, retryable: true }, { timeoutMs }), redact);
           const ttlMs = caching ? ttlSeconds.availability * 1000 : 0;
-          const { reply } = ttlMs > 0 ? await lookups.get(`GET ${pathAndQuery}`, ttlMs, forward) : { reply: await forward() };
-          if (reply.status !== 200 || reply.body === null) return null;
-          try {
-            return JSON.parse(typeof reply.body === 'string' ? reply.body : new TextDecoder().decode(reply.body)) as unknown;
-          } catch {
-            return null;
-          }
+          return ttlMs > 0 ? (await lookups.get(`GET ${pathAndQuery}`, ttlMs, forward)).reply : forward();
         },
       })
     : null;
@@ -419,7 +415,10 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (rooms) {
       // The waiting room's endpoints (room/http.ts): the operator's outside the prefix, the visitor's under it.
       const own = isAdminPath(url.pathname) ? await adminRequest(rooms, request, env, url.pathname, now()) : relative && isJoinPath(relative) ? await joinRequest(rooms, request, env, relative) : null;
-      if (own) return plain(own.reply, own.headers);
+      if (own) {
+        entry.operation = isAdminPath(url.pathname) ? 'roomAdmin' : 'roomJoin';
+        return plain(own.reply, own.headers);
+      }
     }
     if (relative === null) return plain(message(404, `There is no booking operation at '${shown}'.`));
 
@@ -471,7 +470,10 @@ export function createProxy(options: ProxyOptions): ProxyApp {
 
     // The waiting room's gate: a pass for the room this touches, or 428 (room/index.ts).
     const gate = rooms ? await rooms.gate(op.name as OperationName, params.path, parsed, queueIdOf(headerOf(request, env, QUEUE_ID_HEADER)), headerOf(request, env, PASS_HEADER)) : null;
-    if (gate && 'refusal' in gate) return plain(gate.refusal);
+    if (gate && 'refusal' in gate) {
+      entry.roomPass = gate.reason;
+      return plain(gate.refusal);
+    }
 
     const ruleName = RATE_LIMITED[op.name as OperationName];
     const limit = ruleName ? rules[ruleName] : false;

@@ -46,8 +46,8 @@ export interface RoomsDeps {
   now: () => number;
   /** The proxy's prefix: the join path the browser reaches is `${prefix}/stagedoor/room/{id}`. */
   prefix: string;
-  /** A cached lookup of the service (the proxy's own, lookup.ts): its JSON, or null when it failed. */
-  lookup(pathAndQuery: string): Promise<unknown>;
+  /** A cached lookup of the service (the proxy's own, lookup.ts). */
+  lookup(pathAndQuery: string): Promise<Reply>;
   metrics?: RoomMetrics | null;
 }
 
@@ -69,7 +69,7 @@ const GATED: ReadonlySet<string> = new Set<OperationName>([
 ]);
 
 /** The outcome of the gate: a refusal, or whether the answer is a gated one (never shared by HTTP caches). */
-export type GateOutcome = { refusal: Reply; room: string } | { gated: boolean };
+export type GateOutcome = { refusal: Reply; room: string; reason: PassRefusal } | { gated: boolean };
 
 export class Rooms {
   readonly signer: RoomSigner;
@@ -222,6 +222,7 @@ export class Rooms {
     this.#deps.metrics?.refused(room.id, reason);
     return {
       room: room.id,
+      reason,
       refusal: json(428, { Message: 'This performance is behind a waiting room: join it to get a pass.', Room: { id: room.id, join: this.joinPath(room.id) }, Pass: reason }),
     };
   }
@@ -272,10 +273,21 @@ export class Rooms {
     return found;
   }
 
+  /** A service answer's JSON, or null when it failed. */
+  async #json(pathAndQuery: string): Promise<unknown> {
+    const reply = await this.#deps.lookup(pathAndQuery);
+    if (reply.status !== 200 || reply.body === null) return null;
+    try {
+      return JSON.parse(typeof reply.body === 'string' ? reply.body : new TextDecoder().decode(reply.body)) as unknown;
+    } catch {
+      return null;
+    }
+  }
+
   async #covers(room: RoomConfig, performanceId: number): Promise<boolean> {
     if (room.scope.kind === 'performance') return room.scope.performanceId === performanceId;
     if (room.scope.kind !== 'event') return true;
-    const info = (await this.#deps.lookup(`/rest/v2/Performances/${performanceId}`)) as { Performance?: { EventId?: unknown } } | null;
+    const info = (await this.#json(`/rest/v2/Performances/${performanceId}`)) as { Performance?: { EventId?: unknown } } | null;
     // Unknown (the service did not say): gated all the same, as its event may be the room's.
     return !info?.Performance || Number(info.Performance.EventId) === room.scope.eventId;
   }
@@ -287,11 +299,11 @@ export class Rooms {
       let performances: number[] = [];
       if (room.scope.kind === 'performance') performances = [room.scope.performanceId];
       else if (room.scope.kind === 'event') {
-        const list = (await this.#deps.lookup(`/rest/v2/Events/${room.scope.eventId}/Performances`)) as { Performances?: { PerformanceId?: unknown }[] } | null;
+        const list = (await this.#json(`/rest/v2/Events/${room.scope.eventId}/Performances`)) as { Performances?: { PerformanceId?: unknown }[] } | null;
         performances = (list?.Performances ?? []).map((p) => Number(p.PerformanceId));
       }
       for (const id of performances) {
-        const map = (await this.#deps.lookup(`/rest/v2/Performances/${id}/FullAvailability`)) as { AvailableTickets?: { TicketId?: unknown }[] } | null;
+        const map = (await this.#json(`/rest/v2/Performances/${id}/FullAvailability`)) as { AvailableTickets?: { TicketId?: unknown }[] } | null;
         if ((map?.AvailableTickets ?? []).some((t) => tickets.has(Number(t.TicketId)))) {
           found.push(room);
           break;

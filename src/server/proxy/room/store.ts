@@ -139,8 +139,9 @@ export class MemoryRoomStore implements RoomStore {
     const { config } = room;
     const { now, queueId } = input;
     // 1. Release places not asked for, and passes admitted but never collected by a visitor who left.
+    // `seen` is in the order of the last call (each call moves its visitor to the end): the stale ones come first.
     for (const [who, at] of room.seen) {
-      if (at >= now - config.keepSeconds * 1000) continue;
+      if (at >= now - config.keepSeconds * 1000) break;
       this.#remove(room, who);
       room.pass.delete(who);
     }
@@ -166,7 +167,10 @@ export class MemoryRoomStore implements RoomStore {
       }
       room.joined.set(queueId, now);
     }
-    if (!holds) room.seen.set(queueId, now);
+    if (!holds) {
+      room.seen.delete(queueId);
+      room.seen.set(queueId, now);
+    }
     // 3. Admit.
     const admittedWaits: number[] = [];
     if (live && config.state === 'open') {
