@@ -102,9 +102,12 @@ class Visitors {
   readonly pollMs: number[] = [];
   readonly lateMs: number[] = [];
   readonly refusals = new Map<string, number>();
+  /** The first refusal's body, to say why when nobody could join. */
+  firstRefusal = '';
 
-  refused(what: string): void {
+  refused(what: string, body: unknown = null): void {
     this.refusals.set(what, (this.refusals.get(what) ?? 0) + 1);
+    this.firstRefusal ||= `${what} ${JSON.stringify(body)}`;
   }
 
   /** Take in one answer; returns when to ask again (ms from now), or null when admitted. */
@@ -244,7 +247,7 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
         const next = v.answer(i, r.body, ms);
         if (next !== null) later(i, next);
       } else {
-        v.refused(String(r.status));
+        v.refused(String(r.status), r.body);
         later(i, (r.body?.retrySeconds ?? 5) * 1000);
       }
     } catch (error) {
@@ -467,6 +470,7 @@ export default async function roomBench(): Promise<BenchTable[]> {
     const refusals = [...v.refusals].map(([what, n]) => `${what}: ${n}`).join(', ') || 'none';
     let joinedCount = 0;
     for (let i = 0; i < VISITORS; i++) if (!Number.isNaN(v.joined[i]!)) joinedCount++;
+    if (joinedCount === 0) throw new Error(`no visitor could join the room: ${v.firstRefusal}`);
     const lastJoin = Math.max(...Array.from(v.joined).filter((x) => !Number.isNaN(x)));
 
     return [
