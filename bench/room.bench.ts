@@ -91,9 +91,15 @@ class Visitors {
   readonly drawn = new Int32Array(VISITORS).fill(-1);
   readonly lastPosition = new Int32Array(VISITORS);
   readonly lastAnswer = new Float64Array(VISITORS).fill(Number.NaN);
-  /** The last time the visitor was told to wait (`waiting` or `paused`). */
-  readonly lastWaiting = new Float64Array(VISITORS).fill(Number.NaN);
+  /**
+   * This process's clock (no proxy's stamp, which is read before the call waits its turn at Redis):
+   * when the join was sent, when its answer came, when the first "admitted" answer came, and when
+   * the last poll answered "waiting" (or "paused") was sent.
+   */
+  readonly joinSent = new Float64Array(VISITORS).fill(Number.NaN);
+  readonly joinAnswered = new Float64Array(VISITORS).fill(Number.NaN);
   readonly admitted = new Float64Array(VISITORS).fill(Number.NaN);
+  readonly lastWaiting = new Float64Array(VISITORS).fill(Number.NaN);
   readonly dueAt = new Float64Array(VISITORS);
   movedBack = 0;
   /** A place released because this bench asked later than keepSeconds (the load generator fell behind). */
@@ -111,20 +117,23 @@ class Visitors {
   }
 
   /** Take in one answer; returns when to ask again (ms from now), or null when admitted. */
-  answer(i: number, a: RoomAnswer, ms: number): number | null {
+  answer(i: number, a: RoomAnswer, ms: number, sentAt: number): number | null {
+    const answeredAt = sentAt + ms;
     const now = Date.parse(a.now);
     (this.calls[i] === 1 ? this.joinMs : this.pollMs).push(ms);
     const late = this.lastAnswer[i]! + KEEP_SECONDS * 1000 < now;
     this.lastAnswer[i] = now;
     if (Number.isNaN(this.joined[i]!)) {
       this.joined[i] = now;
+      this.joinSent[i] = sentAt;
+      this.joinAnswered[i] = answeredAt;
       this.preQueue[i] = a.status === 'before' ? 1 : 0;
     }
     if (a.status === 'admitted') {
-      if (Number.isNaN(this.admitted[i]!)) this.admitted[i] = now;
+      if (Number.isNaN(this.admitted[i]!)) this.admitted[i] = answeredAt;
       return null;
     }
-    if (a.status === 'waiting' || a.status === 'paused') this.lastWaiting[i] = now;
+    if (a.status === 'waiting' || a.status === 'paused') this.lastWaiting[i] = sentAt;
     if ((a.status === 'waiting' || a.status === 'paused') && a.position !== null) {
       const previous = this.lastPosition[i]!;
       if (previous > 0 && a.position > previous) {
@@ -172,27 +181,40 @@ function spearman(x: Float64Array, y: Float64Array): number {
 
 /**
  * Visitors who joined after the on-sale and were admitted while one who had joined at least
- * ORDER_SLACK_MS before them (also after the on-sale) was still told to wait.
+ * ORDER_SLACK_MS before them (also after the on-sale) was still told to wait, all on this
+ * process's clock, with no room for doubt: A's join had been answered at least 100 ms before B's
+ * was sent, and a poll A sent after B had been told it was admitted still answered "waiting".
+ * Also the widest such gap (ms from A's answer to B's join, for the first 1,000 of them).
  */
-function servedOutOfOrder(v: Pick<Visitors, 'joined' | 'preQueue' | 'lastWaiting' | 'admitted'>, opensAt: number, slackMs = ORDER_SLACK_MS): { compared: number; outOfOrder: number } {
-  const after = Array.from(v.joined.keys())
-    .filter((i) => !v.preQueue[i] && v.joined[i]! >= opensAt)
-    .sort((a, b) => v.joined[a]! - v.joined[b]!);
+function servedOutOfOrder(v: Pick<Visitors, 'joined' | 'preQueue' | 'joinSent' | 'joinAnswered' | 'lastWaiting' | 'admitted'>, opensAt: number, slackMs = ORDER_SLACK_MS): { compared: number; outOfOrder: number; widestMs: number } {
+  const after = Array.from(v.joined.keys()).filter((i) => !v.preQueue[i] && v.joined[i]! >= opensAt);
+  const byAnswer = [...after].sort((a, b) => v.joinAnswered[a]! - v.joinAnswered[b]!);
+  const bySent = [...after].sort((a, b) => v.joinSent[a]! - v.joinSent[b]!);
   let outOfOrder = 0;
   let compared = 0;
+  let widestMs = 0;
   let latestWait = Number.NEGATIVE_INFINITY;
   let k = 0;
-  for (const b of after) {
-    while (k < after.length && v.joined[after[k]!]! <= v.joined[b]! - slackMs) {
-      const w = v.lastWaiting[after[k]!]!;
+  for (const b of bySent) {
+    while (k < byAnswer.length && v.joinAnswered[byAnswer[k]!]! <= v.joinSent[b]! - slackMs) {
+      const w = v.lastWaiting[byAnswer[k]!]!;
       if (!Number.isNaN(w)) latestWait = Math.max(latestWait, w);
       k++;
     }
     if (Number.isNaN(v.admitted[b]!)) continue;
     compared++;
-    if (v.admitted[b]! < latestWait) outOfOrder++;
+    if (v.admitted[b]! < latestWait && ++outOfOrder <= 1000) {
+      // The earliest joiner it overtook.
+      for (let j = 0; j < k; j++) {
+        const a = byAnswer[j]!;
+        if (v.lastWaiting[a]! > v.admitted[b]!) {
+          widestMs = Math.max(widestMs, v.joinSent[b]! - v.joinAnswered[a]!);
+          break;
+        }
+      }
+    }
   }
-  return { compared, outOfOrder };
+  return { compared, outOfOrder, widestMs };
 }
 
 async function json<T>(pool: Pool, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: T }> {
@@ -239,12 +261,13 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
     const pool = pools[(i + v.calls[i]!) % pools.length]!;
     v.calls[i]!++;
     v.lateMs.push(Date.now() - v.dueAt[i]!);
+    const sentAt = Date.now();
     const t0 = performance.now();
     try {
       const r = await json<RoomAnswer & { retrySeconds?: number }>(pool, 'POST', path, { 'stagedoor-queue-id': `bench-${i}`, 'x-forwarded-for': addressOf(i) }, {});
       const ms = performance.now() - t0;
       if (r.status === 200) {
-        const next = v.answer(i, r.body, ms);
+        const next = v.answer(i, r.body, ms, sentAt);
         if (next !== null) later(i, next);
       } else {
         v.refused(String(r.status), r.body);
@@ -483,7 +506,7 @@ export default async function roomBench(): Promise<BenchTable[]> {
           ['the room paused after the on-sale while the pre-queue was told its draw, s', fixed((resumedAt - opensAt) / 1000), ''],
           [`admitted a minute, the room's count over the ${ADMIT_SECONDS} s after it was resumed`, `${fixed(serverRate, 0)} (${off(serverRate)})`, `${RATE} ±5 %`],
           ['admitted a minute, the room’s admittedLastMinute at its highest', `${lastMinute} (${off(lastMinute)})`, `${RATE} ±5 %`],
-          [`visitors after the on-sale admitted while one who joined ≥ ${ORDER_SLACK_MS} ms earlier waited (of those admitted)`, `${order.outOfOrder} (of ${order.compared})`, '0'],
+          [`visitors after the on-sale admitted while one who joined ≥ ${ORDER_SLACK_MS} ms earlier waited (of those admitted)`, `${order.outOfOrder} (of ${order.compared})${order.outOfOrder ? `, joined at most ${fixed(order.widestMs, 0)} ms apart` : ''}`, '0'],
           [`pre-queue order against arrival order, Spearman |ρ| (${drawnIds.length} visitors)`, fixed(Math.abs(rho), 4), '≤ 0.05'],
           ['positions that moved back', String(v.movedBack), '0'],
           [`places released because this bench asked later than keepSeconds (${KEEP_SECONDS} s)`, String(v.releasedLate), '0'],
@@ -496,7 +519,7 @@ export default async function roomBench(): Promise<BenchTable[]> {
         ],
         notes: [
           `The room is opened paused (admin PUT, state "paused"), so each pre-queue visitor's first answer after the on-sale gives its exact place in the draw before anyone is admitted; once every one has had it (at most ${DRAW_SECONDS} s), an admin PATCH resumes it and the admission minute starts. That minute is a real minute: the rate is set high (ROOM_RATE) so that it admits the whole pre-queue and then visitors who came after the on-sale, whose order is measured. ROOM_RATE, ROOM_VISITORS, ROOM_JOIN_SECONDS, ROOM_ON_SALE_SECONDS and ROOM_ADMIT_SECONDS change the run.`,
-          'Times are the answers’ own `now` (the proxies’ clock, one machine). "Admitted while one who joined earlier waited": a visitor’s first "admitted" answer came before the last "waiting" answer of someone who had joined at least 100 ms before it: an overtaking no polling schedule can explain.',
+          '"Admitted while one who joined earlier waited", on this process’s clock: A’s join was answered at least 100 ms before B’s was sent, and a poll A sent after B had been told it was admitted still answered "waiting": an overtaking that no polling schedule or delay in flight can explain. (The answers’ own `now` is read by a proxy as a call reaches it, before it waits its turn at Redis, whose order the queue follows: under load those stamps can be hundreds of ms from it.)',
           `ρ: each pre-queue visitor’s place while the room was paused after the on-sale (its place in the draw), ranked against the time it joined (the answer's \`now\`). Pre-queue visitors who did not ask during the pause are left out (${preQueue - drawnIds.length}).`,
           `Proxy CPU: user + system time of the ${PROXIES} proxy processes (/proc) over the run, divided by the room calls (joins and polls). Their access logs are on, into files, as deployed. The load generator, Redis and the sandbox share the same 2 cores: "sent late" says how far behind the generator fell.`,
           `Redis memory: INFO memory's used_memory at the sample with the most visitors waiting, less its value just after the room was opened, per 10,000 of them.`,
