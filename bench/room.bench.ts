@@ -72,6 +72,7 @@ interface RoomAnswer {
 interface RoomStats {
   waiting: number;
   admitted: number;
+  active: number;
   admittedLastMinute: number;
 }
 
@@ -101,12 +102,15 @@ class Visitors {
   readonly admitted = new Float64Array(VISITORS).fill(Number.NaN);
   readonly lastWaiting = new Float64Array(VISITORS).fill(Number.NaN);
   readonly dueAt = new Float64Array(VISITORS);
+  readonly released = new Uint8Array(VISITORS);
   movedBack = 0;
   /** A place released because this bench asked later than keepSeconds (the load generator fell behind). */
   releasedLate = 0;
   readonly joinMs: number[] = [];
   readonly pollMs: number[] = [];
+  /** How late polls and joins were sent, against when they were due. */
   readonly lateMs: number[] = [];
+  readonly joinLateMs: number[] = [];
   readonly refusals = new Map<string, number>();
   /** The first refusal's body, to say why when nobody could join. */
   firstRefusal = '';
@@ -121,8 +125,17 @@ class Visitors {
     const answeredAt = sentAt + ms;
     const now = Date.parse(a.now);
     (this.calls[i] === 1 ? this.joinMs : this.pollMs).push(ms);
-    const late = this.lastAnswer[i]! + KEEP_SECONDS * 1000 < now;
+    // Asked later than keepSeconds after its last answer (the load generator fell behind): its place was
+    // released and this call joined it again at the back, now. (Within ten seconds of it counts too: another
+    // visit whose call reached Redis first, with a later stamp, may have released it.)
+    const late = this.lastAnswer[i]! + (KEEP_SECONDS - 10) * 1000 < now;
     this.lastAnswer[i] = now;
+    if (late) {
+      this.releasedLate++;
+      this.released[i] = 1;
+      this.joinSent[i] = sentAt;
+      this.joinAnswered[i] = answeredAt;
+    }
     if (Number.isNaN(this.joined[i]!)) {
       this.joined[i] = now;
       this.joinSent[i] = sentAt;
@@ -136,10 +149,7 @@ class Visitors {
     if (a.status === 'waiting' || a.status === 'paused') this.lastWaiting[i] = sentAt;
     if ((a.status === 'waiting' || a.status === 'paused') && a.position !== null) {
       const previous = this.lastPosition[i]!;
-      if (previous > 0 && a.position > previous) {
-        if (late) this.releasedLate++;
-        else this.movedBack++;
-      }
+      if (previous > 0 && a.position > previous && !late) this.movedBack++;
       this.lastPosition[i] = a.position;
       if (this.preQueue[i] && a.status === 'paused' && this.drawn[i]! < 0) this.drawn[i] = a.position;
     }
@@ -237,7 +247,7 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
   let resuming = false;
   let failure: unknown;
   const drawSeen = () => {
-    for (let i = 0; i < nextJoin; i++) if (v.preQueue[i] && v.drawn[i]! < 0) return false;
+    for (let i = 0; i < nextJoin; i++) if (v.preQueue[i] && v.drawn[i]! < 0 && !v.released[i]) return false;
     return true;
   };
   const path = `/api/stagedoor/room/${ROOM}`;
@@ -259,8 +269,8 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
   const call = async (i: number) => {
     inFlight++;
     const pool = pools[(i + v.calls[i]!) % pools.length]!;
+    (v.calls[i] === 0 ? v.joinLateMs : v.lateMs).push(Date.now() - v.dueAt[i]!);
     v.calls[i]!++;
-    v.lateMs.push(Date.now() - v.dueAt[i]!);
     const sentAt = Date.now();
     const t0 = performance.now();
     try {
@@ -302,16 +312,18 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
         nextSample += 1000;
         sampling = sampling.then(sample).catch(() => undefined);
       }
-      while (nextJoin < VISITORS && start + (nextJoin * JOIN_SECONDS * 1000) / VISITORS <= now) {
-        v.dueAt[nextJoin] = start + (nextJoin * JOIN_SECONDS * 1000) / VISITORS;
-        ready.push(nextJoin++);
-      }
       for (const slot = Math.floor(now / 10); lastSlot <= slot; lastSlot++) {
         const list = slots.get(lastSlot);
         if (list) ready.push(...list);
         slots.delete(lastSlot);
       }
+      // Polls first: a visitor in the room asks on its own schedule, whatever the crowd still arriving
+      // (a generator that fell behind delays newcomers, not the places of those already waiting).
       while (inFlight < MAX_IN_FLIGHT && head < ready.length) void call(ready[head++]!);
+      while (inFlight < MAX_IN_FLIGHT && nextJoin < VISITORS && start + (nextJoin * JOIN_SECONDS * 1000) / VISITORS <= now) {
+        v.dueAt[nextJoin] = start + (nextJoin * JOIN_SECONDS * 1000) / VISITORS;
+        void call(nextJoin++);
+      }
       if (head > 50_000) {
         ready.splice(0, head);
         head = 0;
@@ -490,6 +502,7 @@ export default async function roomBench(): Promise<BenchTable[]> {
     const joinMs = sorted(v.joinMs);
     const pollMs = sorted(v.pollMs);
     const lateMs = sorted(v.lateMs);
+    const joinLateMs = sorted(v.joinLateMs);
     const refusals = [...v.refusals].map(([what, n]) => `${what}: ${n}`).join(', ') || 'none';
     let joinedCount = 0;
     for (let i = 0; i < VISITORS; i++) if (!Number.isNaN(v.joined[i]!)) joinedCount++;
@@ -509,20 +522,21 @@ export default async function roomBench(): Promise<BenchTable[]> {
           [`visitors after the on-sale admitted while one who joined ≥ ${ORDER_SLACK_MS} ms earlier waited (of those admitted)`, `${order.outOfOrder} (of ${order.compared})${order.outOfOrder ? `, joined at most ${fixed(order.widestMs, 0)} ms apart` : ''}`, '0'],
           [`pre-queue order against arrival order, Spearman |ρ| (${drawnIds.length} visitors)`, fixed(Math.abs(rho), 4), '≤ 0.05'],
           ['positions that moved back', String(v.movedBack), '0'],
-          [`places released because this bench asked later than keepSeconds (${KEEP_SECONDS} s)`, String(v.releasedLate), '0'],
+          [`places released because this bench asked later than keepSeconds (${KEEP_SECONDS} s, less 10 s), then joined again`, String(v.releasedLate), '0'],
           ['join latency p50 / p99, ms', `${fixed(percentile(joinMs, 50), 2)} / ${fixed(percentile(joinMs, 99), 2)}`, ''],
           [`poll latency p50 / p99, ms (${pollMs.length} polls)`, `${fixed(percentile(pollMs, 50), 2)} / ${fixed(percentile(pollMs, 99), 2)}`, ''],
-          ['calls sent late by the load generator p50 / p99, ms', `${fixed(percentile(lateMs, 50), 0)} / ${fixed(percentile(lateMs, 99), 0)}`, ''],
+          ['polls sent late by the load generator p50 / p99, ms', `${fixed(percentile(lateMs, 50), 0)} / ${fixed(percentile(lateMs, 99), 0)}`, ''],
+          ['joins sent late by the load generator (polls go first) p50 / p99, ms', `${fixed(percentile(joinLateMs, 50), 0)} / ${fixed(percentile(joinLateMs, 99), 0)}`, ''],
           [`proxy CPU per room call (${PROXIES} processes, ${calls} calls), µs`, fixed((cpu * 1000) / calls, 0), ''],
-          [`Redis memory per 10,000 waiting (at ${peak?.stats?.waiting ?? 0} waiting), KB`, fixed(perTenThousand / 1024), ''],
+          [`Redis memory per 10,000 waiting (at ${peak?.stats?.waiting ?? 0} waiting, ${peak?.stats?.active ?? 0} passes), KB`, fixed(perTenThousand / 1024), ''],
           ['answers other than 200', refusals, 'none'],
         ],
         notes: [
           `The room is opened paused (admin PUT, state "paused"), so each pre-queue visitor's first answer after the on-sale gives its exact place in the draw before anyone is admitted; once every one has had it (at most ${DRAW_SECONDS} s), an admin PATCH resumes it and the admission minute starts. That minute is a real minute: the rate is set high (ROOM_RATE) so that it admits the whole pre-queue and then visitors who came after the on-sale, whose order is measured. ROOM_RATE, ROOM_VISITORS, ROOM_JOIN_SECONDS, ROOM_ON_SALE_SECONDS and ROOM_ADMIT_SECONDS change the run.`,
           '"Admitted while one who joined earlier waited", on this process’s clock: A’s join was answered at least 100 ms before B’s was sent, and a poll A sent after B had been told it was admitted still answered "waiting": an overtaking that no polling schedule or delay in flight can explain. (The answers’ own `now` is read by a proxy as a call reaches it, before it waits its turn at Redis, whose order the queue follows: under load those stamps can be hundreds of ms from it.)',
           `ρ: each pre-queue visitor’s place while the room was paused after the on-sale (its place in the draw), ranked against the time it joined (the answer's \`now\`). Pre-queue visitors who did not ask during the pause are left out (${preQueue - drawnIds.length}).`,
-          `Proxy CPU: user + system time of the ${PROXIES} proxy processes (/proc) over the run, divided by the room calls (joins and polls). Their access logs are on, into files, as deployed. The load generator, Redis and the sandbox share the same 2 cores: "sent late" says how far behind the generator fell.`,
-          `Redis memory: INFO memory's used_memory at the sample with the most visitors waiting, less its value just after the room was opened, per 10,000 of them.`,
+          `Proxy CPU: user + system time of the ${PROXIES} proxy processes (/proc) over the run, divided by the room calls (joins and polls). Their access logs are on, into files, as deployed. The load generator, Redis and the sandbox share the same 2 cores: "sent late" says how far behind the generator fell. It sends the polls that are due first, then the joins: a generator that falls behind spreads the arrivals out (see "last join answered"), never the polls of those already waiting.`,
+          `Redis memory: INFO memory's used_memory at the sample with the most visitors waiting, less its value just after the room was opened, per 10,000 of them; the passes given by then (and the last minute's admissions the room keeps) are in it too.`,
           `${loadBefore} ${loadNote('at the end of the run')}`,
         ],
       },
