@@ -94,7 +94,7 @@ class Visitors {
   readonly lastAnswer = new Float64Array(VISITORS).fill(Number.NaN);
   /**
    * This process's clock (no proxy's stamp, which is read before the call waits its turn at Redis):
-   * when the join was sent, when its answer came, when the first "admitted" answer came, and when
+   * when the join was first sent, when its first 200 answer came, when the first "admitted" answer came, and when
    * the last poll answered "waiting" (or "paused") was sent.
    */
   readonly joinSent = new Float64Array(VISITORS).fill(Number.NaN);
@@ -138,7 +138,6 @@ class Visitors {
     }
     if (Number.isNaN(this.joined[i]!)) {
       this.joined[i] = now;
-      this.joinSent[i] = sentAt;
       this.joinAnswered[i] = answeredAt;
       this.preQueue[i] = a.status === 'before' ? 1 : 0;
     }
@@ -272,6 +271,8 @@ async function onSale(pools: Pool[], opensAt: number, start: number, sample: () 
     (v.calls[i] === 0 ? v.joinLateMs : v.lateMs).push(Date.now() - v.dueAt[i]!);
     v.calls[i]!++;
     const sentAt = Date.now();
+    // The first attempt's: one that timed out (503) may still have joined in Redis.
+    if (Number.isNaN(v.joinSent[i]!)) v.joinSent[i] = sentAt;
     const t0 = performance.now();
     try {
       const r = await json<RoomAnswer & { retrySeconds?: number }>(pool, 'POST', path, { 'stagedoor-queue-id': `bench-${i}`, 'x-forwarded-for': addressOf(i) }, {});
