@@ -495,9 +495,13 @@ export default async function roomBench(): Promise<BenchTable[]> {
     let preQueue = 0;
     for (let i = 0; i < VISITORS; i++) preQueue += v.preQueue[i]!;
 
-    // Redis memory per 10,000 waiting, at the moment most were waiting.
-    const peak = samples.reduce<Sample | undefined>((best, s) => ((s.stats?.waiting ?? 0) > (best?.stats?.waiting ?? 0) ? s : best), undefined);
-    const perTenThousand = peak?.stats?.waiting ? ((peak.usedMemory - memoryBefore) / peak.stats.waiting) * 10_000 : Number.NaN;
+    // Redis memory per 10,000 waiting: at the moment most were waiting with no pass given yet (the pause), and
+    // per 10,000 held in the room (waiting or with a pass) at the moment most were.
+    const most = (count: (s: Sample) => number, list: Sample[]) => list.reduce<Sample | undefined>((best, s) => (count(s) > (best ? count(best) : 0) ? s : best), undefined);
+    const held = (s: Sample) => (s.stats?.waiting ?? 0) + (s.stats?.active ?? 0);
+    const waitingOnly = most((s) => s.stats?.waiting ?? 0, samples.filter((s) => s.stats?.active === 0));
+    const peak = most(held, samples);
+    const per10k = (s: Sample | undefined, count: number) => (s && count ? ((s.usedMemory - memoryBefore) / count) * 10_000 : Number.NaN);
 
     const calls = v.joinMs.length + v.pollMs.length;
     const joinMs = sorted(v.joinMs);
@@ -529,7 +533,8 @@ export default async function roomBench(): Promise<BenchTable[]> {
           ['polls sent late by the load generator p50 / p99, ms', `${fixed(percentile(lateMs, 50), 0)} / ${fixed(percentile(lateMs, 99), 0)}`, ''],
           ['joins sent late by the load generator (polls go first) p50 / p99, ms', `${fixed(percentile(joinLateMs, 50), 0)} / ${fixed(percentile(joinLateMs, 99), 0)}`, ''],
           [`proxy CPU per room call (${PROXIES} processes, ${calls} calls), µs`, fixed((cpu * 1000) / calls, 0), ''],
-          [`Redis memory per 10,000 waiting (at ${peak?.stats?.waiting ?? 0} waiting, ${peak?.stats?.active ?? 0} passes), KB`, fixed(perTenThousand / 1024), ''],
+          [`Redis memory per 10,000 waiting (at ${waitingOnly?.stats?.waiting ?? 0} waiting, no pass given yet), KB`, fixed(per10k(waitingOnly, waitingOnly?.stats?.waiting ?? 0) / 1024), ''],
+          [`Redis memory per 10,000 in the room (at ${peak?.stats?.waiting ?? 0} waiting and ${peak?.stats?.active ?? 0} passes), KB`, fixed(per10k(peak, peak ? held(peak) : 0) / 1024), ''],
           ['answers other than 200', refusals, 'none'],
         ],
         notes: [
@@ -537,7 +542,7 @@ export default async function roomBench(): Promise<BenchTable[]> {
           '"Admitted while one who joined earlier waited", on this process’s clock: A’s join was answered at least 100 ms before B’s was sent, and a poll A sent after B had been told it was admitted still answered "waiting": an overtaking that no polling schedule or delay in flight can explain. (The answers’ own `now` is read by a proxy as a call reaches it, before it waits its turn at Redis, whose order the queue follows: under load those stamps can be hundreds of ms from it.)',
           `ρ: each pre-queue visitor’s place while the room was paused after the on-sale (its place in the draw), ranked against the time it joined (the answer's \`now\`). Pre-queue visitors who did not ask during the pause are left out (${preQueue - drawnIds.length}).`,
           `Proxy CPU: user + system time of the ${PROXIES} proxy processes (/proc) over the run, divided by the room calls (joins and polls). Their access logs are on, into files, as deployed. The load generator, Redis and the sandbox share the same 2 cores: "sent late" says how far behind the generator fell. It sends the polls that are due first, then the joins: a generator that falls behind spreads the arrivals out (see "last join answered"), never the polls of those already waiting.`,
-          `Redis memory: INFO memory's used_memory at the sample with the most visitors waiting, less its value just after the room was opened, per 10,000 of them; the passes given by then (and the last minute's admissions the room keeps) are in it too.`,
+          `Redis memory: INFO memory's used_memory, less its value just after the room was opened, per 10,000 visitors: at the sample with the most waiting before any pass was given (the pause), and at the one with the most in the room, waiting or holding a pass (the last minute's admissions the room keeps for its stats are in it too).`,
           `${loadBefore} ${loadNote('at the end of the run')}`,
         ],
       },
