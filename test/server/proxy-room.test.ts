@@ -262,3 +262,12 @@ test('the access log names the room calls and why a gated request was refused, n
   );
   assert.doesNotMatch(sink.lines.join('\n'), /secret-visitor-id|forged-pass-token/);
 });
+
+test('two rooms over one performance: the refusal names the room the pass was for, and why', async () => {
+  const { world, proxy, pass } = await admittedWorld({ passSeconds: 60 });
+  await open(proxy, room({ id: 'site', scope: { kind: 'site' } }));
+  world.clock.advance(60_000);
+  const refused = await seatMap(proxy, { 'Stagedoor-Queue-Id': 'first', 'Stagedoor-Pass': pass.token });
+  assert.equal(refused.status, 428);
+  assert.deepEqual([(refused.body.Room as { id: string }).id, refused.body.Pass], ['hot-show', 'expired']);
+});

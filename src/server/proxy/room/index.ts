@@ -218,7 +218,7 @@ export class Rooms {
       const reason = await this.#check(room, queueHeader, passHeader, now);
       if (reason === null) return { gated: true };
       // The refusal names the room the pass was meant for, else the first.
-      if (!refusal || reason !== 'missing') refusal ??= { room, reason };
+      if (!refusal || (refusal.reason === 'missing' && reason !== 'missing')) refusal = { room, reason };
     }
     const { room, reason } = refusal!;
     this.#deps.metrics?.refused(room.id, reason);
