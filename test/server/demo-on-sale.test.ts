@@ -102,10 +102,7 @@ describe('the demo on-sale', () => {
     assert.equal((await call('POST', `/api/stagedoor/room/${DEMO_ON_SALE.room}`, { 'Stagedoor-Queue-Id': 'newcomer-2' }, {})).status, 404);
   });
 
-  // Through Node the proxy reads request headers from the IncomingMessage (src/server/proxy/incoming.ts,
-  // headerOf), whose names Node lower-cases, under the name as written ('Stagedoor-Queue-Id'): never found,
-  // so every join is refused 400 and the seat caps count a basket, not the visitor. ROOM-SERVER's file.
-  test('over a loopback socket, as npm start serves it, a newcomer joins the pre-queue', { todo: 'headerOf in src/server/proxy/incoming.ts misses mixed-case names on Node' }, async () => {
+  test('over a loopback socket, as npm start serves it (Node lower-cases the header names), a newcomer joins the pre-queue', async () => {
     const { site } = demo();
     const served = await listen((request, env) => site.app.fetch(request, env));
     try {
