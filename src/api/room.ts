@@ -1,0 +1,81 @@
+/**
+ * The proxy's waiting room, as the browser meets it (docs/waiting-room.md): what it keeps per
+ * endpoint in localStorage, shared by every tab and window of the site, and the two headers the
+ * client sends from it on the operations a room gates. A page that never met a room keeps
+ * nothing and sends nothing (no header, so no extra CORS preflight). The waiting view
+ * (src/state/waiting-room.ts, a chunk of its own) writes what this reads.
+ */
+
+/** The visitor's queue id (kept as it is, a string). */
+export const queueKey = (key: string): string => `stagedoor:queue:${key}`;
+/** The latest pass, `{ token, expiresAt }` (an ISO instant). */
+export const passKey = (key: string): string => `stagedoor:pass:${key}`;
+
+export interface RoomPass {
+  token: string;
+  expiresAt: string;
+}
+
+/** The site's localStorage; null where the browser refuses it. */
+export function roomStorage(): Storage | null {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The kept pass while it is unexpired at `now` (the server's clock), else null. */
+export function keptPass(key: string, now: number): RoomPass | null {
+  try {
+    const pass = JSON.parse(roomStorage()?.getItem(passKey(key)) ?? 'null') as RoomPass | null;
+    return pass && typeof pass.token === 'string' && Date.parse(pass.expiresAt) > now ? pass : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The operations a room gates, and the room's own call: they carry the queue id and the pass. */
+const GATED = /^(createBasket|addTickets(V3)?|getAvailableTickets|getFullAvailability|validateSeatsSelection|getEventAvailableTickets|joinRoom)$/;
+
+/** The headers `operation` carries: the queue id once there is one, the pass while unexpired. */
+export function roomHeaders(operation: string, key: string, now: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const id = GATED.test(operation) ? roomStorage()?.getItem(queueKey(key)) : null;
+  if (!id) return headers;
+  headers['Stagedoor-Queue-Id'] = id;
+  const pass = keptPass(key, now);
+  if (pass) headers['Stagedoor-Pass'] = pass.token;
+  return headers;
+}
+
+/** Where the visitor stands (the join-and-poll answer's `status`). */
+export type RoomStatus = 'before' | 'waiting' | 'admitted' | 'paused' | 'proof';
+
+/** The answer of `POST {prefix}/stagedoor/room/{id}` (join and poll are one call). */
+export interface RoomAnswer {
+  room: string;
+  status: RoomStatus;
+  /** The on-sale instant (ISO). */
+  opensAt: string;
+  /** The proxy's clock when it answered (ISO). */
+  now: string;
+  position: number | null;
+  ahead: number | null;
+  ratePerMinute: number;
+  waitSeconds: { low: number; high: number } | null;
+  pollSeconds: number;
+  pass?: RoomPass;
+  proof?: { challenge: string; bits: number };
+}
+
+/** The body of that call: `{}`, or the solved proof of work. */
+export interface RoomJoinBody {
+  proof?: { challenge: string; nonce: string };
+}
+
+/** The room a 428 names: its id and the path of its join call (under the proxy's prefix). */
+export interface RoomRef {
+  id: string;
+  join: string;
+}
