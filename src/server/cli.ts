@@ -5,6 +5,8 @@
  *   stagedoor proxy --upstream URL ...
  *                             The key-holding proxy in front of the real service
  *                             (proxy/command.ts; `stagedoor help` lists its options).
+ *   stagedoor room open|pause|resume|rate|close|status ...
+ *                             A running proxy's waiting rooms (room-command.ts).
  *   stagedoor sandbox ...     The sandbox on its own (see `stagedoor sandbox --help`).
  *   stagedoor start           `npm start`: the demo pages through Vite (reload on
  *                             change), the proxy at /api and the sandbox as its
@@ -26,6 +28,7 @@ import { bundleCaching } from './bundle-caching.ts';
 import { packageRoot } from './package-root.ts';
 import { answerClientErrors, requestErrorHandler, SERVER_OPTIONS } from './refusals.ts';
 import { PROXY_USAGE, UsageError, parsePort, runProxyCommand } from './proxy/command.ts';
+import { ROOM_USAGE } from './room-command.ts';
 
 const DEMO_HOST = '127.0.0.1';
 
@@ -34,6 +37,7 @@ const USAGE = `Usage:
                                        one process on http://127.0.0.1:$PORT/ (PORT defaults to 8080)
   stagedoor serve [--dist DIR]         the same with the built pages (npm run build) from DIR (dist/demo)
 ${PROXY_USAGE}
+${ROOM_USAGE}
   stagedoor sandbox ...                the sandbox alone (stagedoor sandbox --help)`;
 
 function parse<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(args: string[], options: T) {
@@ -144,6 +148,10 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'proxy':
       return runProxyCommand(rest);
+    case 'room': {
+      const { runRoomCommand } = await import('./room-command.ts');
+      return runRoomCommand(rest);
+    }
     case 'sandbox': {
       const { runSandboxCommand } = await import('./sandbox/serve.ts');
       return runSandboxCommand(rest);

@@ -29,6 +29,10 @@ export interface RunningRedis {
   stop(): Promise<void>;
   /** Start it again on the same port (empty: it keeps nothing on disk). */
   start(): Promise<void>;
+  /** Freeze it (SIGSTOP to its pid): it keeps its data but answers nothing, as a hung server. */
+  pause(): void;
+  /** Let a paused one run again (SIGCONT). */
+  resume(): void;
 }
 
 function launch(binary: string, port: number, extra: string[] = [], cwd?: string): Promise<ChildProcess> {
@@ -77,6 +81,8 @@ export async function startRedis(): Promise<RunningRedis> {
       await stopChild(child);
       child = await launch(binary, port);
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
   };
 }
 

@@ -6,7 +6,12 @@
  *       [--client-address-header X-Forwarded-For] [--trust-forwarded] [--redis URL] [--redis-prefix stagedoor:]
  *       [--redis-cluster URL]... [--seat-cap-visitor 10|off] [--seat-cap-address 20|off]
  *       [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
- *       [--ops-port PORT] [--ops-host 127.0.0.1]
+ *       [--ops-port PORT] [--ops-host 127.0.0.1] [--rooms FILE]
+ *
+ * Waiting rooms (room/index.ts) are on when STAGEDOOR_ROOM_SECRET is set (≥ 32 bytes, the same for
+ * every proxy); STAGEDOOR_ROOM_ADMIN_SECRET opens /stagedoor/rooms for `stagedoor room`; `--rooms`
+ * names a JSON file of rooms to open at start (unless the store already has them). Secrets come
+ * from the environment only.
  *
  * The Api-Key comes from STAGEDOOR_API_KEY only, never argv (where `ps` shows
  * it). `--redis` (or REDIS_URL) shares the cache, rate limits, single flight
@@ -19,23 +24,27 @@
  * it says where orders may send the customer back to, and warns when only the Host header can say it
  * (a front server that rewrites Host makes every order refused). Node only.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { promMetrics } from './metrics.ts';
 import { createProxy, type AccessLogEntry } from './node.ts';
 import { createRedisStore, type RedisStore } from './redis-store.ts';
 import { listenProxy } from './server.ts';
+import { parseRoomConfig, type RoomConfig, type RoomOptions } from './room/index.ts';
 
 export const KEY_VARIABLE = 'STAGEDOOR_API_KEY';
+export const ROOM_VARIABLE = 'STAGEDOOR_ROOM_SECRET';
+export const ROOM_ADMIN_VARIABLE = 'STAGEDOOR_ROOM_ADMIN_SECRET';
 
 export const PROXY_USAGE = `  stagedoor proxy --upstream URL [--port 8788] [--host 127.0.0.1] [--prefix /api]
                   [--allow-origin URL]... [--return-origin URL]... [--allow-on-account] [--timeout-ms 10000]
                   [--client-address-header X-Forwarded-For] [--trust-forwarded] [--redis URL] [--redis-prefix stagedoor:]
                   [--redis-cluster URL]... [--seat-cap-visitor 10|off] [--seat-cap-address 20|off]
                   [--payment-timeout-minutes 20] [--drain-timeout-ms 15000] [--access-log stdout|off|FILE]
-                  [--ops-port PORT] [--ops-host 127.0.0.1]
+                  [--ops-port PORT] [--ops-host 127.0.0.1] [--rooms FILE]
                                        the proxy; the service's Api-Key is read from ${KEY_VARIABLE},
-                                       the Redis URL from --redis or REDIS_URL (optional)`;
+                                       the Redis URL from --redis or REDIS_URL (optional), waiting rooms'
+                                       secrets from ${ROOM_VARIABLE} and ${ROOM_ADMIN_VARIABLE}`;
 
 /** A mistake in the command line: printed with the usage, exit status 2. */
 export class UsageError extends Error {}
@@ -120,7 +129,36 @@ function returnsNote(returnOrigins: string[], allowedOrigins: string[], trustFor
   };
 }
 
+/** The rooms' options from the environment (and `--rooms FILE`), or undefined when rooms are off. */
+function roomOptions(file: string | undefined): RoomOptions | undefined {
+  const secret = process.env[ROOM_VARIABLE] ?? '';
+  const adminSecret = process.env[ROOM_ADMIN_VARIABLE]?.trim() || undefined;
+  if (!secret) {
+    if (adminSecret || file) throw new Error(`Waiting rooms need ${ROOM_VARIABLE} (at least 32 bytes, the same on every proxy).`);
+    return undefined;
+  }
+  let initial: RoomConfig[] = [];
+  if (file) {
+    let list: unknown;
+    try {
+      list = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new Error(`--rooms: cannot read ${file} as JSON (${error instanceof Error ? error.message : String(error)}).`);
+    }
+    if (!Array.isArray(list)) throw new Error(`--rooms: ${file} must hold a JSON array of rooms.`);
+    try {
+      initial = list.map((room) => parseRoomConfig(room));
+    } catch (error) {
+      throw new Error(`--rooms: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { secret, adminSecret, initial };
+}
+
 export async function runProxyCommand(args: string[]): Promise<void> {
+  if (args.some((a) => /^--(room-)?(admin-)?secret(=|$)/i.test(a))) {
+    throw new UsageError(`Room secrets are never taken from the command line (ps would show them): set ${ROOM_VARIABLE} and ${ROOM_ADMIN_VARIABLE} in the environment.`);
+  }
   if (args.some((a) => /^--(api-?key|key)(=|$)/i.test(a))) {
     throw new UsageError(`The Api-Key is never taken from the command line (ps would show it): set ${KEY_VARIABLE} in the environment.`);
   }
@@ -151,6 +189,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
         'access-log': { type: 'string', default: 'stdout' },
         'ops-port': { type: 'string' },
         'ops-host': { type: 'string', default: '127.0.0.1' },
+        rooms: { type: 'string' },
       },
     }).values;
   } catch (error) {
@@ -173,6 +212,8 @@ export async function runProxyCommand(args: string[]): Promise<void> {
   const redisUrl = values.redis ?? clusterNodes?.[0] ?? (process.env.REDIS_URL?.trim() || undefined);
   const perVisitor = seatCap(values['seat-cap-visitor'], 'seat-cap-visitor');
   const perAddress = seatCap(values['seat-cap-address'], 'seat-cap-address');
+
+  const rooms = roomOptions(values.rooms);
 
   let store: RedisStore | undefined;
   if (redisUrl) store = createRedisStore({ url: redisUrl, clusterNodes, keyPrefix: values['redis-prefix'] });
@@ -201,6 +242,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
     seatCaps: { ...(perVisitor === undefined ? {} : { perVisitor }), ...(perAddress === undefined ? {} : { perAddress }) },
     paymentTimeoutMs: paymentMinutes === undefined ? undefined : paymentMinutes * 60_000,
     store,
+    rooms,
     log: target === 'off' ? false : log,
     metrics: promMetrics({ processMetrics: true }),
     // With an operations port, /metrics is served there only; load balancers still probe /healthz and /readyz here.
@@ -240,6 +282,7 @@ export async function runProxyCommand(args: string[]): Promise<void> {
   const returns = returnsNote(values['return-origin'] ?? [], values['allow-origin'] ?? [], values['trust-forwarded']);
   console.log(returns.line);
   if (returns.warning) console.error(returns.warning);
+  if (rooms) console.log(`Stagedoor proxy: waiting rooms on${rooms.adminSecret ? ' (stagedoor room ... through /stagedoor/rooms)' : ` (no admin endpoint: ${ROOM_ADMIN_VARIABLE} is not set)`}`);
   if (operations) {
     const opsHost = values['ops-host'].includes(':') ? `[${values['ops-host']}]` : values['ops-host'];
     console.log(`Stagedoor proxy operations: http://${opsHost}:${operations.port}/metrics (and /healthz, /readyz)`);

@@ -30,7 +30,7 @@ export function corsFor(origins: ReadonlySet<string>, siteOrigin: SiteOriginOf):
   const allowed = cors({
     origin: (origin) => (origins.has(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'DELETE'],
-    allowHeaders: ['Content-Type', 'Accept', 'Accept-Language'],
+    allowHeaders: ['Content-Type', 'Accept', 'Accept-Language', 'Stagedoor-Queue-Id', 'Stagedoor-Pass'],
     exposeHeaders: ['Date', 'Server-Timing', 'Retry-After', 'Age'],
     maxAge: 600,
   });

@@ -29,6 +29,8 @@ export interface Readiness {
    * `unchecked` until a page has. Never changes `status`: browsing and baskets still work.
    */
   orders: OrdersReadiness;
+  /** With waiting rooms on: `ok`, or `unavailable` when their store does not answer (joins get 503, nobody is admitted; passes still work). */
+  rooms?: 'ok' | 'unavailable';
 }
 
 export interface ReadinessOptions {
@@ -42,6 +44,8 @@ export interface ReadinessOptions {
   reuseMs?: number;
   /** Whether orders would be taken now (read at every probe). */
   orders: () => OrdersReadiness;
+  /** Whether the waiting rooms can be served (asked with the rest), when rooms are on. */
+  rooms?: () => Promise<'ok' | 'unavailable'>;
 }
 
 /** Readiness, asked at most once per `reuseMs` however often probes come (unless the store's health changed meanwhile). */
@@ -50,18 +54,19 @@ export function readinessCheck(options: ReadinessOptions): () => Promise<Readine
   let last: { at: number; health: StoreHealth; value: Promise<Omit<Readiness, 'orders'>> } | undefined;
 
   async function check(): Promise<Omit<Readiness, 'orders'>> {
-    const [heartbeat, health] = await Promise.all([
+    const [heartbeat, health, rooms] = await Promise.all([
       callUpstream(
         options.client,
         { method: 'GET', pathAndQuery: '/rest/v2/System/HeartBeat', headers: { accept: 'application/json', 'api-key': options.apiKey }, retryable: false },
         { timeoutMs: options.timeoutMs },
       ),
       options.state.check(),
+      options.rooms?.(),
     ]);
     const upstream = heartbeat.kind !== 'answer' ? 'unreachable' : heartbeat.status === 200 && heartbeat.body.trim() === 'true' ? 'ok' : 'down';
     const store = { name: options.state.shared?.name ?? 'memory', health };
     const status = upstream !== 'ok' ? 'unavailable' : health === 'degraded' ? 'degraded' : 'ready';
-    return { status, upstream, store };
+    return rooms ? { status, upstream, store, rooms } : { status, upstream, store };
   }
 
   return () => {

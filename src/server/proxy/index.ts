@@ -75,6 +75,8 @@ import { checkReturnAddresses, pageOrigin, ReturnOriginWatch, siteRefusal, siteR
 import { siteOriginReader } from './site-origin.ts';
 import { addedSeats, DEFAULT_SEAT_CAPS, QUEUE_ID_HEADER, queueIdOf, SeatCaps, type SeatCapOptions } from './seat-caps.ts';
 import { ProxyState, type StoreHealth } from './state.ts';
+import { MemoryRoomStore, PASS_HEADER, Rooms, type RoomMetrics, type RoomOptions } from './room/index.ts';
+import { adminRequest, isAdminPath, isJoinPath, joinRequest } from './room/http.ts';
 import type { ProxyStore, RateLimitRule } from './stores.ts';
 import { Submissions } from './submissions.ts';
 import { callUpstream, fetchClient, handlerClient, type Upstream, type UpstreamClient, type UpstreamRequest } from './upstream.ts';
@@ -94,6 +96,7 @@ export type {
 } from './stores.ts';
 export type { Attempt, Upstream, UpstreamAnswer, UpstreamClient, UpstreamRequest } from './upstream.ts';
 export type { Readiness } from './health.ts';
+export { PASS_HEADER, type RoomConfig, type RoomMetrics, type RoomOptions, type RoomStore } from './room/index.ts';
 export type { StoreHealth } from './state.ts';
 
 export interface RateLimitOptions {
@@ -124,6 +127,8 @@ export interface AccessLogEntry {
   limited?: boolean;
   /** Set on a 409 of the proxy's own seat cap (seat-caps.ts). */
   capped?: boolean;
+  /** Set on a 428 of a waiting room's gate: why the pass was refused (room/index.ts). */
+  roomPass?: 'missing' | 'expired' | 'invalid' | 'other-visitor';
   /** Set when a repeated SubmitOrder got the answer kept from the accepted one. */
   replayed?: boolean;
   /** Set when the request was refused below the proxy (Node's parser, the request adapter): why (`ProxyApp.refused`). */
@@ -135,6 +140,8 @@ export interface ProxyMetrics {
   request(entry: AccessLogEntry): void;
   storeError(operation: string): void;
   storeHealth(health: StoreHealth): void;
+  /** The waiting rooms' metrics, when rooms are on. */
+  readonly room?: RoomMetrics;
   render(): Promise<{ contentType: string; body: string }>;
 }
 
@@ -220,6 +227,13 @@ export interface ProxyOptions {
   upstreamClient?: UpstreamClient;
   /** The clock for cache ages, rate-limit windows and Date (ms since the epoch). Default Date.now; tests inject one. */
   now?: () => number;
+  /**
+   * Waiting rooms (room/index.ts, docs/waiting-room.md): `secret` (≥ 32 bytes, shared by every proxy:
+   * STAGEDOOR_ROOM_SECRET) signs passes; `adminSecret` opens /stagedoor/rooms; `initial` rooms are
+   * opened at start unless the store has them. Kept in `store`'s rooms (Redis: shared) or this
+   * process's memory. Default: none, and nothing of the room runs.
+   */
+  rooms?: RoomOptions;
 }
 
 /** What createProxy returns: a Hono app, whose `fetch(request, env?)` is the Fetch-API handler, and its controls. */
@@ -350,12 +364,28 @@ export function createProxy(options: ProxyOptions): ProxyApp {
           fallbackHoldMs: paymentTimeoutMs,
         });
   const lookups = new Lookups({ state, now, timeoutMs });
+  const rooms = options.rooms
+    ? new Rooms(options.rooms, {
+        store: options.store?.rooms ?? new MemoryRoomStore(),
+        now,
+        prefix,
+        metrics: metrics?.room,
+        // The service's own answers, through the proxy's cache: a performance's event, an event's performances, a seat map.
+        async lookup(pathAndQuery) {
+          const forward = async () =>
+            replyFrom(await callUpstream(client, { method: 'GET', pathAndQuery, headers: { accept: 'application/json', 'api-key': apiKey }, retryable: true }, { timeoutMs }), redact);
+          const ttlMs = caching ? ttlSeconds.availability * 1000 : 0;
+          return ttlMs > 0 ? (await lookups.get(`GET ${pathAndQuery}`, ttlMs, forward)).reply : forward();
+        },
+      })
+    : null;
   const submissions = new Submissions({ state, now, keepMs: paymentTimeoutMs, timeoutMs, lateAnswerMs: Math.max(LATE_ORDER_MS, timeoutMs * 2) });
-  const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000), orders: () => returnWatch.state });
+  const readiness = readinessCheck({ client, apiKey, state, now, timeoutMs: Math.min(timeoutMs, 2000), orders: () => returnWatch.state, rooms: rooms ? () => rooms.readiness() : undefined });
 
   /** The answer as sent: a cacheable 200 with its Cache-Control and ETag, or 304 when the request names that tag (http-cache.ts). */
-  function answer(request: Request, env: unknown, op: OperationRow, reply: Reply): Response {
-    const ttl = op.method === 'GET' ? ttlSeconds[op.kind] : 0;
+  function answer(request: Request, env: unknown, op: OperationRow, reply: Reply, gated = false): Response {
+    // A gated answer is for a pass holder only: no HTTP cache may hand it to anyone else.
+    const ttl = op.method === 'GET' && !gated ? ttlSeconds[op.kind] : 0;
     // A large body goes gzip'd to a client that takes it (reply.ts), and says it varies by that.
     const large = compressible(reply);
     const gzip = large && acceptsGzip(clientAcceptEncoding(request, env));
@@ -382,6 +412,14 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     const url = given ?? new URL(request.url);
     const relative = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : null;
     const shown = (relative ?? url.pathname).slice(0, 200);
+    if (rooms) {
+      // The waiting room's endpoints (room/http.ts): the operator's outside the prefix, the visitor's under it.
+      const own = isAdminPath(url.pathname) ? await adminRequest(rooms, request, env, url.pathname, now()) : relative && isJoinPath(relative) ? await joinRequest(rooms, request, env, relative) : null;
+      if (own) {
+        entry.operation = isAdminPath(url.pathname) ? 'roomAdmin' : 'roomJoin';
+        return plain(own.reply, own.headers);
+      }
+    }
     if (relative === null) return plain(message(404, `There is no booking operation at '${shown}'.`));
 
     const match = matchRoute(request.method, relative);
@@ -428,6 +466,13 @@ export function createProxy(options: ProxyOptions): ProxyApp {
         return plain(siteRefusalReply());
       }
       body = JSON.stringify(parsed);
+    }
+
+    // The waiting room's gate: a pass for the room this touches, or 428 (room/index.ts).
+    const gate = rooms ? await rooms.gate(op.name as OperationName, params.path, parsed, queueIdOf(headerOf(request, env, QUEUE_ID_HEADER)), headerOf(request, env, PASS_HEADER)) : null;
+    if (gate && 'refusal' in gate) {
+      entry.roomPass = gate.reason;
+      return plain(gate.refusal);
     }
 
     const ruleName = RATE_LIMITED[op.name as OperationName];
@@ -504,7 +549,7 @@ export function createProxy(options: ProxyOptions): ProxyApp {
     if (reply.upstreamStatus !== undefined) entry.upstreamStatus = reply.upstreamStatus;
     if (reply.error) entry.error = reply.error;
     if (reply.retried) entry.retried = true;
-    return answer(request, env, op, reply);
+    return answer(request, env, op, reply, gate?.gated);
   }
 
   async function handle(request: Request, env: unknown, url?: URL): Promise<Response> {

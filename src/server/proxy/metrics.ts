@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AccessLogEntry, ProxyMetrics } from './index.ts';
+import type { RoomMetrics } from './room/index.ts';
 import type { StoreHealth } from './state.ts';
 
 export interface PromMetricsOptions {
@@ -70,9 +71,11 @@ export function promMetrics(options: PromMetricsOptions = {}): PromMetrics {
   });
   const storeErrors = new Counter({ name: 'stagedoor_proxy_store_errors_total', help: 'Failed calls to the shared store, by store operation.', labelNames: ['operation'] as const, registers });
   const degraded = new Gauge({ name: 'stagedoor_proxy_store_degraded', help: '1 while the shared store does not answer (this process works alone), else 0.', registers });
+  const room = roomMetrics(registers);
 
   return {
     registry,
+    room,
     request(entry: AccessLogEntry) {
       const operation = entry.operation ?? 'none';
       requests.inc({ operation, status: String(entry.status) });
@@ -95,5 +98,30 @@ export function promMetrics(options: PromMetricsOptions = {}): PromMetrics {
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
+  };
+}
+
+/** The waiting rooms' metrics (room/index.ts): labelled by the operator's room ids and fixed refusal reasons only. */
+function roomMetrics(registers: Registry[]): RoomMetrics {
+  const labelNames = ['room'] as const;
+  const waiting = new Gauge({ name: 'stagedoor_room_waiting', help: 'Visitors waiting in the room, as the last poll at this proxy saw it.', labelNames, registers });
+  const admitted = new Counter({ name: 'stagedoor_room_admitted_total', help: 'Visitors admitted (given a pass) by polls at this proxy.', labelNames, registers });
+  const wait = new Histogram({
+    name: 'stagedoor_room_wait_seconds',
+    help: 'Time from joining the room to being admitted.',
+    labelNames,
+    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200],
+    registers,
+  });
+  const refused = new Counter({ name: 'stagedoor_room_pass_refused_total', help: 'Gated requests refused (428), by why: missing, expired, invalid, other-visitor.', labelNames: ['room', 'reason'] as const, registers });
+  const polls = new Counter({ name: 'stagedoor_room_polls_total', help: 'Joins and polls answered.', labelNames, registers });
+  return {
+    waiting: (id, count) => waiting.set({ room: id }, count),
+    admitted(id, waitsMs) {
+      admitted.inc({ room: id }, waitsMs.length);
+      for (const ms of waitsMs) wait.observe({ room: id }, ms / 1000);
+    },
+    refused: (id, reason) => refused.inc({ room: id, reason }),
+    polled: (id) => polls.inc({ room: id }),
   };
 }

@@ -16,6 +16,8 @@
  *   performance (seat-caps.ts), a hash of entry → `seats:expiresAt`; every subject of
  *   one performance shares the hash tag, so one Lua script checks and changes them
  *   together, on a Redis Cluster too; `capbasket:<basket>`: where its items are counted;
+ * - `{room:<id>}:...`: a waiting room's configuration and queue, every key of one room in one
+ *   hash slot (room/redis.ts);
  * - `flight:<key>`: the claim of the process fetching a key (SET NX PX); its
  *   release deletes it only if still its own and publishes on `<prefix>flights`,
  *   which every process listens to (one subscriber connection each).
@@ -26,6 +28,7 @@
  * answers a probe: state.ts). ioredis reconnects by itself. Node only.
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { redisRoomStore } from './room/redis.ts';
 import type { BasketHold, CachedResponse, CacheStore, FlightStore, ProxyStore, RateLimitDecision, RateLimitRule, RateLimitStore, SeatHoldStore } from './stores.ts';
 
 export interface RedisStoreOptions {
@@ -317,6 +320,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     rateLimits,
     seatHolds,
     flights,
+    rooms: redisRoomStore(redis, prefix),
     async ping() {
       await redis.ping();
     },

@@ -16,6 +16,7 @@
  * Edge-safe: no Node built-ins.
  */
 import { LRUCache } from 'lru-cache';
+import type { RoomStore } from './room/store.ts';
 
 /** One stored upstream answer (only 200 answers with a JSON body are stored). */
 export interface CachedResponse {
@@ -134,6 +135,8 @@ export interface ProxyStore {
   readonly rateLimits: RateLimitStore;
   readonly seatHolds: SeatHoldStore;
   readonly flights?: FlightStore;
+  /** The waiting rooms (room/store.ts), when this store keeps them (Redis: shared by every proxy). */
+  readonly rooms?: RoomStore;
   /** Resolves when the store answers; rejects when it does not. */
   ping(): Promise<void>;
   /** Close its connections. */
