@@ -253,7 +253,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function call(op: OperationRow, args: Record<string, unknown> = {}, init: CallInit = {}, url = endpoint + prepare(op, args)): Promise<unknown> {
     // The waiting room's queue id and pass, on the operations a room gates, once the visitor has them (room.ts).
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers, ...roomHeaders(op.name, key, clock.now()) };
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers, ...roomHeaders(op.name, key) };
     let body: string | undefined;
     if (op.body) {
       if (args.body === undefined || args.body === null || typeof args.body !== 'object') {

@@ -8,12 +8,22 @@
 
 /** The visitor's queue id (kept as it is, a string). */
 export const queueKey = (key: string): string => `stagedoor:queue:${key}`;
-/** The latest pass, `{ token, expiresAt }` (an ISO instant). */
+/** The latest pass, `{ token, expiresAt, until }`: the room's expiry (ISO, the proxy's clock) and the same instant on the visitor's clock. */
 export const passKey = (key: string): string => `stagedoor:pass:${key}`;
 
 export interface RoomPass {
   token: string;
   expiresAt: string;
+}
+
+/**
+ * A pass as kept: with its expiry on the visitor's own clock (ms), read through the room's answer's
+ * `now`. The service's clock (the client's `clock`) is another machine's, and the visitor's may be
+ * minutes off: a pass judged by either could be held back while the room still honours it, and the
+ * visitor sent round the room again and again.
+ */
+export interface KeptPass extends RoomPass {
+  until: number;
 }
 
 /** The site's localStorage; null where the browser refuses it. */
@@ -25,11 +35,11 @@ export function roomStorage(): Storage | null {
   }
 }
 
-/** The kept pass while it is unexpired at `now` (the server's clock), else null. */
-export function keptPass(key: string, now: number): RoomPass | null {
+/** The kept pass while it is unexpired (on the visitor's clock), else null. */
+export function keptPass(key: string): KeptPass | null {
   try {
-    const pass = JSON.parse(roomStorage()?.getItem(passKey(key)) ?? 'null') as RoomPass | null;
-    return pass && typeof pass.token === 'string' && Date.parse(pass.expiresAt) > now ? pass : null;
+    const pass = JSON.parse(roomStorage()?.getItem(passKey(key)) ?? 'null') as KeptPass | null;
+    return pass && typeof pass.token === 'string' && pass.until > Date.now() ? pass : null;
   } catch {
     return null;
   }
@@ -39,12 +49,12 @@ export function keptPass(key: string, now: number): RoomPass | null {
 const GATED = /^(createBasket|addTickets(V3)?|getAvailableTickets|getFullAvailability|validateSeatsSelection|getEventAvailableTickets|joinRoom)$/;
 
 /** The headers `operation` carries: the queue id once there is one, the pass while unexpired. */
-export function roomHeaders(operation: string, key: string, now: number): Record<string, string> {
+export function roomHeaders(operation: string, key: string): Record<string, string> {
   const headers: Record<string, string> = {};
   const id = GATED.test(operation) ? roomStorage()?.getItem(queueKey(key)) : null;
   if (!id) return headers;
   headers['Stagedoor-Queue-Id'] = id;
-  const pass = keptPass(key, now);
+  const pass = keptPass(key);
   if (pass) headers['Stagedoor-Pass'] = pass.token;
   return headers;
 }

@@ -175,7 +175,8 @@ export class WaitingRoom {
       first,
     });
     if (answer.status === 'admitted' && answer.pass) {
-      keep(passKey(this.key), answer.pass);
+      // Its expiry on the visitor's clock too: the room's `now` says how far that is from the proxy's.
+      keep(passKey(this.key), { ...answer.pass, until: Date.parse(answer.pass.expiresAt) - this.clock.offset });
       this.stop();
       this.set({ pass: answer.pass });
     } else if (answer.status === 'proof' && answer.proof) {

@@ -7,6 +7,7 @@ import { expect } from '@open-wc/testing';
 import { createApiClient } from '../../src/api/client.ts';
 import { endpointKey } from '../../src/api/endpoint.ts';
 import { roomOf } from '../../src/api/room-refusal.ts';
+import { WaitingRoom } from '../../src/state/waiting-room.ts';
 
 const ENDPOINT = `https://tickets.example/api-${Math.random().toString(36).slice(2)}`;
 const KEY = endpointKey(ENDPOINT);
@@ -39,7 +40,7 @@ describe('api client: the waiting room\'s headers', () => {
 
   it('sends the queue id and an unexpired pass on the gated operations only', async () => {
     localStorage.setItem(`stagedoor:queue:${KEY}`, 'visitor-1');
-    localStorage.setItem(`stagedoor:pass:${KEY}`, JSON.stringify({ token: 'hot-show.x.sig', expiresAt: new Date(Date.now() + 600_000).toISOString() }));
+    localStorage.setItem(`stagedoor:pass:${KEY}`, JSON.stringify({ token: 'hot-show.x.sig', expiresAt: new Date(Date.now() + 600_000).toISOString(), until: Date.now() + 600_000 }));
     const { api, sent } = recording();
     await api.getFullAvailability({ performanceId: 1 });
     await api.getAvailableTickets({ performanceId: 1, requiredTicketsCount: 2 });
@@ -73,7 +74,7 @@ describe('api client: the waiting room\'s headers', () => {
 
   it('leaves an expired pass behind (the queue id still goes)', async () => {
     localStorage.setItem(`stagedoor:queue:${KEY}`, 'visitor-1');
-    localStorage.setItem(`stagedoor:pass:${KEY}`, JSON.stringify({ token: 'old', expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    localStorage.setItem(`stagedoor:pass:${KEY}`, JSON.stringify({ token: 'old', expiresAt: new Date(Date.now() - 1000).toISOString(), until: Date.now() - 1000 }));
     const { api, sent } = recording();
     await api.getFullAvailability({ performanceId: 1 });
     expect(sent[0]?.headers.get('Stagedoor-Queue-Id')).to.equal('visitor-1');
@@ -91,5 +92,23 @@ describe('api client: the waiting room\'s headers', () => {
     expect(sent[1]?.headers.get('Stagedoor-Queue-Id')).to.equal('visitor-1');
     expect(sent[1]?.headers.get('Content-Type')).to.equal('application/json');
     expect(sent[1]?.body).to.equal('{}');
+  });
+
+  it('keeps sending a pass the room gave while the room honours it, whatever the visitor\'s clock says', async () => {
+    // The proxy's clock two hours behind the visitor's (a wrong clock, or the service's own):
+    // its pass runs 15 minutes on ITS clock, so it is good now though its expiry is past on ours.
+    const proxyNow = Date.now() - 2 * 3600_000;
+    const pass = { token: 'hot-show.skew.sig', expiresAt: new Date(proxyNow + 900_000).toISOString() };
+    const admitted = {
+      room: 'hot-show', status: 'admitted', opensAt: new Date(proxyNow - 60_000).toISOString(), now: new Date(proxyNow).toISOString(),
+      position: null, ahead: null, ratePerMinute: 60, waitSeconds: null, pollSeconds: 20, pass,
+    };
+    const { api, sent } = recording(() => (sent.length === 1 ? Response.json(admitted) : Response.json({ PerformanceId: 1, EventId: 5, AvailableTickets: [] })));
+    const room = new WaitingRoom(api, KEY, { id: 'hot-show', join: '/api/stagedoor/room/hot-show' });
+    const done = new Promise<void>((resolve) => room.subscribe((state) => state.pass && resolve()));
+    room.start();
+    await done;
+    await api.getFullAvailability({ performanceId: 1 });
+    expect(sent[1]?.headers.get('Stagedoor-Pass')).to.equal('hot-show.skew.sig');
   });
 });

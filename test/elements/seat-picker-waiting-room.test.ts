@@ -188,7 +188,7 @@ describe('<seat-picker> waiting room', () => {
 
   it('admitted: the pass kept, the seats shown and said, the event fired, the title given back', async () => {
     const pass = { token: 'hot-show.abc.sig', expiresAt: new Date(START + 900_000).toISOString() };
-    const api = roomApi([waiting(2, 5, 20, 5), answer('admitted', { position: null, pass })]);
+    const api = roomApi([waiting(2, 5, 20, 5), () => answer('admitted', { position: null, pass })]);
     const el = await picker(api);
     const admitted = new Promise<BookingEventDetails['booking-queue-admitted']>((resolve) => el.addEventListener('booking-queue-admitted', (e) => resolve(e.detail)));
     const ear = listen(el.shadowRoot);
@@ -198,7 +198,10 @@ describe('<seat-picker> waiting room', () => {
     clock = undefined;
     await waitUntil(() => seatButtons(el).length === 2, 'the seat map after admission');
     expect(await admitted).to.deep.equal({ room: 'hot-show', expiresAt: pass.expiresAt });
-    expect(JSON.parse(localStorage.getItem(`stagedoor:pass:${endpointKey(booking!.config.endpoint)}`) ?? 'null')).to.deep.equal(pass);
+    // Kept as the room gave it, with its expiry on the visitor's clock (the room's `now` was this clock's).
+    const kept = JSON.parse(localStorage.getItem(`stagedoor:pass:${endpointKey(booking!.config.endpoint)}`) ?? 'null') as typeof pass & { until: number };
+    expect({ token: kept.token, expiresAt: kept.expiresAt }).to.deep.equal(pass);
+    expect(kept.until).to.be.closeTo(START + 900_000, 1);
     expect(Boolean(part(el, 'queue'))).to.equal(false);
     expect(ear.heard.map((h) => h.text)).to.include('It is your turn: choose your seats.');
     ear.stop();
