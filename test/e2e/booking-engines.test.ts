@@ -14,27 +14,15 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
-import { launch, type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
-import { remote } from 'webdriverio';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
-import { firefoxLaunchOptions, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv } from '../../scripts/engines.mjs';
+import { firefoxLaunchOptions, missing } from '../../scripts/engines.mjs';
+import { puppeteerDriver, webkitDriver, type Driver } from './helpers/engine-drivers.ts';
 import { DEMO_FLOW_TAGS, startDemo, stop } from './helpers/demo-server.ts';
 import { freePort } from './helpers/free-port.ts';
 
 const STEP = 30_000;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** What the test asks of a browser; one implementation per driver. */
-interface Driver {
-  goto(url: string): Promise<void>;
-  url(): Promise<string>;
-  /** Run `fn` (self-contained) in the page with JSON arguments. */
-  evaluate<T>(fn: (...args: never[]) => T | Promise<T>, ...args: unknown[]): Promise<T>;
-  clickAt(x: number, y: number): Promise<void>;
-  type(text: string): Promise<void>;
-  screenshot(path: string): Promise<void>;
-  close(): Promise<void>;
-}
 
 /** What to find: a CSS selector within the (deep) host `within`, whose accessible name matches. */
 interface Query {
@@ -116,13 +104,6 @@ function inPage(q: WireQuery, mode: 'count' | 'center' | 'text' | 'href' | 'valu
   return { x, y };
 }
 
-/**
- * A function and its arguments as one script for the page. tsx compiles with esbuild's keepNames,
- * which wraps named functions in a `__name` helper the page does not have: it is defined here.
- */
-function inPageScript(fn: (...args: never[]) => unknown, args: unknown[]): string {
-  return `(async () => { const __name = (f) => f; return (${fn.toString()})(...${JSON.stringify(args)}); })()`;
-}
 
 class Visitor {
   constructor(readonly driver: Driver) {}
@@ -188,59 +169,7 @@ class Visitor {
   }
 }
 
-/** A browser puppeteer drives: Firefox over WebDriver BiDi, Chromium over its own protocol. */
-async function puppeteerDriver(options: Parameters<typeof launch>[0]): Promise<Driver> {
-  const browser: PuppeteerBrowser = await launch(options);
-  const page: PuppeteerPage = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 1000 });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  return {
-    goto: async (url) => { await page.goto(url, { waitUntil: 'load' }); },
-    url: async () => page.url(),
-    evaluate: (fn, ...args) => page.evaluate(inPageScript(fn, args)) as never,
-    clickAt: (x, y) => page.mouse.click(x, y),
-    type: (text) => page.keyboard.type(text),
-    screenshot: async (path) => { await page.screenshot({ path, fullPage: true }); },
-    close: async () => {
-      await browser.close();
-      assert.deepEqual(errors, [], 'no uncaught errors in the page');
-    },
-  };
-}
 
-async function webkitDriver(): Promise<Driver> {
-  const xvfb = await startXvfb();
-  const driver = await startWebKitDriver({ display: xvfb.display, env: webkitThemeEnv('light') }).catch((error) => {
-    xvfb.stop();
-    throw error;
-  });
-  const browser = await remote({ hostname: '127.0.0.1', port: driver.port, logLevel: 'error', capabilities: webkitCapabilities() });
-  await setWebKitViewport(browser, { width: 1280, height: 1000 });
-  return {
-    goto: async (url) => { await browser.navigateTo(url); },
-    url: () => browser.getUrl(),
-    evaluate: (fn, ...args) => browser.execute(`return ${inPageScript(fn, args)}`) as never,
-    clickAt: async (x, y) => {
-      await browser.performActions([{
-        type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' },
-        actions: [{ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }],
-      }]);
-      await browser.releaseActions();
-    },
-    // One key at a time: WebKit drops characters of a string sent at once.
-    type: async (text) => { for (const key of text) await browser.keys(key); },
-    screenshot: async (path) => { await browser.saveScreenshot(path); },
-    close: async () => {
-      try {
-        await browser.deleteSession();
-      } finally {
-        driver.stop();
-        xvfb.stop();
-      }
-    },
-  };
-}
 
 /** Steps 1 to 4 of a booking on the demo: a show, a performance, two best-available seats, the checkout filled in, on to payment. */
 async function toPayment(v: Visitor): Promise<void> {
