@@ -23,9 +23,16 @@ export const waitingViewStyles = css`
     gap: 0.75rem;
     margin: 0;
   }
-  .queue-facts dt {
+  .queue-facts dt,
+  .queue-label {
     color: var(--_muted);
     font-size: 0.875rem;
+    font-weight: 400;
+  }
+  .queue-opens,
+  .queue-progress {
+    display: grid;
+    gap: 0.25rem;
   }
   .queue-facts dd {
     margin: 0;

@@ -163,8 +163,8 @@ export class WaitingView implements ReactiveController {
         ${msg('The sale has not opened yet. Everyone who is here before it opens gets a place in the queue, in random order, when it does.')}
       </p>
       ${left > 0
-        ? html`<p>
-            <span class="visually-hidden">${msg('Opens in')}</span>
+        ? html`<p class="queue-opens">
+            <span class="queue-label">${msg('Opens in')}</span>
             <span class="queue-countdown" part="queue-countdown" aria-hidden="true">${countdownDigits(left)}</span>
             <span class="visually-hidden">${countdownWords(left, config)}</span>
           </p>`
@@ -177,7 +177,10 @@ export class WaitingView implements ReactiveController {
     const progress = first !== null && position !== null && first > position ? { value: first - position, max: first - 1 } : null;
     return html`${this.renderFacts(state)}
       ${progress
-        ? html`<progress part="queue-progress" value=${progress.value} max=${progress.max} aria-label=${msg('Progress through the queue')}></progress>`
+        ? html`<div class="queue-progress">
+            <label class="queue-label" for="queue-progress">${msg('Progress through the queue')}</label>
+            <progress id="queue-progress" part="queue-progress" value=${progress.value} max=${progress.max}></progress>
+          </div>`
         : nothing}`;
   }
 
