@@ -26,37 +26,24 @@ export interface KeptPass extends RoomPass {
   until: number;
 }
 
-/** The site's localStorage; null where the browser refuses it. */
-export function roomStorage(): Storage | null {
-  try {
-    return localStorage;
-  } catch {
-    return null;
-  }
-}
+/**
+ * The operations a room gates (Create Basket, Add Tickets v2 and v3, a performance's
+ * AvailableTickets, FullAvailability and SeatsSelectionValidation, an event's AvailableTickets, in
+ * its one- and several-event forms), and the room's own call.
+ */
+const GATED = /^(createBasket|addTickets|get(Full|Events?)?Availab(ility|leTickets)|validateSeats|joinRoom)/;
 
-/** The kept pass while it is unexpired (on the visitor's clock), else null. */
-export function keptPass(key: string): KeptPass | null {
-  try {
-    const pass = JSON.parse(roomStorage()?.getItem(passKey(key)) ?? 'null') as KeptPass | null;
-    return pass && typeof pass.token === 'string' && pass.until > Date.now() ? pass : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The operations a room gates, and the room's own call: they carry the queue id and the pass. */
-const GATED = /^(createBasket|addTickets(V3)?|getAvailableTickets|getFullAvailability|validateSeatsSelection|getEventAvailableTickets|joinRoom)$/;
-
-/** The headers `operation` carries: the queue id once there is one, the pass while unexpired. */
+/** The headers `operation` carries: the queue id once there is one, the pass while unexpired on the visitor's clock. */
 export function roomHeaders(operation: string, key: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const id = GATED.test(operation) ? roomStorage()?.getItem(queueKey(key)) : null;
-  if (!id) return headers;
-  headers['Stagedoor-Queue-Id'] = id;
-  const pass = keptPass(key);
-  if (pass) headers['Stagedoor-Pass'] = pass.token;
-  return headers;
+  try {
+    const id = GATED.test(operation) && localStorage.getItem(queueKey(key));
+    if (!id) return {};
+    const pass = JSON.parse(localStorage.getItem(passKey(key)) ?? 'null') as KeptPass | null;
+    return pass && pass.until > Date.now() ? { 'Stagedoor-Queue-Id': id, 'Stagedoor-Pass': pass.token } : { 'Stagedoor-Queue-Id': id };
+  } catch {
+    // No storage (refused, or not a browser): nothing kept, nothing sent.
+    return {};
+  }
 }
 
 /** Where the visitor stands (the join-and-poll answer's `status`). */

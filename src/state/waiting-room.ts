@@ -9,7 +9,7 @@
  * first position seen is kept beside it, for the progress shown.
  */
 import { ApiError, isAbortError, type ApiClient } from '../api/client.ts';
-import { passKey, queueKey, roomStorage, type RoomAnswer, type RoomPass, type RoomRef, type RoomStatus } from '../api/room.ts';
+import { passKey, queueKey, type RoomAnswer, type RoomPass, type RoomRef, type RoomStatus } from '../api/room.ts';
 import { ServerClock } from '../api/time.ts';
 import { solveProof } from './proof-of-work.ts';
 
@@ -40,6 +40,15 @@ const MIN_POLL_S = 1;
 const MAX_POLL_S = 300;
 /** Asked again this long after no answer came. */
 const OFFLINE_RETRY_S = 10;
+
+/** The site's localStorage; null where the browser refuses it. */
+function roomStorage(): Storage | null {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /** Ids made where localStorage is refused: one per endpoint for the page's life. */
 const memoryIds = new Map<string, string>();

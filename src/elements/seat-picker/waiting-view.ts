@@ -10,14 +10,13 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { ApiClient } from '../../api/client.ts';
 import type { RoomRef } from '../../api/room.ts';
-import { instantToServiceTime } from '../../api/time.ts';
 import { CountdownController, secondsLeft } from '../../controllers/countdown-controller.ts';
 import type { BookingEventDetails } from '../../events.ts';
-import { formatDateTime, formatNumber } from '../../format.ts';
+import { formatNumber } from '../../format.ts';
 import { msg, str } from '../../i18n/msg.ts';
 import type { BookingConfig } from '../../state/config.ts';
 import { WaitingRoom, type QueueState } from '../../state/waiting-room.ts';
-import { countdownDigits, countdownWords, queueAnnouncement, queueTitle, waitWords } from './waiting-words.ts';
+import { countdownDigits, countdownWords, openingTime, queueAnnouncement, queueTitle, waitWords } from './waiting-words.ts';
 export { waitingViewStyles } from './waiting-view.styles.ts';
 
 /** What the view needs from <seat-picker>. */
@@ -158,7 +157,7 @@ export class WaitingView implements ReactiveController {
   private renderBefore(state: QueueState): TemplateResult {
     const config = this.host.config;
     const left = this.secondsToOpen;
-    const at = state.opensAt === null ? null : formatDateTime(instantToServiceTime(state.opensAt, config.timeZone), config, { dateStyle: 'medium', timeStyle: 'short' });
+    const at = state.opensAt === null ? null : openingTime(state.opensAt, config);
     return html`<p part="queue-message">
         ${msg('The sale has not opened yet. Everyone who is here before it opens gets a place in the queue, in random order, when it does.')}
       </p>

@@ -12,6 +12,15 @@ import type { QueueState } from '../../state/waiting-room.ts';
 
 type Config = Pick<BookingConfig, 'locale'>;
 
+/**
+ * The on-sale instant in the venue's zone and the visitor's language ("1 Dec 2026, 10:00"). An
+ * instant from the proxy (ISO with its offset, read with Date.parse), not a service DateTime: Intl
+ * formats it in the zone directly.
+ */
+export function openingTime(instant: number, config: Pick<BookingConfig, 'locale' | 'timeZone'>): string {
+  return new Intl.DateTimeFormat(intlLocale(config.locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: config.timeZone }).format(instant);
+}
+
 /** `formatRange` (every browser we support has it; the TypeScript lib we build against does not name it). */
 type RangeFormat = Intl.NumberFormat & { formatRange?: (low: number, high: number) => string };
 
