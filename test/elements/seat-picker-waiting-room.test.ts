@@ -210,6 +210,30 @@ describe('<seat-picker> waiting room', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('a pass run out by the time of Add: the waiting room again, not an error', async () => {
+    const pass = { token: 'hot-show.abc.sig', expiresAt: new Date(START + 900_000).toISOString() };
+    const api = roomApi([() => answer('admitted', { pass }), waiting(30, 60, 90)]);
+    Object.assign(api, {
+      createBasket: async () => ({ Success: true, BasketId: '0f8fad5b-d9cb-469f-a165-70867728950e' }),
+      addTickets: async () => {
+        api.calls.push({ name: 'addTickets', args: null });
+        throw apiError('addTickets', 428, { Message: 'This performance is behind a waiting room: join it to get a pass.', Room: { id: 'hot-show', join: JOIN }, Pass: 'expired' });
+      },
+    });
+    const el = await picker(api);
+    clock?.restore();
+    clock = undefined;
+    await waitUntil(() => seatButtons(el).length === 2, 'the seat map after admission');
+    // The room's pass ran out meanwhile: the proxy refuses the seats again until the visitor is back through.
+    Object.assign(api, { getFullAvailability: async () => { throw refusal(); } });
+    seatButtons(el)[0]?.click();
+    await waitUntil(() => [...root(el).querySelectorAll<HTMLButtonElement>('[part~="add-button"]')].find((b) => b.getAttribute('aria-disabled') === 'false'), 'Add enabled');
+    [...root(el).querySelectorAll<HTMLButtonElement>('[part~="add-button"]')].find((b) => b.getAttribute('aria-disabled') === 'false')?.click();
+    await waitUntil(() => part(el, 'queue')?.getAttribute('data-status') === 'waiting', 'the waiting view again');
+    expect(api.callsTo('joinRoom')).to.have.length(2);
+    expect(Boolean(part(el, 'error')), 'no error shown').to.equal(false);
+  });
+
   it('paused, and the room\'s store catching up (503): the place is kept, asked again when the room says', async () => {
     const catchingUp = apiError('joinRoom', 503, { Message: 'The waiting room is catching up; your place is kept.', Room: { id: 'hot-show' }, retrySeconds: 5 });
     const api = roomApi([answer('paused', { position: 40, ahead: 39, pollSeconds: 30 }), catchingUp, waiting(38, 60, 120)]);

@@ -373,6 +373,9 @@ export class SeatPicker extends BookingElement {
       this.reloadCount += 1;
     },
     focusNotice: () => void this.focusNotice(),
+    waitInRoom: () => {
+      this.reloadCount += 1;
+    },
   });
 
   private get map(): SeatMap | null {
