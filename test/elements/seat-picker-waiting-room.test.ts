@@ -14,7 +14,7 @@ import type { BookingEventDetails } from '../../src/events.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
 import { resetSharedBookings, type BookingContextValue } from '../../src/state/booking.ts';
 import { leadingZeroBits } from '../../src/state/proof-of-work.ts';
-import { apiError, fakeApi, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
+import { apiError, fakeApi, networkError, testBooking, withBooking, type FakeApi } from './helpers/fake-api.ts';
 import { listen } from './helpers/live-regions.ts';
 import { performance, ticket } from './helpers/seat-fixtures.ts';
 import { root, seatButtons } from './helpers/seat-picker-dom.ts';
@@ -258,12 +258,21 @@ describe('<seat-picker> waiting room', () => {
     expect(events).to.deep.equal(['catching-up', 'waiting']);
   });
 
-  it('axe-clean while paused and while catching up', async () => {
-    const el = await picker(roomApi([answer('paused', { position: 40, ahead: 39 })]));
-    await accessible(el);
-    const other = await picker(roomApi([apiError('joinRoom', 503, { Message: 'catching up', retrySeconds: 5 })]));
-    expect(part(other, 'queue')?.getAttribute('data-status')).to.equal('catching-up');
-    await accessible(other);
+  it('axe-clean while joining, paused, catching up and unreachable', async () => {
+    const joining = await picker(roomApi([() => new Promise<never>(() => undefined) as never]));
+    expect(part(joining, 'queue')?.getAttribute('data-status')).to.equal('joining');
+    await accessible(joining);
+    const states: [string, RoomAnswer | Error][] = [
+      ['paused', answer('paused', { position: 40, ahead: 39 })],
+      ['catching-up', apiError('joinRoom', 503, { Message: 'catching up', retrySeconds: 5 })],
+      ['offline', networkError('joinRoom' as never)],
+    ];
+    for (const [status, reply] of states) {
+      clock = sinon.useFakeTimers({ now: START, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const el = await picker(roomApi([reply]));
+      expect(part(el, 'queue')?.getAttribute('data-status')).to.equal(status);
+      await accessible(el);
+    }
   });
 
   it('proof of work: solved off the critical path and sent with the next call', async () => {
