@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createRedisStore } from '../../src/server/proxy/redis-store.ts';
 import type { ProxyStore } from '../../src/server/proxy/index.ts';
-import { OPENS, open, polled, room, seatMap, visit } from './room-harness.ts';
+import { ADMIN, admin, OPENS, open, polled, room, roomWorld, SECRET, seatMap, visit } from './room-harness.ts';
 import { roomScenarios, setup } from './room-scenarios.ts';
 import { startRedis, startRedisCluster, type RunningRedis, type RunningRedisCluster } from './servers.ts';
 
@@ -27,6 +27,24 @@ describe('three proxies, one redis-server', () => {
   });
   after(() => redis.stop());
   roomScenarios(() => storesOn({ url: redis.url })());
+
+  test('initial rooms are opened once: a proxy started later with them keeps the running room, its changes and its places', async () => {
+    const stores = storesOn({ url: redis.url })();
+    const world = roomWorld(stores);
+    const initial = [room({ opensAt: OPENS })];
+    const first = world.proxy({ rooms: { secret: SECRET, adminSecret: ADMIN, initial } });
+    world.clock.set(OPENS);
+    for (const who of ['x', 'y']) await polled(first, who);
+    await admin(first, 'PATCH', '/stagedoor/rooms/hot-show', { state: 'paused' });
+    const second = world.proxy({ rooms: { secret: SECRET, adminSecret: ADMIN, initial } });
+    try {
+      const answer = await polled(second, 'y');
+      assert.equal(answer.body.status, 'paused');
+      assert.equal(answer.body.position, 2);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
 
   test('Redis down: joins and polls get 503 and nobody is admitted, passes still open the gate; back up, every place is kept', async () => {
     const s = setup(storesOn({ url: redis.url })());

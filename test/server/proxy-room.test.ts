@@ -145,6 +145,21 @@ describe('the join call', () => {
     assert.deepEqual(Object.keys(ok.body).sort(), ['ahead', 'now', 'opensAt', 'pollSeconds', 'position', 'ratePerMinute', 'room', 'status', 'waitSeconds']);
   });
 
+  test('the estimate: the people ahead at the rate, up to the pace maxActive allows; rarer polls far back', async () => {
+    const world = roomWorld();
+    const proxy = world.proxy();
+    await open(proxy, room({ ratePerMinute: 60, maxActive: 10, passSeconds: 600, opensAt: OPENS, state: 'paused' }));
+    world.clock.set(OPENS);
+    for (let i = 0; i < 100; i++) await polled(proxy, `e${i}`);
+    await admin(proxy, 'PATCH', '/stagedoor/rooms/hot-show', { state: 'open' });
+    const near = await polled(proxy, 'e1');
+    const far = await polled(proxy, 'e99');
+    // Position 2 at 60 a minute: 2 s; at ten passes per ten minutes (one a minute): 2 min, and a quarter more.
+    assert.deepEqual(near.body.waitSeconds, { low: 2, high: 160 });
+    assert.deepEqual(far.body.waitSeconds, { low: 100, high: 7510 });
+    assert.ok((near.body.pollSeconds as number) <= 3 && (far.body.pollSeconds as number) >= 16, `${near.body.pollSeconds} ${far.body.pollSeconds}`);
+  });
+
   test('proof of work: without one a join gets a challenge; a solution joins; a wrong one gets a new challenge', async () => {
     const world = roomWorld();
     const proxy = world.proxy();
@@ -188,6 +203,10 @@ describe('the admin endpoint', () => {
     const shown = (await admin(proxy, 'GET', '/stagedoor/rooms')).body.rooms as Record<string, unknown>[];
     assert.equal(shown[0]?.opensAt, new Date(OPENS).toISOString());
     assert.deepEqual(shown[0]?.stats, { waiting: 0, admitted: 0, active: 0, admittedLastMinute: 0 });
+  });
+
+  test('a room secret under 32 bytes is a configuration error naming the variable', () => {
+    assert.throws(() => roomWorld().proxy({ rooms: { secret: 'short' } }), /STAGEDOOR_ROOM_SECRET\) must be at least 32 bytes/);
   });
 
   test('with no rooms option nothing changes: the room paths are not there and nothing is gated', async () => {
@@ -242,4 +261,13 @@ test('the access log names the room calls and why a gated request was refused, n
     [['roomAdmin', 200, undefined], ['roomJoin', 200, undefined], ['getFullAvailability', 428, 'invalid']],
   );
   assert.doesNotMatch(sink.lines.join('\n'), /secret-visitor-id|forged-pass-token/);
+});
+
+test('two rooms over one performance: the refusal names the room the pass was for, and why', async () => {
+  const { world, proxy, pass } = await admittedWorld({ passSeconds: 60 });
+  await open(proxy, room({ id: 'site', scope: { kind: 'site' } }));
+  world.clock.advance(60_000);
+  const refused = await seatMap(proxy, { 'Stagedoor-Queue-Id': 'first', 'Stagedoor-Pass': pass.token });
+  assert.equal(refused.status, 428);
+  assert.deepEqual([(refused.body.Room as { id: string }).id, refused.body.Pass], ['hot-show', 'expired']);
 });

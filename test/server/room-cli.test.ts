@@ -55,6 +55,19 @@ describe('stagedoor room', () => {
     assert.equal((await room(['status'])).out, 'No waiting room is open.');
   });
 
+  test('a visitor joins the room the CLI opened, through the running proxy (its queue id read from Node\'s headers)', async () => {
+    assert.equal((await room(['open', 'join-me', '--performance', '1001', '--at', '2026-11-01T10:00:00Z', '--rate', '60'])).code, 0);
+    const join = () =>
+      fetch(`${origin}/api/stagedoor/room/join-me`, { method: 'POST', headers: { 'content-type': 'application/json', 'Stagedoor-Queue-Id': 'visitor-1' }, body: '{}' });
+    const first = await join();
+    const body = (await first.json()) as { status: string; position: number | null };
+    assert.equal(first.status, 200, JSON.stringify(body));
+    assert.ok(body.status === 'waiting' || body.status === 'admitted', body.status);
+    const noId = await fetch(`${origin}/api/stagedoor/room/join-me`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(noId.status, 400);
+    assert.equal((await room(['close', 'join-me'])).code, 0);
+  });
+
   test('clear errors: bad input, no such room, a wrong secret, a secret in argv', async () => {
     const noScope = await room(['open', 'x', '--rate', '5']);
     assert.equal(noScope.code, 2);

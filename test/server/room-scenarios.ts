@@ -174,6 +174,10 @@ export function roomScenarios(stores: () => (() => ProxyStore) | null): void {
       assert.equal(map.status, 200);
       assert.match(map.headers.get('cache-control') ?? '', /no-store/);
     }
+    // Another visitor showing it, on any proxy: told apart from a forgery through the store.
+    const stolen = await seatMap(s.at(2), { 'Stagedoor-Queue-Id': 'second', 'Stagedoor-Pass': pass });
+    assert.equal(stolen.status, 428);
+    assert.equal(stolen.body.Pass, 'other-visitor');
     const restarted = s.restart();
     if (!restarted) return;
     await s.at(0).close();

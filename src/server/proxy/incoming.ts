@@ -15,11 +15,11 @@ function incomingOf(env: unknown): NodeBindings['incoming'] {
   return typeof env === 'object' && env !== null ? (env as NodeBindings).incoming : undefined;
 }
 
-/** A request header (`name` in lower case), or null. */
+/** A request header, or null. Node's parsed headers have lower-case names: `name` is looked up in lower case. */
 export function headerOf(request: Request, env: unknown, name: string): string | null {
   const headers = incomingOf(env)?.headers;
   if (!headers) return request.headers.get(name);
-  const value = headers[name];
+  const value = headers[name.toLowerCase()];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
 }

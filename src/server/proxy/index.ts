@@ -23,7 +23,9 @@
  * site or an allowed origin (return-addresses.ts; 500 with the customer's
  * sentence when a page of the site sent it: the site's setup, a front server
  * hiding the site, is at fault), 413 body too large, 403 SubmitOrderOnAccount while
- * disabled, 429 rate limited (with Retry-After); 502 upstream unreachable or
+ * disabled, 428 behind a waiting room without a valid pass (room/: only with `rooms`, which also
+ * answers `{prefix}/stagedoor/room/{id}` and the operator's /stagedoor/rooms), 429 rate limited
+ * (with Retry-After); 502 upstream unreachable or
  * its answer unreadable, 504 upstream too slow. Under `listenProxy` (server.ts)
  * requests Node or the adapter cannot read get the same shape too (400 bad
  * request line, path or Host; 431 headers too large; 408), reported to

@@ -195,9 +195,11 @@ export class Rooms {
     }
     const { position } = result;
     const paused = config.state === 'paused';
-    // Honest: the time the people ahead take at the rate, and a margin above it (maxActive may slow it).
+    // Honest: the time the people ahead take at the rate, and at the slowest the room may go (maxActive
+    // passes per pass lifetime, when that is slower) with a margin.
     const seconds = (position / config.ratePerMinute) * 60;
-    const waitSeconds = paused ? null : { low: Math.floor(seconds), high: Math.ceil(seconds * 1.25 + 10) };
+    const slowest = config.maxActive === null ? config.ratePerMinute : Math.min(config.ratePerMinute, (config.maxActive * 60) / config.passSeconds);
+    const waitSeconds = paused ? null : { low: Math.floor(seconds), high: Math.ceil((position / slowest) * 60 * 1.25 + 10) };
     // Rarer far back, more often near the front, jittered so pollers spread out.
     const poll = jittered(paused ? maxPoll / 2 : clamp(seconds / 5, 2, maxPoll));
     return json(200, { ...base, status: paused ? 'paused' : 'waiting', position, ahead: position - 1, waitSeconds, pollSeconds: poll });
@@ -216,7 +218,7 @@ export class Rooms {
       const reason = await this.#check(room, queueHeader, passHeader, now);
       if (reason === null) return { gated: true };
       // The refusal names the room the pass was meant for, else the first.
-      if (!refusal || reason !== 'missing') refusal ??= { room, reason };
+      if (!refusal || (refusal.reason === 'missing' && reason !== 'missing')) refusal = { room, reason };
     }
     const { room, reason } = refusal!;
     this.#deps.metrics?.refused(room.id, reason);
