@@ -9,7 +9,7 @@ import '../../src/elements/event-list/event-list.ts';
 import type { EventList } from '../../src/elements/event-list/event-list.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { testBooking, withBooking } from './helpers/fake-api.ts';
-import { twoShowsApi } from './helpers/catalogue-fixtures.ts';
+import { twoShowsApi } from './helpers/two-shows.ts';
 
 const api = twoShowsApi;
 

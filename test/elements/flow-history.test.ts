@@ -14,7 +14,7 @@ import sinon from 'sinon';
 import { flowParam, placeHref, readPlace, startHistory, stopHistory } from '../../src/state/flow-history.ts';
 import type { BookingEvent } from '../../src/events.ts';
 import { testBooking, withBooking } from './helpers/fake-api.ts';
-import { twoShowsApi } from './helpers/catalogue-fixtures.ts';
+import { twoShowsApi } from './helpers/two-shows.ts';
 
 const api = twoShowsApi;
 

@@ -3,7 +3,6 @@
  * reviews, event types and performances, built by functions so each test can
  * change what it needs.
  */
-import { fakeApi } from './fake-api.ts';
 import type {
   EventInfo,
   EventType,
@@ -151,12 +150,3 @@ export function performanceFixture(id: number, date: string, overrides: Partial<
 export function preliminaryFixture(p: PerformanceInfo, min: number, max: number): PreliminaryPerformanceInfo {
   return { PerformanceId: p.PerformanceId, PerformanceDate: p.PerformanceDate, MinimalTicketPrice: min, MaximalTicketPrice: max };
 }
-
-/** A catalogue of two shows, Wicked (1042) and Hamlet (7), with their details, venue and no reviews. */
-export const twoShowsApi = () =>
-  fakeApi({
-    getEvents: () => ({ Events: [eventFixture(1042, { Name: 'Wicked' }), eventFixture(7, { Name: 'Hamlet' })] }),
-    getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { Name: eventId === 7 ? 'Hamlet' : 'Wicked' }) }),
-    getVenue: ({ venueId }) => ({ Venue: venueFixture(venueId) }),
-    getEventReviews: (args) => reviewsPage(reviewsFixture(0), args),
-  });
