@@ -33,6 +33,11 @@ function fetchDetailView(): Promise<DetailView> {
   }));
 }
 
+/** How long a list rests before its first schema.org markup is fetched (see markUp). */
+export const MARKUP_QUIET_MS = 3000;
+/** The markup's chunk has been asked for on this page: later changes are marked sooner. */
+let markupAsked = false;
+
 type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
 
 /** What could not be loaded, in the visitor's words; no answer at all adds "Check your connection." */
@@ -301,12 +306,16 @@ export class EventList extends BookingElement {
   private markupSoon = 0;
 
   /**
-   * schema.org JSON-LD of what is shown, for search engines: its own chunk, half a second after
-   * the content (the first card never waits for it), handed what is shown then.
+   * schema.org JSON-LD of what is shown, for search engines: its own chunk, fetched once the list has
+   * been at rest for a while (MARKUP_QUIET_MS: no update, which each step of the visitor's makes, the
+   * calendar's and the seat picker's too, through the selection), at an idle moment. A crawler that
+   * renders waits for a page at rest; a visitor walking to a seat map pays nothing for it before the
+   * first tap. Once fetched, a change is marked half a second after it shows, handed what is shown then.
    */
   private markUp(): void {
-    if (this.markupSoon || !(this.listTask.value ?? this.venueTask.value)) return;
-    this.markupSoon = window.setTimeout(() => {
+    if (!(this.listTask.value ?? this.venueTask.value)) return;
+    clearTimeout(this.markupSoon);
+    this.markupSoon = window.setTimeout(() => (window.requestIdleCallback ?? setTimeout)(() => {
       this.markupSoon = 0;
       const id = this.detailEventId, event = this.detailTask.value, venue = this.venueTask.value;
       const { api, config } = this.bookingController.booking;
@@ -317,8 +326,9 @@ export class EventList extends BookingElement {
         currency: config.currency,
         timeZone: config.timeZone,
       };
+      markupAsked = true;
       void import('../../markup/event-markup.ts').then((m) => m.markShows(this, shown)).catch(() => undefined);
-    }, 500);
+    }), markupAsked ? 500 : MARKUP_QUIET_MS);
   }
 
   /** The list last told as shown (`booking-list-shown`); cleared while a detail shows. */
