@@ -256,7 +256,9 @@ const FINAL_COMMENTS = false;
 /**
  * What the elements share beyond the core: @lit/task and Lit's directives, safeUrl, the event
  * details read on this page, the calendar's way to the look-ahead (state/lookahead-slot.ts), the
- * registry through which the list and the calendar hand the keyboard on (state/step-handoff.ts), and the
+ * registry through which the list and the calendar hand the keyboard on (state/step-handoff.ts), what starts
+ * the flow in the page's address with their first step (state/flow-history-start.ts: not the core, so a timer's
+ * page carries none of it), and the
  * failure module with its one template, the single-seat sentence and the plural rules. One chunk, so
  * that the list and the calendar need four (their own two, the core and this) and, with the loader
  * and the list's lookup, a page showing them makes six requests: what a browser sends at once over
@@ -268,7 +270,7 @@ const FINAL_COMMENTS = false;
  */
 const isSharedModule = (id) =>
   /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) ||
-  /[\\/]src[\\/](safe-url|state[\\/](event-details|lookahead-slot|step-handoff|failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
+  /[\\/]src[\\/](safe-url|state[\\/](event-details|lookahead-slot|step-handoff|flow-history-start|failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
 
 /**
  * Small modules of our own that the elements after the calendar import (seat picker, checkout,
