@@ -6,7 +6,7 @@ import { createRef, ref } from 'lit/directives/ref.js';
 import type { ApiClient } from '../../api/client.ts';
 import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
-import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
+import { leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
 import { take, type SelectionStep } from '../../state/step-handoff.ts';
 import { BookingElement } from '../booking-element.ts';
@@ -21,13 +21,11 @@ import { SeatListPath } from './seat-list-path.ts';
 import { SeatMapController } from './seat-map-controller.ts';
 import { needsChoiceByCount, renderByMode, renderModeSwitch, showsBest, type Chooser, type SeatPickerMode } from './seat-picker-mode.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
-import { SelectionValidation } from './selection-check.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 
 export type { SeatPickerMode } from './seat-picker-mode.ts';
-export { VALIDATION_DELAY } from './selection-check.ts';
 
 /**
  * @summary Choose seats for one performance: on a seat map, as best available, or by area for general admission.
@@ -291,12 +289,19 @@ export class SeatPicker extends BookingElement {
   /** The ticket count best available and general admission start from (the shared selection's). */
   private wantedCount = 2;
 
-  /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
-  private readonly validation = new SelectionValidation(this, {
-    performanceId: () => this.currentPerformanceId,
-    selected: () => this.selected,
-    api: () => this.api,
-  });
+  /**
+   * SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it
+   * (selection-check.ts): fetched with the first seat chosen, beside the basket's chunk, so the walk to a
+   * seat map ready for a tap pays for none of it; until it is here, the choice is being checked.
+   */
+  private readonly validation = this.lazy(() =>
+    import('./selection-check.ts').then(({ SelectionValidation }) => new SelectionValidation(this, {
+      performanceId: () => this.currentPerformanceId,
+      selected: () => this.selected,
+      api: () => this.api,
+      leavesSingleSeat: () => this.map !== null && leavesSingleSeat(this.map, this.selected),
+    })),
+  );
 
   /** Adding to the basket: the map's choice, best available and general admission (seat-adding.ts). */
   private readonly adder = new SeatAdding({
@@ -309,7 +314,7 @@ export class SeatPicker extends BookingElement {
       this.selected = ticketIds;
     },
     check: () => this.selectionCheck,
-    validation: () => this.validation.complete,
+    validation: () => this.updateComplete.then(() => this.validation()?.complete ?? null),
     notBookable: () => this.notBookable,
     announce: (text) => this.announce(text),
     setNotice: (notice) => {
@@ -388,6 +393,7 @@ export class SeatPicker extends BookingElement {
       this.lookedAhead = true;
       void this.laterModule().catch(() => undefined);
     }
+    if (this.selected.length) this.validation();
     this.deriveMap();
   }
 
@@ -463,7 +469,8 @@ export class SeatPicker extends BookingElement {
 
   /** What the service said of the current selection (selection-check.ts). */
   private get selectionCheck(): SelectionCheck {
-    return this.validation.check(this.map);
+    if (!this.selected.length) return { state: 'none' };
+    return this.validation()?.check(this.map) ?? { state: 'checking' };
   }
 
   private get selectedSeats(): MapSeat[] {
