@@ -1,6 +1,6 @@
 /**
  * A throttled phone: today's build and the baseline (bench/baseline.ts: the
- * commit issue 24 measured) side by side, in one run. Chromium through the
+ * last commit before issue 34's work) side by side, in one run. Chromium through the
  * DevTools protocol with a 4× CPU slowdown (Emulation.setCPUThrottlingRate)
  * and the slow-4G profile of Lighthouse's mobile runs
  * (Network.emulateNetworkConditions: 150 ms RTT applied as 562.5 ms per
@@ -9,14 +9,21 @@
  * sandbox in process, behind the same throttled network), the bundle's files
  * as `stagedoor serve` sends them: with its caching rule
  * (src/server/bundle-caching.ts), and as the build's brotli copies where the
- * build wrote them (this build; the baseline's wrote none, so its files go
- * gzip'd, as a server compressing them itself would send them).
+ * build wrote them (a build that wrote none, as 2e9b7c2, goes gzip'd, as a
+ * server compressing them itself would send it).
  * Both builds' pages list their chunks as modulepreload hints in their <head>
- * (dist/stagedoor-preload.json), as a server-rendered host can; this build's
- * pages also carry the list of events itself (the stagedoor-first-list block,
- * src/server/first-list.ts: the proxy's answer, read as a host with a
- * five-minute cache reads it, so always within its life) and load its loader
- * by the versioned name that file gives (cached immutable).
+ * (dist/stagedoor-preload.json), as a server-rendered host can, and load the
+ * loader by the versioned name that file gives (cached immutable), where the
+ * build has one. This build is measured twice: its page preloading the list
+ * of events (its client takes that answer, src/api/early.ts; so does the
+ * baseline's page where its client does), and its page carrying the list
+ * itself (the stagedoor-first-list block, src/server/first-list.ts: the
+ * proxy's answer, read as a host with a five-minute cache reads it, so always
+ * within its life).
+ *
+ * Also, for the last walk of each: every request from the event's click to
+ * the map ready for a tap, when it left and when its answer was in (ms from
+ * the click), to see which wait on which (the requests in a row).
  *
  * Timed from navigation start (performance.now() in the page):
  * - an <event-list> page, a first visit (fresh context): to its first card;
@@ -34,14 +41,14 @@
  * here asserts a time; on a shared machine the numbers are noisy: compare
  * the columns of one run, not runs.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { buildBundle, LOADER, PRELOAD_FILE, preloadLinks } from '../scripts/build.mjs';
+import { buildBundle, LOADER, PRELOAD_FILE, preloadLinks, preloadList } from '../scripts/build.mjs';
 import { firstListBlock, readFirstList } from '../src/server/first-list.ts';
 import { launchChromium } from '../test/e2e/helpers/browser.ts';
-import { hostPage, measurePage, tagsOf, type PageKind } from '../test/e2e/helpers/page-kinds.ts';
+import { hostPage, measurePage, tagsOf, type PageKind, type PageWeight } from '../test/e2e/helpers/page-kinds.ts';
 import { startSandboxSite } from '../test/e2e/helpers/sandbox-site.ts';
 import { BASELINE_COMMIT, baselineBuild, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
@@ -51,6 +58,7 @@ const KINDS: PageKind[] = ['event-list', 'flow'];
 /** The baseline; this build with the list preloaded by its page (as before issue 34); this build with the list in its page. */
 const BUILDS = ['baseline', 'preload', 'block'] as const;
 type Build = (typeof BUILDS)[number];
+const NAMES: Record<Build, string> = { baseline: `baseline ${BASELINE_COMMIT}`, preload: 'this build, list preloaded', block: 'this build, list in the page' };
 
 /** Lighthouse's mobile slow-4G and 4× CPU (its constants: rttMs 150, requestLatencyMs 150 × 3.75, throughput × 0.9). */
 async function throttle(page: Page): Promise<void> {
@@ -91,10 +99,16 @@ export default async function phone(): Promise<BenchTable[]> {
   const dirs = { baseline: join(work, 'baseline'), new: join(work, 'new') };
   const before = loadNote('before the run');
   const baseline = await baselineBuild();
-  const baselineList = baseline.preloadList(await baseline.buildBundle({ outDir: dirs.baseline, sourcemap: false }));
-  await buildBundle({ outDir: dirs.new, sourcemap: false });
-  const newList = JSON.parse(readFileSync(join(dirs.new, PRELOAD_FILE), 'utf8')) as Record<string, string[]>;
+  /** The build's own preload file (with its versioned loader), else the list made from its table (a build before that file). */
+  const preloads = (dir: string, table: Parameters<typeof baseline.preloadList>[0], own: typeof baseline.preloadList): Record<string, string[]> =>
+    existsSync(join(dir, PRELOAD_FILE)) ? (JSON.parse(readFileSync(join(dir, PRELOAD_FILE), 'utf8')) as Record<string, string[]>) : own(table);
+  const baselineList = preloads(dirs.baseline, await baseline.buildBundle({ outDir: dirs.baseline, sourcemap: false }), baseline.preloadList);
+  const newList = preloads(dirs.new, await buildBundle({ outDir: dirs.new, sourcemap: false }), preloadList);
   const lists: Record<Build, Record<string, string[]>> = { baseline: baselineList, preload: newList, block: newList };
+  /** Whether the baseline's client takes a preloaded list of events (src/api/early.ts: not before 6d85a61; this build's does). */
+  const takesList = existsSync(join(baseline.dir, 'src', 'api', 'early.ts'));
+  /** Whose page preloads the list: each build whose client takes it, but not the page that carries the list itself. */
+  const preloadsList: Record<Build, boolean> = { baseline: takesList, preload: true, block: false };
   const mount: Record<Build, string> = { baseline: '/b/', preload: '/n/', block: '/n/' };
   const pages: Record<string, string> = {};
   // The list's answer as a host's server prints it: read through the proxy, kept a few minutes
@@ -103,10 +117,9 @@ export default async function phone(): Promise<BenchTable[]> {
   const readList = async () => void (firstList = await readFirstList(`${server.origin}/api`, '/api', null));
   for (const kind of KINDS) {
     for (const build of BUILDS) {
-      // This build's pages name the loader by its versioned name (the baseline has none). The
-      // baseline's hints cannot help its list (its client asks without credentials); this build's
-      // preload it (its client takes that answer), or hold the list itself.
-      const hints = preloadLinks(lists[build], tagsOf(kind), mount[build], build === 'preload' ? { endpoint: '/api' } : {});
+      // The page names the loader by its versioned name where the build has one, and preloads the
+      // list where the build's client takes that answer (or, the block build, holds the list itself).
+      const hints = preloadLinks(lists[build], tagsOf(kind), mount[build], preloadsList[build] ? { endpoint: '/api' } : {});
       const page = (block = '') => hostPage(kind, `${mount[build]}${lists[build][LOADER]?.[0] ?? LOADER}`, `${block}${hints}`);
       if (build !== 'block') pages[`/${build}/${kind}`] = page();
       else {
@@ -127,6 +140,8 @@ export default async function phone(): Promise<BenchTable[]> {
   // row label → build → times
   const times = new Map<string, Record<Build, number[]>>();
   const bytes: Record<string, Partial<Record<Build, number>>> = {};
+  /** The last walk of each build: its requests from the event's click to the map ready for a tap (ms from the click). */
+  const walks: Partial<Record<Build, { ready: number; requests: PageWeight['requests'] }>> = {};
   const record = (label: string, build: Build, ms: number) => {
     const row = times.get(label) ?? { baseline: [], preload: [], block: [] };
     times.set(label, row);
@@ -143,6 +158,12 @@ export default async function phone(): Promise<BenchTable[]> {
             const weight = await measurePage(context, url, kind, shoot ? (page) => throttleAndShoot(page, shoot) : throttle, { ready: true });
             (bytes[kind] ??= {})[build] = weight.gzip;
             for (const [milestone, ms] of Object.entries(weight.times)) record(`${kind}: ${milestone}`, build, ms);
+            const click = weight.times['event click'];
+            const ready = weight.times['ready for a tap'];
+            if (click !== undefined && ready !== undefined) {
+              const requests = weight.requests.filter((r) => r.start >= click && r.start <= ready);
+              walks[build] = { ready: ready - click, requests: requests.map((r) => ({ ...r, start: r.start - click, end: r.end - click })) };
+            }
             if (kind === 'event-list') {
               // The same visitor again, within the caches' life: what the first visit left in the HTTP cache.
               const again = await measurePage(context, url, kind, throttle);
@@ -165,23 +186,38 @@ export default async function phone(): Promise<BenchTable[]> {
     rows.push([label, Math.round(old), Math.round(hinted), Math.round(now), `${now <= old ? '−' : '+'}${Math.abs(Math.round(now - old))}`, `${Math.round((100 * now) / old)}%`]);
   }
   const weightRows = KINDS.map((kind) => [kind, ...BUILDS.map((build) => bytes[kind]?.[build] ?? 0)]);
+  // A chunk by its name without the hash; a lookup by its path under the endpoint.
+  const shortPath = (path: string): string => path.replace(/^\/[bn]\/(stagedoor-[\w.-]+?)(-[\w-]{8})?\.js$/, '$1.js').replace(/^\/api\/rest\/v2\//, '');
+  const walkTables = BUILDS.map((build, i): BenchTable => ({
+    title: `The flow page's last walk, ${NAMES[build]}: each request from the event's click to the map ready for a tap, ms from the click`,
+    columns: ['request', 'sent', 'answered'],
+    rows: [
+      ...(walks[build]?.requests ?? []).map((r) => [shortPath(r.path), Math.round(r.start), Math.round(r.end)]),
+      ['ready for a tap', Math.round(walks[build]?.ready ?? Number.NaN), ''],
+    ],
+    notes:
+      i === BUILDS.length - 1
+        ? ['A request sent after another was answered may be waiting on it: those are the round trips in a row (test/elements/round-trips.test.ts counts them for the lookups). The visitor chooses the performance between the two waits. Chunks are named without their hash; lookups by their path under /api/rest/v2/.']
+        : [],
+  }));
   return [
     {
       title: `A throttled phone (4× CPU, slow 4G): ms from navigation, median of ${RUNS}, baseline ${BASELINE_COMMIT} vs this build`,
-      columns: ['page: milestone', `baseline ${BASELINE_COMMIT}`, 'this build, list preloaded', 'this build, list in the page', 'change ms', 'in the page/baseline'],
+      columns: ['page: milestone', ...BUILDS.map((build) => NAMES[build]), 'change ms', 'in the page/baseline'],
       rows,
       notes: [
         'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit in a fresh context, the second visit in the same one.',
-        'Both builds: the page lists its elements\' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json); this build\'s pages also preload the list of events (<link rel="preload" as="fetch" crossorigin>, which its client takes; the baseline\'s cannot: it asks without credentials) or carry the list itself (<script type="application/json" id="stagedoor-first-list">, the proxy\'s answer as a host prints it: no request for the list; "change" and the ratio compare that column with the baseline), and load the loader by its versioned name, stagedoor-loader-<hash>.js (the baseline has only stagedoor.js, revalidated on every visit); the bundle\'s files cached as `stagedoor serve` caches them, and sent as it sends them: this build\'s as the brotli copies its build writes, the baseline\'s (which has none) gzip\'d.',
-        'Goals (issue 34): first card ≤ 1,200 ms; ready for a tap ≤ 2,500 ms; second visit ≤ 800 ms to the first card.',
+        `Both builds: the page lists its elements' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json), and loads the loader by its versioned name, stagedoor-loader-<hash>.js, where the build has one; the bundle's files cached as \`stagedoor serve\` caches them, and sent as it sends them (the brotli copies a build writes, else gzip'd). The list of events is preloaded (<link rel="preload" as="fetch" crossorigin>) where the build's client takes it (this build${takesList ? ' and the baseline' : '; not the baseline, which asks without credentials'}); in the last column the page carries the list itself instead (<script type="application/json" id="stagedoor-first-list">, the proxy's answer as a host prints it: no request for the list; "change" and the ratio compare that column with the baseline).`,
+        'Goals (issue 34): first card ≤ 1,200 ms; the whole walk to a seat map ready for a tap ≤ 2,500 ms; second visit ≤ 800 ms to the first card. "event click": when the walk pressed the event\'s card (the first card shown, then the next frame).',
         'Served over HTTP/1.1 (6 connections per origin), where every extra file costs more than behind an HTTP/2 CDN.',
         before,
         loadNote('after the run'),
       ],
     },
+    ...walkTables,
     {
       title: 'JavaScript the throttled pages fetched (gzip bytes, up to their last milestone)',
-      columns: ['page', `baseline ${BASELINE_COMMIT}`, 'this build, list preloaded', 'this build, list in the page'],
+      columns: ['page', ...BUILDS.map((build) => NAMES[build])],
       rows: weightRows,
     },
   ];

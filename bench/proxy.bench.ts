@@ -27,18 +27,19 @@
  * one connection (no queueing): the latency the proxy adds to one request.
  * A third takes sockets out: the proxy's own cost per request, in process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { BASELINE_COMMIT, baselineBuild, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
 import { findNginx, startNginx, type RunningNginx } from './nginx.ts';
+import { compiledCli, cpuMs, deployed, percentile, started, type Deployed } from './processes.ts';
 import { createProxy } from '../src/server/proxy/index.ts';
 import { createSandbox } from '../src/server/sandbox/index.ts';
-import { buildServer, root } from '../scripts/build.mjs';
-import { run as runProcess, type Running } from '../test/server/cli-helpers.ts';
+import { root } from '../scripts/build.mjs';
+import { run as runProcess } from '../test/server/cli-helpers.ts';
 
 const CONNECTIONS = 10;
 const SECONDS = 3;
@@ -56,26 +57,6 @@ interface Measured {
   bad: number;
   /** CPU time of the serving process(es) per request, µs (NaN when unknown). */
   cpuUs: number;
-}
-
-/** User + system CPU time of processes, in ms (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      // utime and stime are fields 14 and 15 of stat: 12 and 13 after the command name.
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return Number.NaN;
-    }
-  }
-  return ticks * 10;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 function run(url: string, headers: Record<string, string>, seconds: number, connections = CONNECTIONS, pids: () => number[] = () => []): Promise<Measured> {
@@ -128,12 +109,6 @@ async function measure(targets: Target[], path: string, seconds: number, connect
 const ms = (value: number) => value.toFixed(2);
 const signed = (value: number) => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
 
-async function started(cli: Running, pattern: RegExp): Promise<string> {
-  const [, url] = await cli.line(pattern, 30_000);
-  if (!url) throw new Error(`no URL in the line matching ${pattern}`);
-  return url;
-}
-
 const IN_PROCESS_REQUESTS = 5000;
 
 /** Mean µs per request over `IN_PROCESS_REQUESTS` sequential requests, after as many to warm up. */
@@ -169,57 +144,16 @@ async function inProcess(eventPath: string): Promise<BenchTable> {
   };
 }
 
-interface Deployed {
-  child: ChildProcess;
-  url: string;
-  stop(): Promise<void>;
-}
-
-/**
- * `node <cli.js> proxy --upstream URL --port 0`, every other option its default, stdout (its access
- * log and its first line) into `out` as a service manager would keep it, in its own process group.
- */
-async function deployed(cliJs: string, upstream: string, out: string): Promise<Deployed> {
-  const fd = openSync(out, 'a');
-  const child = spawn(process.execPath, [cliJs, 'proxy', '--upstream', upstream, '--port', '0'], {
-    env: { ...process.env, STAGEDOOR_API_KEY: KEY },
-    stdio: ['ignore', fd, 'pipe'],
-    detached: true,
-  });
-  closeSync(fd);
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const url = /^Stagedoor proxy: (http:\/\/127\.0\.0\.1:\d+\/api)\//m.exec(readFileSync(out, 'utf8'))?.[1];
-    if (url) {
-      return {
-        child,
-        url,
-        async stop() {
-          if (child.exitCode !== null || child.pid === undefined) return;
-          process.kill(-child.pid, 'SIGTERM');
-          await exited;
-        },
-      };
-    }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the proxy did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 export default async function proxyBench(): Promise<BenchTable[]> {
   const loadBefore = loadNote('at the start of the run');
   // The command line as the package ships it: compiled, no tsx.
-  const compiled = join(root, 'node_modules', '.cache', 'stagedoor-bench');
-  rmSync(compiled, { recursive: true, force: true });
-  await buildServer({ outDir: compiled, declarations: false });
-  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runProcess(process.execPath, [join(compiled, 'server', 'cli.js'), ...args], env);
+  const cliJs = await compiledCli('stagedoor-bench');
+  const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runProcess(process.execPath, [cliJs, ...args], env);
   const baseline = await baselineBuild();
   const compiledBaseline = join(root, 'node_modules', '.cache', 'stagedoor-bench-baseline');
   rmSync(compiledBaseline, { recursive: true, force: true });
   await baseline.buildServer({ outDir: compiledBaseline, declarations: false });
+  const asShipped = (cli: string, upstream: string, out: string) => deployed(cli, ['--upstream', upstream, '--port', '0'], out, { STAGEDOOR_API_KEY: KEY });
   const logs = mkdtempSync(join(tmpdir(), 'stagedoor-bench-'));
   const sandboxCli = cli(['sandbox', '--port', '0']);
   let proxyCli: Deployed | undefined;
@@ -228,8 +162,8 @@ export default async function proxyBench(): Promise<BenchTable[]> {
   try {
     const sandbox = await started(sandboxCli, /^Stagedoor sandbox: (http:\/\/127\.0\.0\.1:\d+)\//);
     // As a theatre runs it: `stagedoor proxy --upstream URL`, every other option its default (the access log on stdout).
-    proxyCli = await deployed(join(compiled, 'server', 'cli.js'), sandbox, join(logs, 'proxy.out'));
-    baselineCli = await deployed(join(compiledBaseline, 'server', 'cli.js'), sandbox, join(logs, 'baseline.out'));
+    proxyCli = await asShipped(cliJs, sandbox, join(logs, 'proxy.out'));
+    baselineCli = await asShipped(join(compiledBaseline, 'server', 'cli.js'), sandbox, join(logs, 'baseline.out'));
     const proxy = proxyCli.url;
     const nginxBinary = findNginx();
     if (nginxBinary) nginx = await startNginx(nginxBinary, sandbox, KEY);

@@ -53,6 +53,22 @@ export interface BookingEventDetails {
    * `add_payment_info`, `purchase` (once per booking reference). Never personal data.
    */
   'booking-analytics': { name: AnalyticsName; ecommerce: AnalyticsEcommerce };
+  /**
+   * Where the visitor stands in the proxy's waiting room changed (docs/waiting-room.md): fired by
+   * the `<seat-picker>` showing the waiting view, when the status, place, people ahead or estimate
+   * changed (not on a poll that changed nothing). `status`: `before` (the pre-queue, before the
+   * on-sale), `waiting`, `paused`, `proof` (proving work to join), `catching-up` (the room's store
+   * is down; the place is kept), `offline` (the room cannot be reached; asked again).
+   */
+  'booking-queue-change': {
+    room: string;
+    status: 'before' | 'waiting' | 'paused' | 'proof' | 'catching-up' | 'offline';
+    position: number | null;
+    ahead: number | null;
+    waitSeconds: { low: number; high: number } | null;
+  };
+  /** The visitor was admitted from the waiting room: the pass lasts until `expiresAt` (ISO); the seats show. */
+  'booking-queue-admitted': { room: string; expiresAt: string };
 }
 
 export type AnalyticsName =
@@ -108,5 +124,7 @@ declare global {
     'booking-error': BookingEvent<'booking-error'>;
     'booking-remote-change': BookingEvent<'booking-remote-change'>;
     'booking-analytics': BookingEvent<'booking-analytics'>;
+    'booking-queue-change': BookingEvent<'booking-queue-change'>;
+    'booking-queue-admitted': BookingEvent<'booking-queue-admitted'>;
   }
 }

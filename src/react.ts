@@ -121,6 +121,10 @@ export interface SeatPickerJSXProps {
   'onbooking-basket-change'?: (event: BookingEvent<'booking-basket-change'>) => void;
   /** When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`. */
   'onbooking-error'?: (event: BookingEvent<'booking-error'>) => void;
+  /** Where the visitor stands in the proxy's waiting room changed (the waiting view shows): `{ room, status, position, ahead, waitSeconds }`; not on a poll that changed nothing. */
+  'onbooking-queue-change'?: (event: BookingEvent<'booking-queue-change'>) => void;
+  /** The visitor was admitted from the waiting room and the seats show: `{ room, expiresAt }` (the pass's expiry). */
+  'onbooking-queue-admitted'?: (event: BookingEvent<'booking-queue-admitted'>) => void;
   /** The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first). */
   'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
 }
@@ -245,6 +249,10 @@ export interface BookingProviderJSXProps {
   'onbooking-order-completed'?: (event: BookingEvent<'booking-order-completed'>) => void;
   /** `booking-payment-failed` from an element inside it (events bubble). */
   'onbooking-payment-failed'?: (event: BookingEvent<'booking-payment-failed'>) => void;
+  /** `booking-queue-admitted` from an element inside it (events bubble). */
+  'onbooking-queue-admitted'?: (event: BookingEvent<'booking-queue-admitted'>) => void;
+  /** `booking-queue-change` from an element inside it (events bubble). */
+  'onbooking-queue-change'?: (event: BookingEvent<'booking-queue-change'>) => void;
   /** `booking-remote-change` from an element inside it (events bubble). */
   'onbooking-remote-change'?: (event: BookingEvent<'booking-remote-change'>) => void;
   /** `booking-selection` from an element inside it (events bubble). */

@@ -16,6 +16,7 @@
  * Browser-safe: no DOM, no Node.
  */
 import { claimEarly } from './early.ts';
+import { endpointKey } from './endpoint.ts';
 import { buildQuery, fillPath, parseParam } from './match.ts';
 import {
   operations,
@@ -26,6 +27,7 @@ import {
   type Operations,
   type ResponseOf,
 } from './operations.ts';
+import { roomHeaders, type RoomAnswer, type RoomJoinBody } from './room.ts';
 import { ServerClock } from './time.ts';
 import type { AddTicketsResult, AreasPricesResult, AreasPricesWire } from './types.ts';
 
@@ -118,6 +120,11 @@ export interface ApiClient extends ApiMethods {
   readonly endpoint: string;
   /** The server's clock, updated from every response (its Server-Timing clock stamp, else its Date header). */
   readonly clock: ServerClock;
+  /**
+   * Join the proxy's waiting room, or ask again where the visitor stands (one call):
+   * `join` is the path a 428 named (`Room.join`), under this endpoint's origin.
+   */
+  joinRoom(join: string, body: RoomJoinBody, init?: CallInit): Promise<RoomAnswer>;
 }
 
 export interface ApiClientOptions {
@@ -242,9 +249,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const clock = options.clock ?? new ServerClock();
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
 
-  async function call(op: OperationRow, args: Record<string, unknown> = {}, init: CallInit = {}): Promise<unknown> {
-    const url = endpoint + prepare(op, args);
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const key = endpointKey(endpoint);
+
+  async function call(op: OperationRow, args: Record<string, unknown> = {}, init: CallInit = {}, url = endpoint + prepare(op, args)): Promise<unknown> {
+    // The waiting room's queue id and pass, on the operations a room gates, once the visitor has them (room.ts).
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers, ...roomHeaders(op.name, key) };
     let body: string | undefined;
     if (op.body) {
       if (args.body === undefined || args.body === null || typeof args.body !== 'object') {
@@ -288,7 +297,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return normalize ? normalize(value) : value;
   }
 
-  const client: Record<string, unknown> = { endpoint, clock };
+  const room = { name: 'joinRoom', method: 'POST', body: true } as OperationRow;
+  const client: Record<string, unknown> = {
+    endpoint,
+    clock,
+    joinRoom: (join: string, body: RoomJoinBody, init?: CallInit) => call(room, { body }, init, new URL(join, key).href),
+  };
   for (const op of Object.values(operations) as OperationRow[]) {
     client[op.name] = (args?: Record<string, unknown>, init?: CallInit) => call(op, args, init);
   }

@@ -11,7 +11,8 @@
  *   stagedoor start           `npm start`: the demo pages through Vite (reload on
  *                             change), the proxy at /api and the sandbox as its
  *                             upstream, and the docs pages at /docs/ (docs-site.ts),
- *                             in one process on 127.0.0.1:$PORT (8080).
+ *                             in one process on 127.0.0.1:$PORT (8080); one show
+ *                             behind a waiting room that opens a minute after start.
  *   stagedoor serve [--dist DIR]
  *                             The same with the built demo pages (dist/demo, from
  *                             `npm run build`) instead of Vite.
@@ -104,7 +105,7 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   const actual = await listenOn(server, port, DEMO_HOST);
   const origin = `http://${DEMO_HOST}:${actual}`;
   // Loaded here so that `stagedoor proxy` never loads the sandbox.
-  const { createDemoSite, isDemoServicePath } = await import('./demo-site.ts');
+  const { createDemoSite, isDemoServicePath, DEMO_ON_SALE } = await import('./demo-site.ts');
   const site = createDemoSite({ origin });
   const onRefusal = (status: number, reason: string) => site.proxy.refused(status, reason);
   answerClientErrors(server, onRefusal);
@@ -146,6 +147,14 @@ async function runDemo(mode: 'vite' | 'static', args: string[]): Promise<void> {
   closeOnSignal(server, closePages);
   console.log(`Stagedoor demo: ${origin}/`);
   console.log(`Stagedoor docs: ${origin}${DOCS_PATH}/`);
+  if (site.room) {
+    const at = new Date(site.room.opensAt).toLocaleTimeString('en-GB');
+    console.log(
+      `Stagedoor demo on-sale: ${site.room.show} goes on sale at ${at}, a minute from now, behind a waiting room ` +
+        `(${DEMO_ON_SALE.crowd} simulated visitors in its pre-queue, ${DEMO_ON_SALE.ratePerMinute} admitted a minute): ` +
+        `open the show to see the countdown, your place and your admission (docs/waiting-room.md).`,
+    );
+  }
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -128,11 +128,4 @@ export function resolveConfig(...layers: Partial<BookingConfig>[]): BookingConfi
   return config;
 }
 
-/** The endpoint as an absolute URL: what identifies one widget's shared state on a page. */
-export function endpointKey(endpoint: string): string {
-  try {
-    return new URL(endpoint, typeof location !== 'undefined' ? location.href : 'http://localhost/').href.replace(/\/+$/, '');
-  } catch {
-    return endpoint;
-  }
-}
+export { endpointKey } from '../api/endpoint.ts';

@@ -90,6 +90,10 @@ test('npm start: one process serves the demo page, the proxy at /api and the san
     assert.equal((await fetch(image)).status, 200);
 
     await readDocs(app, url ?? '');
+
+    // The demo on-sale, said in the banner (test/server/demo-on-sale.test.ts tries the room itself).
+    const [, show] = await app.line(/^Stagedoor demo on-sale: (.+) goes on sale at \d\d:\d\d:\d\d, a minute from now, behind a waiting room .*docs\/waiting-room\.md/, 10_000);
+    assert.equal(show, 'Swan Lake');
   } finally {
     await app.stop();
   }

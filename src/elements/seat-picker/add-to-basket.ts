@@ -45,6 +45,8 @@ export interface AddHost {
   readonly host: HTMLElement;
   /** Focus the notice about the add (after its next render). */
   focusNotice(): void;
+  /** The proxy's waiting room refused the add (428: the pass ran out): back to the waiting view. */
+  waitInRoom(): void;
 }
 
 /**
@@ -83,6 +85,8 @@ export async function addToBasket(host: AddHost, body: AddTicketsV2Body, count: 
     return;
   }
   const failure = outcome.error;
+  // Only the waiting room answers 428 (its pass ran out, or none): the picker shows the room again.
+  if (failure.status === 428) return host.waitInRoom();
   const exceeded = failure.kind === 'bookable-exceeded' || failure.reason === 'BookableTicketsExceeded';
   const n = failure.bookableTicketsCount;
   if (exceeded && n !== null && n > 0 && n < count) {

@@ -4,6 +4,7 @@
  * paired parts, and the venue's seating plan.
  */
 import { isAbortError, type ApiClient } from '../../api/client.ts';
+import { roomOf } from '../../api/room-refusal.ts';
 import { msg } from '../../i18n/msg.ts';
 import { toFailure, type Failure } from '../../state/failure.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
@@ -34,8 +35,12 @@ export function seatsFailure(error: unknown): Failure {
   return toFailure(error, { otherwise: notLoaded, network: notLoaded });
 }
 
-/** A refusal ("not for this show"), as opposed to a failure worth retrying. */
+/**
+ * A refusal ("not for this show"), as opposed to a failure worth retrying. The waiting room's
+ * (428 with a room) is neither: it goes up to the picker, which shows the waiting view.
+ */
 function isRefusal(error: unknown): boolean {
+  if (roomOf(error)) return false;
   const { kind } = seatsFailure(error);
   return kind === 'refused' || kind === 'not-found' || kind === 'gone' || kind === 'conflict';
 }

@@ -42,6 +42,8 @@ export interface AddingPort {
   /** Some chosen seats were taken meanwhile (409): read the map again and say which. */
   seatsTaken(failure: BasketFailure): void;
   focusNotice(): void;
+  /** The waiting room refused the add: ask for the seats again, which shows the room. */
+  waitInRoom(): void;
 }
 
 export class SeatAdding {
@@ -139,6 +141,7 @@ export class SeatAdding {
         emit: (type, detail) => port.emit(type, detail),
         host: port.host,
         focusNotice: () => port.focusNotice(),
+        waitInRoom: () => port.waitInRoom(),
       },
       body,
       count,

@@ -4,6 +4,9 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { createRef, ref } from 'lit/directives/ref.js';
 import type { ApiClient } from '../../api/client.ts';
+import type { RoomRef } from '../../api/room.ts';
+import { roomOf } from '../../api/room-refusal.ts';
+import { endpointKey } from '../../api/endpoint.ts';
 import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
 import { leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
@@ -24,6 +27,7 @@ import { seatPickerStyles } from './seat-picker.styles.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
+import type { WaitingView } from './waiting-view.ts';
 
 export type { SeatPickerMode } from './seat-picker-mode.ts';
 
@@ -54,8 +58,15 @@ export type { SeatPickerMode } from './seat-picker-mode.ts';
  * A performance chosen by keyboard in `<performance-calendar>` hands the focus
  * to the map's seat.
  *
+ * While the proxy's waiting room holds the performance (docs/waiting-room.md), a waiting view
+ * shows instead of the seats (a chunk fetched only then): a countdown to the on-sale, then the
+ * visitor's place, the people ahead, the estimated wait and the progress; the page's title shows
+ * the place. Once admitted, the seats show and say so.
+ *
  * @fires booking-basket-change - After seats were added: `{ action: 'add', basketId, basket }`.
  * @fires booking-error - When adding failed and the visitor was told why: `{ source: 'seat-picker', message, status }`.
+ * @fires booking-queue-change - Where the visitor stands in the proxy's waiting room changed (the waiting view shows): `{ room, status, position, ahead, waitSeconds }`; not on a poll that changed nothing.
+ * @fires booking-queue-admitted - The visitor was admitted from the waiting room and the seats show: `{ room, expiresAt }` (the pass's expiry).
  * @fires booking-remote-change - The basket changed in another tab or window of the site and this page now shows it: `{ change, basketId }`; once per change, fired by one element of the page (whichever shows the basket first).
  *
  * @csspart base - The whole picker.
@@ -85,6 +96,15 @@ export type { SeatPickerMode } from './seat-picker-mode.ts';
  * @csspart option - One choice of area and price (best available, general admission).
  * @csspart loading - The loading message.
  * @csspart empty - Shown when no performance is chosen, or nothing is left.
+ * @csspart queue - The waiting view (its `data-status`: `joining`, `before`, `waiting`, `paused`, `catching-up`, `offline`).
+ * @csspart queue-heading - The waiting view's heading.
+ * @csspart queue-message - What the waiting view says of the visitor's status.
+ * @csspart queue-countdown - The time left until the on-sale.
+ * @csspart queue-position - The visitor's place in the queue.
+ * @csspart queue-ahead - How many people are ahead.
+ * @csspart queue-wait - The estimated wait, a range in words.
+ * @csspart queue-progress - The progress through the queue since the first place seen.
+ * @csspart queue-note - The note that the view updates itself and that a reload keeps the place.
  * @csspart status - The polite live region that announces selection changes and totals (visually hidden).
  * @csspart error - A failure (role="alert"): its sentence and, when trying again may help, the retry button.
  * @csspart error-message - The failure's sentence.
@@ -286,6 +306,38 @@ export class SeatPicker extends BookingElement {
     new later.FocusRecovery(this, () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]') ?? this.renderRoot.querySelector<HTMLElement>('#title'));
     return this.laterPart;
   }
+  /** The waiting view (waiting-view.ts): a chunk of its own, fetched only when a room answered. */
+  private readonly waitingPart = this.lazy(() => import('./waiting-view.ts').then((m) => this.withWaitingView(m)));
+  private waiting: WaitingView | undefined;
+  /** The waiting view was rendered in this update (else it stops waiting: `updated`). */
+  private inRoom = false;
+
+  private withWaitingView(m: typeof import('./waiting-view.ts')): WaitingView {
+    this.addStyles(m.waitingViewStyles);
+    const booking = () => this.bookingController.booking;
+    return (this.waiting = new m.WaitingView(this, {
+      get api() {
+        return booking().api;
+      },
+      get endpointKey() {
+        return endpointKey(booking().config.endpoint);
+      },
+      get config() {
+        return booking().config;
+      },
+      announce: (text) => this.announce(text),
+      queueChanged: (detail) => void this.emit('booking-queue-change', detail),
+      roomLeft: (admitted) => {
+        // The pass is kept: the seats are asked for again, with it. Focus in the view goes on to the map.
+        if (this.matches(':focus-within')) this.focusSeats = true;
+        this.reloadCount += 1;
+        if (!admitted) return;
+        this.announce(msg('It is your turn: choose your seats.'));
+        void this.emit('booking-queue-admitted', admitted);
+      },
+    }));
+  }
+
   /** The ticket count best available and general admission start from (the shared selection's). */
   private wantedCount = 2;
 
@@ -326,6 +378,9 @@ export class SeatPicker extends BookingElement {
       this.reloadCount += 1;
     },
     focusNotice: () => void this.focusNotice(),
+    waitInRoom: () => {
+      this.reloadCount += 1;
+    },
   });
 
   private get map(): SeatMap | null {
@@ -433,6 +488,7 @@ export class SeatPicker extends BookingElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    if (!this.inRoom) this.waiting?.leave();
     const viewport = this.viewportRef.value;
     const sizer = this.sizerRef.value;
     const canvas = this.canvasRef.value;
@@ -484,6 +540,7 @@ export class SeatPicker extends BookingElement {
   // ------------------------------------------------------------------ render
 
   protected override render(): TemplateResult {
+    this.inRoom = false;
     return html`
       <section class="stack" part="base" aria-labelledby="title">
         <h2 id="title" part="heading" tabindex="-1">${msg('Choose your seats')}</h2>
@@ -494,11 +551,23 @@ export class SeatPicker extends BookingElement {
             return kept ? this.renderAvailability(kept) : html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
           },
           complete: (value) => (value ? this.renderAvailability(value) : this.renderNoPerformance()),
-          error: (error) => renderFailure(seatsFailure(error).message, () => void this.availabilityTask.run()),
+          error: (error) => {
+            const room = roomOf(error);
+            return room ? this.renderRoom(room) : renderFailure(seatsFailure(error).message, () => void this.availabilityTask.run());
+          },
         })}
         <div class="visually-hidden" role="status" aria-live="polite" part="status">${this.announcement}</div>
       </section>
     `;
+  }
+
+  /** The proxy's waiting room holds this performance: the waiting view (fetched now), until admitted. */
+  private renderRoom(room: RoomRef): TemplateResult {
+    this.inRoom = true;
+    const view = this.waitingPart();
+    if (!view) return html`<p part="loading" role="status">${msg('Loading the seats…')}</p>`;
+    view.show(room);
+    return view.render();
   }
 
   private renderNoPerformance(): TemplateResult {

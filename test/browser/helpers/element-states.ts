@@ -10,6 +10,7 @@ import { fixture, html } from '@open-wc/testing';
 import { waitUntil } from '../../elements/helpers/wait.ts';
 import type { TemplateResult } from 'lit';
 import { NOT_AVAILABLE_YET } from '../../../src/api/client.ts';
+import type { RoomAnswer } from '../../../src/api/room.ts';
 import { ServerClock } from '../../../src/api/time.ts';
 import type { AddTicketsResult, FullTicketInfo, PerformanceResult, VenueInfo } from '../../../src/api/types.ts';
 import '../../../src/index.ts';
@@ -680,6 +681,38 @@ const seatPicker: Scenario[] = [
       const best = await r.mount(booking, html`<seat-picker performance-id="1" mode="best-available"></seat-picker>`);
       await waitUntil(() => $(best, '#payment-note') && $(best, '[part~="option"]'), 'the note beside best available');
       await r.snap(best);
+    },
+  },
+  {
+    state: 'the waiting room: joining, the countdown before the on-sale, waiting with progress, paused, catching up, unreachable',
+    run: async (r) => {
+      const refused = () => {
+        throw apiError('getFullAvailability', 428, { Message: 'This performance is behind a waiting room: join it to get a pass.', Room: { id: 'hot-show', join: '/api/stagedoor/room/hot-show' }, Pass: 'missing' });
+      };
+      /** A picker whose room answers `answers` in turn (the last again). */
+      const inRoom = async (status: string, ...answers: (Partial<RoomAnswer> | Error | 'no answer')[]) => {
+        let i = 0;
+        const joinRoom = () => {
+          const next = answers[Math.min(i++, answers.length - 1)];
+          if (next === 'no answer') return never<RoomAnswer>();
+          if (next instanceof Error) throw next;
+          const now = Date.now();
+          return { room: 'hot-show', status: 'waiting', opensAt: new Date(now + 300_000).toISOString(), now: new Date(now).toISOString(), position: null, ahead: null, ratePerMinute: 60, waitSeconds: null, pollSeconds: 1, ...next } as RoomAnswer;
+        };
+        const el = await r.mount(r.booking(r.api(seatHandlers({ getFullAvailability: refused, joinRoom }))), html`<seat-picker performance-id="1"></seat-picker>`);
+        await waitUntil(() => $(el, `[part~="queue"][data-status="${status}"]`), `the waiting view, ${status}`, { timeout: 5000 });
+        await settled(el);
+        return el;
+      };
+      await r.snap(await inRoom('joining', 'no answer'));
+      await r.snap(await inRoom('before', { status: 'before' }));
+      // An estimate in hours: Intl's "7–10 minutes" is French too, and would read here as English left behind.
+      const waiting = await inRoom('waiting', { position: 9000, ahead: 8999, waitSeconds: { low: 5400, high: 7000 } }, { position: 8000, ahead: 7999, waitSeconds: { low: 4800, high: 6100 } });
+      await waitUntil(() => $(waiting, '[part~="queue-progress"]'), 'the progress', { timeout: 5000 });
+      await r.snap(waiting);
+      await r.snap(await inRoom('paused', { status: 'paused', position: 40, ahead: 39 }));
+      await r.snap(await inRoom('catching-up', apiError('joinRoom', 503, { Message: 'The waiting room is catching up; your place is kept.', Room: { id: 'hot-show' }, retrySeconds: 5 })));
+      await r.snap(await inRoom('offline', networkError('joinRoom' as never)));
     },
   },
 ];

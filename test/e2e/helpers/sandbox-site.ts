@@ -6,7 +6,7 @@
  * other sites whose pages may call this proxy (CORS), e.g. a WordPress on
  * another port pointed at it.
  */
-import { createProxy } from '../../../src/server/proxy/index.ts';
+import { createProxy, type ProxyOptions } from '../../../src/server/proxy/index.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/server/sandbox/index.ts';
 import { startPageServer, type PageServer, type PageServerOptions } from './page-server.ts';
 import { pinnedClock } from './pinned-clock.ts';
@@ -20,6 +20,8 @@ export interface SandboxSiteOptions extends Omit<PageServerOptions, 'api' | 'api
   sandbox?: Omit<SandboxOptions, 'publicUrl'>;
   /** `false`: the proxy caches nothing (a test that reads availability right after a change). */
   proxyCache?: boolean;
+  /** Waiting rooms (memory store); with an `adminSecret`, the operator's `/stagedoor/rooms` is served too. */
+  rooms?: ProxyOptions['rooms'];
 }
 
 export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServer> {
@@ -30,9 +32,10 @@ export function startSandboxSite(options: SandboxSiteOptions): Promise<PageServe
     sandbox ??= createSandbox({ clock: pinnedClock, ...options.sandbox, publicUrl: origin });
     return sandbox.fetch(request);
   };
-  const { allowedOrigins, secondEndpoint, sandbox: _sandboxOptions, proxyCache, ...pageOptions } = options;
-  const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, seatCaps: false, allowedOrigins, cache: proxyCache });
+  const { allowedOrigins, secondEndpoint, sandbox: _sandboxOptions, proxyCache, rooms, ...pageOptions } = options;
+  const proxy = createProxy({ upstream: sandboxFetch, apiKey: 'e2e-test-key', prefix: '/api', log: false, rateLimit: false, seatCaps: false, allowedOrigins, cache: proxyCache, rooms });
   const apis: PageServerOptions['apis'] = {};
+  if (rooms?.adminSecret) apis['/stagedoor/rooms'] = (request) => proxy.fetch(request);
   if (secondEndpoint) {
     let second: Sandbox | undefined;
     const secondFetch = (request: Request): Promise<Response> => {

@@ -7,6 +7,7 @@ import { html, type TemplateResult } from 'lit';
 import { fixture } from '@open-wc/testing';
 import { ApiError, NetworkError, type ApiClient, type ApiMethods } from '../../../src/api/client.ts';
 import { operations, type OperationName } from '../../../src/api/operations.ts';
+import type { RoomAnswer, RoomJoinBody } from '../../../src/api/room.ts';
 import { ServerClock } from '../../../src/api/time.ts';
 import { createBooking, registerSharedBooking, type BookingContextValue } from '../../../src/state/booking.ts';
 import { resolveConfig, type BookingConfig } from '../../../src/state/config.ts';
@@ -15,11 +16,18 @@ import '../../../src/elements/booking-provider/booking-provider.ts';
 // the bundle (the seat picker's Add, the checkout): a test's first add does not wait for a download.
 import '../../../src/state/basket-engine.ts';
 
-export type Handlers = Partial<{ [K in OperationName]: (args: Parameters<ApiMethods[K]>[0]) => ReturnType<ApiMethods[K]> | Awaited<ReturnType<ApiMethods[K]>> }>;
+/** The waiting room's join-and-poll call, beside the operations: `join` is the path, `body` what was sent. */
+type RoomHandler = (args: { join: string; body: RoomJoinBody }) => RoomAnswer | Promise<RoomAnswer>;
+
+export type Handlers = Partial<{ [K in OperationName]: (args: Parameters<ApiMethods[K]>[0]) => ReturnType<ApiMethods[K]> | Awaited<ReturnType<ApiMethods[K]>> }> & {
+  joinRoom?: RoomHandler;
+};
+
+type CallName = OperationName | 'joinRoom';
 
 export interface FakeApi extends ApiClient {
-  calls: { name: OperationName; args: unknown }[];
-  callsTo(name: OperationName): unknown[];
+  calls: { name: CallName; args: unknown }[];
+  callsTo(name: CallName): unknown[];
 }
 
 export function fakeApi(handlers: Handlers, options: { endpoint?: string; clock?: ServerClock } = {}): FakeApi {
@@ -28,7 +36,12 @@ export function fakeApi(handlers: Handlers, options: { endpoint?: string; clock?
     endpoint: options.endpoint ?? '/fake-api',
     clock: options.clock ?? new ServerClock(),
     calls,
-    callsTo: (name: OperationName) => calls.filter((c) => c.name === name).map((c) => c.args),
+    callsTo: (name: CallName) => calls.filter((c) => c.name === name).map((c) => c.args),
+    joinRoom: async (join: string, body: RoomJoinBody) => {
+      calls.push({ name: 'joinRoom', args: { join, body } });
+      if (!handlers.joinRoom) throw new Error('fake api: joinRoom is not stubbed');
+      return handlers.joinRoom({ join, body });
+    },
   };
   for (const name of Object.keys(operations) as OperationName[]) {
     client[name] = async (args: unknown) => {
@@ -42,7 +55,7 @@ export function fakeApi(handlers: Handlers, options: { endpoint?: string; clock?
 }
 
 /** The typed error the real client throws for an HTTP status. */
-export function apiError(operation: OperationName, status: number, body: unknown = { Message: `HTTP ${status}` }): ApiError {
+export function apiError(operation: CallName, status: number, body: unknown = { Message: `HTTP ${status}` }): ApiError {
   const message = typeof body === 'object' && body && 'Message' in body ? String((body as { Message: unknown }).Message) : `HTTP ${status}`;
   return new ApiError(operation, status, body, message);
 }
