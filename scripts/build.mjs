@@ -301,6 +301,12 @@ const isBasketModule = (id) => /[\\/]src[\\/]state[\\/](basket-engine|basket-fai
 const isPaymentModule = (id) => /[\\/]src[\\/](state[\\/]pending-payment|controllers[\\/]countdown-controller)\.ts$/.test(id);
 
 /**
+ * The seat map's model and its words: one chunk, which the seat picker imports, and its later part
+ * and best available too (each on its own would make the bundler cut it into two, a request more).
+ */
+const isSeatWordsModule = (id) => /[\\/]src[\\/](state[\\/]seat-map|elements[\\/]seat-picker[\\/](seat-words|seat-symbols|seat-colours))\.ts$/.test(id);
+
+/**
  * V8's explicit compile hint (https://v8.dev/blog/explicit-compile-hints): Chromium compiles every
  * function of a chunk that starts with it while the file streams in, off the main thread, rather
  * than each one lazily at its first call, on the main thread, in the middle of the first render.
@@ -361,6 +367,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
               { name: 'flow', test: isFlowModule, priority: 1, minShareCount: 2 },
               { name: 'basket', test: isBasketModule, priority: 1 },
               { name: 'payment', test: isPaymentModule, priority: 1 },
+              { name: 'seat-words', test: isSeatWordsModule, priority: 1 },
             ],
           },
           // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).
