@@ -13,7 +13,6 @@ import { createApiClient, type ApiClient } from '../api/client.ts';
 import { setLocale } from '../i18n/locale.ts';
 import { BasketStore } from './basket-store.ts';
 import { syncBasket } from './basket-sync.ts';
-import { keepChosenShow } from './chosen-show.ts';
 import { endpointKey, type BookingConfig } from './config.ts';
 import { SelectionStore } from './selection.ts';
 
@@ -49,7 +48,6 @@ export function createBooking(config: BookingConfig, options: CreateBookingOptio
   const basket = new BasketStore({ api, storageKey: key, timeZone: config.timeZone, restore: options.restore });
   if (options.sync ?? !options.api) syncBasket(basket, key);
   const selection = new SelectionStore();
-  keepChosenShow(selection, key);
   // The flow in the page's address and history (src/state/flow-history-start.ts, started by the elements whose choices
   // are its steps): off for a booking with an injected client unless asked for.
   const kept = options.history ?? !options.api ? config : { ...config, history: 'off' };

@@ -11,6 +11,7 @@ import { pageList } from '../../state/first-list.ts';
 import type { Shown } from '../../markup/event-markup.ts';
 import { give, hasTaker, showsKey, take, type SelectionStep } from '../../state/step-handoff.ts';
 import { keepFlowInHistory } from '../../state/flow-history-start.ts';
+import { keepChosenShow } from '../../state/chosen-show.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -291,6 +292,7 @@ export class EventList extends BookingElement {
       this.takerStore = selection;
       this.takerOff = take(showsKey(selection), this.takeStep);
       keepFlowInHistory(this.bookingController.booking);
+      keepChosenShow(this.bookingController.booking);
     }
     if (!this.hasUpdated && this.eventId === null && selection.value.eventId === null) {
       // A page opened at one of our links (?stagedoor-event=1042, or a later step: 1042-77001) shows that event's detail.

@@ -12,6 +12,7 @@ import type { BasketFailure } from '../../state/basket-store.ts';
 import { leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
 import { take, type SelectionStep } from '../../state/step-handoff.ts';
+import { keepChosenShow } from '../../state/chosen-show.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import type { Notice } from './add-to-basket.ts';
@@ -424,6 +425,7 @@ export class SeatPicker extends BookingElement {
       this.takerOff?.();
       this.takerStore = selection;
       this.takerOff = take(selection, this.takeSeats);
+      keepChosenShow(this.bookingController.booking);
     }
     // "2 tickets added to your basket" no longer holds once the basket is emptied or its hold ran out.
     const basket = this.bookingController.basket;
