@@ -223,7 +223,9 @@ function parallelImports() {
  */
 function coreChunk() {
   const imports = new Map();
-  const roots = [fromRoot('src/elements/booking-element.ts'), fromRoot('src/format.ts'), fromRoot('src/elements/booking-provider/booking-provider.component.ts')];
+  // The payment return's marker (state/return-page.ts) too: the checkout, the confirmation and the chosen show read it,
+  // and the chosen show is in the shared chunk, which a confirmation alone does not load.
+  const roots = [fromRoot('src/elements/booking-element.ts'), fromRoot('src/format.ts'), fromRoot('src/elements/booking-provider/booking-provider.component.ts'), fromRoot('src/state/return-page.ts')];
   let core;
   const closure = () => {
     const seen = new Set();
@@ -256,7 +258,9 @@ const FINAL_COMMENTS = false;
 /**
  * What the elements share beyond the core: @lit/task and Lit's directives, safeUrl, the event
  * details read on this page, the calendar's way to the look-ahead (state/lookahead-slot.ts), the
- * registry through which the list and the calendar hand the keyboard on (state/step-handoff.ts), and the
+ * registry through which the list and the calendar hand the keyboard on (state/step-handoff.ts), what starts
+ * the flow in the page's address with their first step (state/flow-history-start.ts) and the show chosen kept for
+ * the return from payment (state/chosen-show.ts; neither in the core, so a timer's page carries none of it), and the
  * failure module with its one template, the single-seat sentence and the plural rules. One chunk, so
  * that the list and the calendar need four (their own two, the core and this) and, with the loader
  * and the list's lookup, a page showing them makes six requests: what a browser sends at once over
@@ -268,7 +272,7 @@ const FINAL_COMMENTS = false;
  */
 const isSharedModule = (id) =>
   /[\\/]node_modules[\\/](@lit[\\/]task|lit-html[\\/](directive|async-directive|directive-helpers|directives[\\/]))/.test(id) ||
-  /[\\/]src[\\/](safe-url|state[\\/](event-details|lookahead-slot|step-handoff|failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
+  /[\\/]src[\\/](safe-url|state[\\/](event-details|lookahead-slot|step-handoff|flow-history-start|chosen-show|failure|single-seat-words)|elements[\\/]failure-view|i18n[\\/]plural)\.ts$/.test(id);
 
 /**
  * Small modules of our own that the elements after the calendar import (seat picker, checkout,
@@ -297,6 +301,12 @@ const isBasketModule = (id) => /[\\/]src[\\/]state[\\/](basket-engine|basket-fai
  * (155 gzip bytes), fetched with either.
  */
 const isPaymentModule = (id) => /[\\/]src[\\/](state[\\/]pending-payment|controllers[\\/]countdown-controller)\.ts$/.test(id);
+
+/**
+ * The seat map's model and its words: one chunk, which the seat picker imports, and its later part
+ * and best available too (each on its own would make the bundler cut it into two, a request more).
+ */
+const isSeatWordsModule = (id) => /[\\/]src[\\/](state[\\/]seat-map|elements[\\/]seat-picker[\\/](seat-words|seat-symbols|seat-colours))\.ts$/.test(id);
 
 /**
  * V8's explicit compile hint (https://v8.dev/blog/explicit-compile-hints): Chromium compiles every
@@ -359,6 +369,7 @@ export async function buildBundle({ outDir = fromRoot('dist'), emptyOutDir = fal
               { name: 'flow', test: isFlowModule, priority: 1, minShareCount: 2 },
               { name: 'basket', test: isBasketModule, priority: 1 },
               { name: 'payment', test: isPaymentModule, priority: 1 },
+              { name: 'seat-words', test: isSeatWordsModule, priority: 1 },
             ],
           },
           // Whitespace too (Vite keeps it in library builds, for the host's own minifier; this is final).

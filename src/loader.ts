@@ -26,13 +26,13 @@
  *   tag, and why); the others load regardless, and the tag is tried again
  *   when it next appears.
  * - An <event-list> in the page as parsed gets its list of events asked for
- *   at once, beside its chunks (src/api/early.ts): the only request the
+ *   at once, beside its chunks (src/api/early-list.ts): the only request the
  *   loader makes of the service, taken over by the element's api client;
  *   none when the page's HTML carries that answer (the `stagedoor-first-list`
  *   block, which the element reads: src/state/first-list.ts).
  */
 
-import { startList } from './api/early.ts';
+import { startList } from './api/early-list.ts';
 
 /** [export name of the class, files (its own chunk first), tags it renders in its shadow root] */
 type Entry = [name: string, files: string[], renders?: string[]];

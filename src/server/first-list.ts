@@ -1,6 +1,6 @@
 /**
  * `stagedoor first-list`: the block a page's HTML may carry so that its `<event-list>` shows its
- * first cards with no request (src/api/early.ts reads it; docs/embedding.md describes it):
+ * first cards with no request (src/api/early-list.ts names it, src/state/first-list.ts reads it; docs/embedding.md describes it):
  *
  *   <script type="application/json" id="stagedoor-first-list" data-endpoint="/api"
  *     data-fetched-at="2026-11-29T08:16:36Z" data-max-age="300">{"Events":[…]}</script>
@@ -9,7 +9,7 @@
  * its HTML (a template include refreshed every few minutes, a static site's build step).
  */
 import { parseArgs } from 'node:util';
-import { FIRST_LIST_ID, FIRST_LIST_MAX_AGE, listUrl } from '../api/early.ts';
+import { FIRST_LIST_ID, FIRST_LIST_MAX_AGE, listUrl } from '../api/early-list.ts';
 import { UsageError } from './proxy/command.ts';
 
 export const FIRST_LIST_USAGE = `  stagedoor first-list --proxy URL [--endpoint URL] [--event-type N]

@@ -13,7 +13,6 @@ import { createApiClient, type ApiClient } from '../api/client.ts';
 import { setLocale } from '../i18n/locale.ts';
 import { BasketStore } from './basket-store.ts';
 import { syncBasket } from './basket-sync.ts';
-import { keepChosenShow } from './chosen-show.ts';
 import { endpointKey, type BookingConfig } from './config.ts';
 import { SelectionStore } from './selection.ts';
 
@@ -33,7 +32,7 @@ export interface CreateBookingOptions {
   restore?: boolean;
   /** Keep the basket in step with the site's other tabs (default: yes, unless a client is injected). */
   sync?: boolean;
-  /** Keep the flow in the page's history (default: yes, unless a client is injected or the configuration's `history` is `off`). */
+  /** Keep the flow in the page's history (default: yes, unless a client is injected or the configuration's `history` is `off`); false makes the booking's `config.history` `off`. */
   history?: boolean;
 }
 
@@ -49,15 +48,10 @@ export function createBooking(config: BookingConfig, options: CreateBookingOptio
   const basket = new BasketStore({ api, storageKey: key, timeZone: config.timeZone, restore: options.restore });
   if (options.sync ?? !options.api) syncBasket(basket, key);
   const selection = new SelectionStore();
-  keepChosenShow(selection, key);
-  const booking = Object.freeze({ config: Object.freeze({ ...config }), api, basket, selection });
-  // The flow in the page's address and history, unless off (src/state/flow-history.ts): a chunk fetched with the
-  // visitor's first step, or at once when the address may name one or the entry is ours (a reload, Back into the page).
-  if ((options.history ?? !options.api) && config.history !== 'off') {
-    const start = (first?: Event) => void import('./flow-history.ts').then((m) => m.startHistory(booking, first));
-    if (globalThis.location?.search.includes(`${config.eventParam ?? 'stagedoor-event'}=`) || (globalThis.history?.state as { stagedoor?: 1 } | null)?.stagedoor) start();
-    else globalThis.document?.addEventListener('booking-selection', start, { once: true });
-  }
+  // The flow in the page's address and history (src/state/flow-history-start.ts, started by the elements whose choices
+  // are its steps): off for a booking with an injected client unless asked for.
+  const kept = options.history ?? !options.api ? config : { ...config, history: 'off' };
+  const booking = Object.freeze({ config: Object.freeze({ ...kept }), api, basket, selection });
   // Analytics only when switched on: its own chunk, never fetched otherwise.
   if (config.analytics) void import('../analytics/analytics.ts').then((m) => m.startAnalytics(booking));
   return booking;

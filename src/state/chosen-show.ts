@@ -6,17 +6,28 @@
  * calendar and the seat map show that performance again. Anywhere else a new
  * page starts with no choice, as before. Storage refused: nothing is kept.
  *
+ * Started by the elements whose choices it keeps (<event-list>, <performance-calendar>,
+ * <seat-picker>) as their booking reaches them, before their first render: not in the core, so a
+ * page holding none of them (a timer in a header) carries none of it.
+ *
  * No rendering; the DOM only through `location` (read).
  */
+import { endpointKey } from '../api/endpoint.ts';
 import { safeSessionStorage, type KeyValueStorage } from './basket-record.ts';
+import type { BookingContextValue } from './booking.ts';
 import { returnMarker } from './return-page.ts';
 import type { Selection, SelectionStore } from './selection.ts';
 
 const id = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
 
-/** Keep `selection` for the return from payment, and restore it on a return page. */
-export function keepChosenShow(selection: SelectionStore, key: string, storage: KeyValueStorage = safeSessionStorage()): void {
-  const name = `stagedoor:show:${key}`;
+/** The selections kept already (each element of a booking asks). */
+const kept = new WeakSet<SelectionStore>();
+
+/** Keep the booking's selection for the return from payment, and restore it on a return page (once per booking). */
+export function keepChosenShow({ selection, config }: BookingContextValue, storage: KeyValueStorage = safeSessionStorage()): void {
+  if (kept.has(selection)) return;
+  kept.add(selection);
+  const name = `stagedoor:show:${endpointKey(config.endpoint)}`;
   if (returnMarker()) {
     try {
       const kept = JSON.parse(storage.getItem(name) ?? 'null') as Partial<Selection> | null;

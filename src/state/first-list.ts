@@ -12,7 +12,7 @@
  * either way) it is `stale`: shown, and asked for again. Only ever the list: a show's detail,
  * dates and seats are always asked of the service.
  */
-import { FIRST_LIST_ID, FIRST_LIST_MAX_AGE, listUrl } from '../api/early.ts';
+import { FIRST_LIST_ID, FIRST_LIST_MAX_AGE, listUrl } from '../api/early-list.ts';
 import type { EventInfo } from '../api/types.ts';
 
 /** An instant with its zone (RFC 3339: `2026-11-29T08:16:36Z`, `…+01:00`): a time without one would be read in the visitor's. */

@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createApiClient } from '../../src/api/client.ts';
-import { claimEarly, EVENTS_PATH, startEarly } from '../../src/api/early.ts';
+import { claimEarly, startEarly } from '../../src/api/early.ts';
+import { EVENTS_PATH } from '../../src/api/early-list.ts';
 import { EVENTS_PATH as BUILD_EVENTS_PATH } from '../../scripts/build.mjs';
 import { operations } from '../../src/api/operations.ts';
 

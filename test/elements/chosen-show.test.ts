@@ -7,6 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { ServerClock } from '../../src/api/time.ts';
 import { createBooking, type BookingContextValue } from '../../src/state/booking.ts';
+import { keepChosenShow } from '../../src/state/chosen-show.ts';
 import { resolveConfig } from '../../src/state/config.ts';
 import { fakeApi } from './helpers/fake-api.ts';
 import { fakeBasketService } from './helpers/fake-basket.ts';
@@ -18,6 +19,8 @@ describe('the chosen show over the payment round trip', () => {
   const booking = () => {
     const clock = new ServerClock();
     const b = createBooking(config, { api: fakeApi(fakeBasketService({ clock }).handlers, { clock }) });
+    // As the list, the calendar and the seat picker start it, before their first render.
+    keepChosenShow(b);
     made.push(b);
     return b;
   };

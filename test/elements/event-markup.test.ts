@@ -1,12 +1,15 @@
 /**
  * <event-list> puts schema.org JSON-LD for what it shows into its light DOM:
  * checked by the structured-data validator (Google's Event fields, schema.org's vocabulary).
+ * Its chunk is fetched once the list has rested (MARKUP_QUIET_MS), never during a visitor's walk.
  */
 import { expect, html } from '@open-wc/testing';
 import { waitUntil } from './helpers/wait.ts';
 import '../../src/elements/event-list/event-list.ts';
 import type { EventList } from '../../src/elements/event-list/event-list.ts';
+import { MARKUP_QUIET_MS } from '../../src/elements/event-list/event-list.component.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
+import sinon from 'sinon';
 import { fakeApi, testBooking, withBooking } from './helpers/fake-api.ts';
 import { eventDetailFixture, eventFixture, performanceFixture, reviewsFixture, reviewsPage, venueFixture } from './helpers/catalogue-fixtures.ts';
 import { validateJsonLd } from './helpers/structured-data.ts';
@@ -35,8 +38,49 @@ function api() {
   });
 }
 
+/** Whether the page has asked for the markup's code (its module, as the test server names it). */
+const markupFetched = () => performance.getEntriesByType('resource').some((e) => /\/markup\/event-markup\b/.test(e.name));
+
 describe('<event-list> JSON-LD for search engines', () => {
-  afterEach(() => resetSharedBookings());
+  let clock: sinon.SinonFakeTimers | undefined;
+  afterEach(() => {
+    clock?.restore();
+    clock = undefined;
+    resetSharedBookings();
+  });
+
+  /**
+   * Until `check` holds: the controlled clock's due timers run, moved on by `step` ms each time (0: not
+   * moved), real frames between (the network's answers).
+   */
+  async function until(check: () => unknown, what: string, step = 0): Promise<void> {
+    for (let frame = 0; frame < 300; frame++) {
+      await clock!.tickAsync(step);
+      if (check()) return;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    throw new Error(what);
+  }
+
+  // First in this file: the page has not fetched the markup's code yet (once it has, changes are marked sooner).
+  it('fetches nothing for it while the visitor walks on within the quiet time; the page at rest, what it shows then is marked', async () => {
+    clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', ...('requestIdleCallback' in window ? (['requestIdleCallback', 'cancelIdleCallback'] as const) : [])] });
+    const el = await withBooking<EventList>(testBooking(api()), html`<event-list></event-list>`);
+    await until(() => el.shadowRoot!.querySelector('[part~="card-button"]'), 'the list did not show');
+    await clock.tickAsync(MARKUP_QUIET_MS - 100);
+    expect(markupFetched(), 'markup fetched while the list had not rested').to.equal(false);
+
+    // The visitor's step, before the quiet time is up: the time starts again from what it shows.
+    (el.shadowRoot!.querySelector('[part~="card-button"]') as HTMLButtonElement).click();
+    await until(() => el.shadowRoot!.querySelector('[data-focus="detail"]'), 'the detail did not show');
+    await clock.tickAsync(MARKUP_QUIET_MS - 100);
+    expect(markupFetched(), 'markup fetched within the quiet time after a step').to.equal(false);
+    expect(scripts(el)).to.have.length(0);
+
+    // At rest (an engine may still render the detail a little later: the time counts from its last change).
+    await until(() => items(el).length === 10, 'no JSON-LD for the detail once the page rested', 50);
+    expect(items(el)[0]).to.deep.include({ '@type': 'TheaterEvent', startDate: '2026-07-02T19:30:00+01:00' });
+  });
 
   it('gives the list, then the detail\'s next performances, one script replaced, valid for the search engine', async () => {
     const el = await withBooking<EventList>(testBooking(api()), html`<event-list></event-list>`);

@@ -12,6 +12,7 @@ import type { EventList } from '../../src/elements/event-list/event-list.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import sinon from 'sinon';
 import { flowParam, placeHref, readPlace, startHistory, stopHistory } from '../../src/state/flow-history.ts';
+import { keepChosenShow } from '../../src/state/chosen-show.ts';
 import type { BookingEvent } from '../../src/events.ts';
 import { testBooking, withBooking } from './helpers/fake-api.ts';
 import { twoShowsApi } from './helpers/two-shows.ts';
@@ -83,6 +84,8 @@ describe('the flow in the page address', () => {
     const opened = (query: string, endpoint?: string) => {
       history.replaceState(null, '', `${page}${query}`);
       const booking = testBooking(api(), endpoint ? { endpoint } : {});
+      // As the list starts them: the show kept for the payment return (at once), then the history.
+      keepChosenShow(booking);
       startHistory(booking);
       stopHistory();
       return [booking.selection.value.eventId, booking.selection.value.performanceId];
@@ -93,7 +96,9 @@ describe('the flow in the page address', () => {
     expect(opened('?stagedoor-event=7-x')).to.deep.equal([null, null]);
     // The payment return: the show this tab kept (src/state/chosen-show.ts) wins; with none kept (another tab), the address.
     const endpoint = `/flow-return-${Date.now()}`;
-    testBooking(api(), { endpoint }).selection.selectPerformance(42, 9);
+    const before = testBooking(api(), { endpoint });
+    keepChosenShow(before);
+    before.selection.selectPerformance(42, 9);
     expect(opened('?stagedoor=success&stagedoor-event=7-77001', endpoint)).to.deep.equal([9, 42]);
     expect(opened('?stagedoor=success&stagedoor-event=7-77001')).to.deep.equal([7, 77001]);
     sessionStorage.clear();

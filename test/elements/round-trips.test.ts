@@ -12,9 +12,10 @@
  * soon as what they tap shows. The lazy parts are imported here first, so a
  * round never waits on a module download (the bundle fetches those beside
  * the lookups: docs/development.md). The schema.org markup, for search
- * engines, is left out: the list's is placed before the click, and the
- * detail's lookup of the event's performances is answered at once (no visitor
- * waits for it).
+ * engines, is left out: it waits for the list to rest (a few seconds with no
+ * step), which a walk does not give it, and should a slow run give it that,
+ * the detail's lookup of the event's performances is answered at once (no
+ * visitor waits for it).
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { waitUntil } from './helpers/wait.ts';
@@ -139,8 +140,6 @@ async function flowPage() {
   const picker = provider.querySelector('seat-picker') as SeatPicker;
   const card = () => list.shadowRoot?.querySelector<HTMLElement>('[part~="card-button"]') ?? null;
   await waitUntil(card, 'the list shows its card');
-  // The list's markup (its venues read) is placed half a second after the cards, before the visitor's click.
-  await waitUntil(() => list.querySelector('script[data-stagedoor-markup]'), "the list's markup is placed");
   await settled(service.api);
   expect(service.pending()).to.equal(0);
   service.hold();

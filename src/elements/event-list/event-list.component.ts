@@ -10,6 +10,8 @@ import { readEvent } from '../../state/event-details.ts';
 import { pageList } from '../../state/first-list.ts';
 import type { Shown } from '../../markup/event-markup.ts';
 import { give, hasTaker, showsKey, take, type SelectionStep } from '../../state/step-handoff.ts';
+import { keepFlowInHistory } from '../../state/flow-history-start.ts';
+import { keepChosenShow } from '../../state/chosen-show.ts';
 import { toFailure, type Failure, type FailureWords } from '../../state/failure.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
@@ -32,6 +34,11 @@ function fetchDetailView(): Promise<DetailView> {
     throw error;
   }));
 }
+
+/** How long a list rests before its first schema.org markup is fetched (see markUp). */
+export const MARKUP_QUIET_MS = 3000;
+/** The markup's chunk has been asked for on this page: later changes are marked sooner. */
+let markupAsked = false;
 
 type LoadKind = 'types' | 'list' | 'detail' | 'venue' | 'reviews';
 
@@ -284,6 +291,8 @@ export class EventList extends BookingElement {
       this.takerOff?.();
       this.takerStore = selection;
       this.takerOff = take(showsKey(selection), this.takeStep);
+      keepFlowInHistory(this.bookingController.booking);
+      keepChosenShow(this.bookingController.booking);
     }
     if (!this.hasUpdated && this.eventId === null && selection.value.eventId === null) {
       // A page opened at one of our links (?stagedoor-event=1042, or a later step: 1042-77001) shows that event's detail.
@@ -301,12 +310,16 @@ export class EventList extends BookingElement {
   private markupSoon = 0;
 
   /**
-   * schema.org JSON-LD of what is shown, for search engines: its own chunk, half a second after
-   * the content (the first card never waits for it), handed what is shown then.
+   * schema.org JSON-LD of what is shown, for search engines: its own chunk, fetched once the list has
+   * been at rest for a while (MARKUP_QUIET_MS: no update, which each step of the visitor's makes, the
+   * calendar's and the seat picker's too, through the selection), at an idle moment. A crawler that
+   * renders waits for a page at rest; a visitor walking to a seat map pays nothing for it before the
+   * first tap. Once fetched, a change is marked half a second after it shows, handed what is shown then.
    */
   private markUp(): void {
-    if (this.markupSoon || !(this.listTask.value ?? this.venueTask.value)) return;
-    this.markupSoon = window.setTimeout(() => {
+    if (!(this.listTask.value ?? this.venueTask.value)) return;
+    clearTimeout(this.markupSoon);
+    this.markupSoon = window.setTimeout(() => (window.requestIdleCallback ?? setTimeout)(() => {
       this.markupSoon = 0;
       const id = this.detailEventId, event = this.detailTask.value, venue = this.venueTask.value;
       const { api, config } = this.bookingController.booking;
@@ -317,8 +330,9 @@ export class EventList extends BookingElement {
         currency: config.currency,
         timeZone: config.timeZone,
       };
+      markupAsked = true;
       void import('../../markup/event-markup.ts').then((m) => m.markShows(this, shown)).catch(() => undefined);
-    }, 500);
+    }), markupAsked ? 500 : MARKUP_QUIET_MS);
   }
 
   /** The list last told as shown (`booking-list-shown`); cleared while a detail shows. */

@@ -8,6 +8,8 @@ import { intlLocale } from '../../i18n/locale.ts';
 import { firstDayOfWeek } from '../../i18n/week.ts';
 import { lookAheadIfHere } from '../../state/lookahead-slot.ts';
 import { give, take, type SelectionStep } from '../../state/step-handoff.ts';
+import { keepFlowInHistory } from '../../state/flow-history-start.ts';
+import { keepChosenShow } from '../../state/chosen-show.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import { addMonths, compareMonths, parseMonth, type CalendarDate, type Month } from './calendar-dates.ts';
@@ -185,6 +187,8 @@ export class PerformanceCalendar extends BookingElement {
       this.takerOff?.();
       this.takerStore = this.booking.selection;
       this.takerOff = take(this.booking.selection, this.takeDates);
+      keepFlowInHistory(this.booking);
+      keepChosenShow(this.booking);
     }
     const eventId = this.currentEventId;
     const eventChanged = eventId !== this.shownEvent;

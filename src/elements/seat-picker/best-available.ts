@@ -12,7 +12,6 @@ import type { AddTicketsV2Body, AvailableTicketsResult, TicketAreaInfo } from '.
 import { plural } from '../../i18n/plural.ts';
 import { bestBlock } from '../../state/seat-map.ts';
 import type { AddSteps } from './add-to-basket.ts';
-import { PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
 
 export interface BestAvailableOptions {
@@ -83,7 +82,7 @@ export class BestAvailable extends ChoiceByCount {
       <button
         type="button"
         part="add-button"
-        aria-describedby=${view.paymentOpen ? `${id} ${PAYMENT_NOTE_ID}` : id}
+        aria-describedby=${view.paymentOpen ? `${id} ${view.paymentNoteId}` : id}
         aria-disabled=${view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
         @click=${() => view.adding || view.notBookable || void this.add(tickets.map((t) => t.TicketId))}
       >

@@ -7,7 +7,6 @@ import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { AddTicketsV2Body, AreaPriceGroup } from '../../api/types.ts';
 import { plural } from '../../i18n/plural.ts';
 import type { AddSteps } from './add-to-basket.ts';
-import { PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 import { ChoiceByCount, renderTicketCount, type ChoiceView } from './ticket-count.ts';
 
 export interface GeneralAdmissionOptions {
@@ -58,7 +57,7 @@ export class GeneralAdmission extends ChoiceByCount {
         type="button"
         part="add-button"
         aria-disabled=${!chosen || view.adding || view.notBookable || view.paymentOpen ? 'true' : 'false'}
-        aria-describedby=${view.paymentOpen ? [PAYMENT_NOTE_ID, view.pairedNoteId].filter((id) => typeof id === 'string').join(' ') : view.pairedNoteId}
+        aria-describedby=${view.paymentOpen ? [view.paymentNoteId, view.pairedNoteId].filter((id) => typeof id === 'string').join(' ') : view.pairedNoteId}
         @click=${() => chosen && !view.adding && !view.notBookable && void this.add(chosen.area.AreaId, chosen.price.Price, count)}
       >
         ${view.adding

@@ -12,13 +12,11 @@ import type { BasketFailure, BasketStore } from '../../state/basket-store.ts';
 import { networkMessage } from '../../state/failure.ts';
 import { notTogetherMessage } from '../../state/single-seat-words.ts';
 import type { AddSteps, Notice } from './add-to-basket.ts';
-import type { BestAvailable } from './best-available.ts';
-import type { GeneralAdmission } from './general-admission.ts';
 import type { PaymentInProgress } from './payment-in-progress.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 
-/** seat-picker.later.ts, with its two ways of choosing by count made for this element. */
-export type LaterPart = typeof import('./seat-picker.later.ts') & { best: BestAvailable; general: GeneralAdmission; payment: PaymentInProgress };
+/** seat-picker.later.ts, with the payment in progress made for this element. */
+export type LaterPart = typeof import('./seat-picker.later.ts') & { payment: PaymentInProgress };
 
 /** What adding needs of the element. */
 export interface AddingPort {

@@ -9,14 +9,15 @@ import { roomOf } from '../../api/room-refusal.ts';
 import { endpointKey } from '../../api/endpoint.ts';
 import { formatDateTime } from '../../format.ts';
 import type { BasketFailure } from '../../state/basket-store.ts';
-import type { MapSeat, SeatMap } from '../../state/seat-map.ts';
+import { leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-map.ts';
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
 import { take, type SelectionStep } from '../../state/step-handoff.ts';
+import { keepChosenShow } from '../../state/chosen-show.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import type { Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, seatsFailure, type Availability } from './availability.ts';
-import type { BestAvailableOptions } from './best-available.ts';
+import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
 import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import { SeatAdding, type LaterPart } from './seat-adding.ts';
@@ -24,14 +25,12 @@ import { SeatListPath } from './seat-list-path.ts';
 import { SeatMapController } from './seat-map-controller.ts';
 import { needsChoiceByCount, renderByMode, renderModeSwitch, showsBest, type Chooser, type SeatPickerMode } from './seat-picker-mode.ts';
 import { seatPickerStyles } from './seat-picker.styles.ts';
-import { SelectionValidation } from './selection-check.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 import { cachedMoney, lostSeatsNotice, mapLabel, seatName, toggleSentence } from './seat-words.ts';
 import type { ChoiceView } from './ticket-count.ts';
 import type { WaitingView } from './waiting-view.ts';
 
 export type { SeatPickerMode } from './seat-picker-mode.ts';
-export { VALIDATION_DELAY } from './selection-check.ts';
 
 /**
  * @summary Choose seats for one performance: on a seat map, as best available, or by area for general admission.
@@ -285,29 +284,37 @@ export class SeatPicker extends BookingElement {
   /** The later part once it is here (reading it does not fetch it). */
   private laterPart: LaterPart | undefined;
 
-  /** The later part has arrived: make best available and general admission for this element. */
+  /** The later part has arrived: make the payment in progress for this element. */
   private withLaterPart(later: typeof import('./seat-picker.later.ts')): LaterPart {
     this.addStyles(later.seatPickerLaterStyles);
     this.addStyles(later.continueButtonStyles);
-    const add: BestAvailableOptions['add'] = (body, count, then) => this.adder.add(body, count, then);
     this.laterPart = {
       ...later,
-      best: new later.BestAvailable(this, { performanceId: () => this.currentPerformanceId, showing: () => this.showingBest, api: () => this.api, add }),
-      general: new later.GeneralAdmission(this, {
-        performanceId: () => this.currentPerformanceId,
-        reload: () => {
-          this.reloadCount += 1;
-        },
-        add,
-      }),
       payment: new later.PaymentInProgress(this, { basket: () => this.bookingController.booking.basket, config: () => this.bookingController.booking.config }),
     };
-    this.laterPart.best.count = this.laterPart.general.count = this.wantedCount;
     // Focus is never dropped: a render that removes the focused control (an offer list refreshed
     // after an add) puts focus on the notice that says what happened, or the heading.
     new later.FocusRecovery(this, () => this.renderRoot.querySelector<HTMLElement>('[part~="notice"][part~="result"]') ?? this.renderRoot.querySelector<HTMLElement>('#title'));
     return this.laterPart;
   }
+  /** Best available and general admission (seat-picker.by-count.ts), made for this element once fetched (willUpdate: a performance offering only those; renderBest: the visitor switched to it). */
+  private readonly byCount = this.lazy(() => import('./seat-picker.by-count.ts').then((m) => this.withByCount(m)));
+  /** They are here (reading this does not fetch them). */
+  private byCountPart: { best: BestAvailable; general: GeneralAdmission } | undefined;
+  private withByCount(m: typeof import('./seat-picker.by-count.ts')): { best: BestAvailable; general: GeneralAdmission } {
+    const add: BestAvailableOptions['add'] = (body, count, then) => this.adder.add(body, count, then);
+    const best = new m.BestAvailable(this, { performanceId: () => this.currentPerformanceId, showing: () => this.showingBest, api: () => this.api, add });
+    const general = new m.GeneralAdmission(this, {
+      performanceId: () => this.currentPerformanceId,
+      reload: () => {
+        this.reloadCount += 1;
+      },
+      add,
+    });
+    best.count = general.count = this.wantedCount;
+    return (this.byCountPart = { best, general });
+  }
+
   /** The waiting view (waiting-view.ts): a chunk of its own, fetched only when a room answered. */
   private readonly waitingPart = this.lazy(() => import('./waiting-view.ts').then((m) => this.withWaitingView(m)));
   private waiting: WaitingView | undefined;
@@ -343,12 +350,19 @@ export class SeatPicker extends BookingElement {
   /** The ticket count best available and general admission start from (the shared selection's). */
   private wantedCount = 2;
 
-  /** SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it. */
-  private readonly validation = new SelectionValidation(this, {
-    performanceId: () => this.currentPerformanceId,
-    selected: () => this.selected,
-    api: () => this.api,
-  });
+  /**
+   * SeatsSelectionValidation, once the selection has been still for a moment; a newer selection aborts it
+   * (selection-check.ts): fetched with the first seat chosen, beside the basket's chunk, so the walk to a
+   * seat map ready for a tap pays for none of it; until it is here, the choice is being checked.
+   */
+  private readonly validation = this.lazy(() =>
+    import('./selection-check.ts').then(({ SelectionValidation }) => new SelectionValidation(this, {
+      performanceId: () => this.currentPerformanceId,
+      selected: () => this.selected,
+      api: () => this.api,
+      leavesSingleSeat: () => this.map !== null && leavesSingleSeat(this.map, this.selected),
+    })),
+  );
 
   /** Adding to the basket: the map's choice, best available and general admission (seat-adding.ts). */
   private readonly adder = new SeatAdding({
@@ -361,7 +375,7 @@ export class SeatPicker extends BookingElement {
       this.selected = ticketIds;
     },
     check: () => this.selectionCheck,
-    validation: () => this.validation.complete,
+    validation: () => this.updateComplete.then(() => this.validation()?.complete ?? null),
     notBookable: () => this.notBookable,
     announce: (text) => this.announce(text),
     setNotice: (notice) => {
@@ -411,6 +425,7 @@ export class SeatPicker extends BookingElement {
       this.takerOff?.();
       this.takerStore = selection;
       this.takerOff = take(selection, this.takeSeats);
+      keepChosenShow(this.bookingController.booking);
     }
     // "2 tickets added to your basket" no longer holds once the basket is emptied or its hold ran out.
     const basket = this.bookingController.basket;
@@ -426,14 +441,15 @@ export class SeatPicker extends BookingElement {
       const wanted = this.bookingController.selection.ticketCount;
       if (wanted && wanted > 0) {
         this.wantedCount = Math.min(wanted, this.maxSeats);
-        const later = this.laterPart;
-        if (later) later.best.count = later.general.count = this.wantedCount;
+        const choices = this.byCountPart;
+        if (choices) choices.best.count = choices.general.count = this.wantedCount;
       }
     }
     // Best available only, or general admission: their part is needed now, and so are the basket's
     // requests (one chunk, which a seat map fetches with its first seat chosen): here "Add" is the first tap.
     if (needsChoiceByCount(this.availability, this.chooser)) {
       this.later();
+      this.byCount();
       void import('../../state/basket-engine.ts').catch(() => undefined);
     }
     // An event chosen, its dates on their way to the calendar: a performance is the next tap.
@@ -443,6 +459,7 @@ export class SeatPicker extends BookingElement {
       this.lookedAhead = true;
       void this.laterModule().catch(() => undefined);
     }
+    if (this.selected.length) this.validation();
     this.deriveMap();
   }
 
@@ -519,7 +536,8 @@ export class SeatPicker extends BookingElement {
 
   /** What the service said of the current selection (selection-check.ts). */
   private get selectionCheck(): SelectionCheck {
-    return this.validation.check(this.map);
+    if (!this.selected.length) return { state: 'none' };
+    return this.validation()?.check(this.map) ?? { state: 'checking' };
   }
 
   private get selectedSeats(): MapSeat[] {
@@ -640,16 +658,16 @@ export class SeatPicker extends BookingElement {
       ${later.renderPlan(this.planTask.value)}`;
   }
 
-  /** Best available (the later part), or word that it is on its way. */
+  /** Best available (the later part and its own), or word that it is on its way. */
   private renderBest(): TemplateResult {
-    const later = this.later();
-    return later ? later.best.render(this.choiceView(later)) : this.renderLoadingChoice();
+    const later = this.later(), choices = this.byCount();
+    return later && choices ? choices.best.render(this.choiceView(later)) : this.renderLoadingChoice();
   }
 
-  /** General admission (the later part), or word that it is on its way. */
+  /** General admission (the later part and its own), or word that it is on its way. */
   private renderGeneral(areas: Parameters<GeneralAdmission['render']>[0]): TemplateResult {
-    const later = this.later();
-    return later ? later.general.render(areas, this.choiceView(later)) : this.renderLoadingChoice();
+    const later = this.later(), choices = this.byCount();
+    return later && choices ? choices.general.render(areas, this.choiceView(later)) : this.renderLoadingChoice();
   }
 
   private renderZoom(): TemplateResult {
@@ -705,6 +723,7 @@ export class SeatPicker extends BookingElement {
       adding: this.adder.adding,
       notBookable: this.notBookable,
       paymentOpen: later.payment.open,
+      paymentNoteId: later.PAYMENT_NOTE_ID,
       payment: later.payment.render(),
       paired: this.renderPaired(later),
       pairedNoteId: this.pairedNoteId,

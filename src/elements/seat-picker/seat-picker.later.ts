@@ -1,17 +1,15 @@
 /**
  * What <seat-picker> needs after its seat map's first paint, or only for some
  * performances: what renders below the map (the seat under focus, the legend,
- * the plan, the visitor's choice with "Add"), the list's body, best available
- * ("Add" waits while a payment from this tab is open: payment-in-progress.ts)
- * and general admission (with their counts, tasks and add flows), the
- * add-to-basket outcome and notices, and their styles (added by the element
- * when this arrives). The element asks for it in the frame after the map's
+ * the plan, the visitor's choice with "Add"; it waits while a payment from this
+ * tab is open: payment-in-progress.ts), the list's body, the add-to-basket
+ * outcome and notices, and their styles (added by the element when this
+ * arrives; best available's and general admission's too, whose code is
+ * seat-picker.by-count.ts). The element asks for it in the frame after the map's
  * first paint (and at once for a performance without a map): the map's first
  * paint does not wait for, or pay for, any of it.
  */
 export { addToBasket, renderNotice } from './add-to-basket.ts';
-export { BestAvailable } from './best-available.ts';
-export { GeneralAdmission } from './general-admission.ts';
 export { PaymentInProgress, PAYMENT_NOTE_ID } from './payment-in-progress.ts';
 export { paintSwatches, renderLegend } from './seat-map-legend.ts';
 export { FocusRecovery } from '../../controllers/focus-recovery.ts';

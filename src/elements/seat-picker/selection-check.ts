@@ -8,7 +8,7 @@ import type { ReactiveControllerHost } from 'lit';
 import { isAbortError, type ApiClient } from '../../api/client.ts';
 import type { SeatsSelectionValidationResult } from '../../api/types.ts';
 import { notTogetherMessage, singleSeatMessage } from '../../state/single-seat-words.ts';
-import { leavesSingleSeat, type SeatMap } from '../../state/seat-map.ts';
+import type { SeatMap } from '../../state/seat-map.ts';
 import type { SelectionCheck } from './seat-summary.ts';
 
 /** How long the selection must stay still before it is validated (ms). */
@@ -32,6 +32,8 @@ export interface SelectionCheckPort {
   /** The chosen tickets (a new array on every change). */
   selected(): readonly number[];
   api(): ApiClient;
+  /** Whether the choice leaves a single seat alone on the map (the rule the service may refuse it by). */
+  leavesSingleSeat(): boolean;
 }
 
 export class SelectionValidation {
@@ -78,10 +80,9 @@ export class SelectionValidation {
     const id = Number(result.InvalidSeatID);
     const seat = result.InvalidSeatID && Number.isInteger(id) ? (map?.byTicket.get(id) ?? null) : null;
     // The single-seat rule, known from the map, in the visitor's language; another refusal in the service's words.
-    const single = map !== null && leavesSingleSeat(map, selected);
     return {
       state: 'refused',
-      message: single
+      message: this.port.leavesSingleSeat()
         ? singleSeatMessage()
         : result.ErrorMessagePlan || result.ErrorMessageBasket || notTogetherMessage(),
       seat,

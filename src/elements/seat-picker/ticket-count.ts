@@ -14,6 +14,8 @@ export interface ChoiceView {
   paymentOpen: boolean;
   /** Then: the note saying why, beside Add. */
   payment: TemplateResult | typeof nothing;
+  /** That note's id, for aria-describedby. */
+  paymentNoteId: string;
   /** The paired-performance note, and its id for aria-describedby. */
   paired: TemplateResult | typeof nothing;
   pairedNoteId: string | typeof nothing;
