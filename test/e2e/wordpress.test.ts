@@ -23,7 +23,10 @@
  *    and lands on the thank-you page with the booking reference.
  * 8. Hostile attributes (shortcodes and block JSON) come out as inert, checked
  *    attributes; editors see what was dropped, visitors do not.
- * 9. The plugin caused no PHP notice, warning or error.
+ * 9. The flow in the address turned off and its parameter renamed in the
+ *    settings reach the page's configuration, the server's markup and the
+ *    widget, which then leaves the address alone.
+ * 10. The plugin caused no PHP notice, warning or error.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -535,6 +538,56 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       await page.locator('seat-picker').first().hover();
       await page.locator('seat-picker').nth(1).focus();
       assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('turns the flow in the address off and renames its parameter in the settings: the page, the server and the widget follow, and the address is left alone', async () => {
+    await asAdmin('settings-history', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/options-general.php?page=stagedoor`);
+      assert.equal(await page.getByLabel('Booking steps in the address').inputValue(), '', 'on by default');
+      // The payment return's marker, WordPress's own parameters and what no address can hold are refused, saying why.
+      for (const [typed, why] of [['stagedoor', /marks the customer’s return from payment/], ['page_id', /one of WordPress’s own address parameters/], ['show&x', /cannot name the parameter/]] as const) {
+        await page.getByLabel('Address parameter').fill(typed);
+        await page.getByRole('button', { name: 'Save Changes' }).click();
+        await page.locator('#setting-error-stagedoor-event_param').waitFor();
+        assert.match((await page.locator('#setting-error-stagedoor-event_param').textContent()) ?? '', why, typed);
+        assert.equal(await page.getByLabel('Address parameter').inputValue(), '', `${typed} was not saved`);
+      }
+      await page.getByLabel('Address parameter').fill('show');
+      await page.getByLabel('Booking steps in the address').selectOption('off');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      assert.equal(await page.getByLabel('Address parameter').inputValue(), 'show');
+      assert.equal(await page.getByLabel('Booking steps in the address').inputValue(), 'off');
+    });
+    const { EventId } = (await createApiClient({ endpoint: `${service.origin}/api` }).getEvents()).Events.find((e) => e.Name === SHOW)!;
+    const address = listAt('show', String(EventId));
+    // The page's configuration carries both; the server's markup reads the new name (and no longer the old one).
+    const { scripts, html } = await markupOf(address);
+    const config = JSON.parse(/<script type="application\/json" data-stagedoor-config>(.*?)<\/script>/s.exec(html)?.[1] ?? 'null');
+    assert.equal(config.history, 'off');
+    assert.equal(config.eventParam, 'show');
+    const items = [scripts[0]].flat() as Array<Record<string, any>>;
+    assert.ok(items.length > 0 && items.every((i) => i.name === SHOW && i.offers.url === address), "the show's detail, under ?show=");
+    const old = [(await markupOf(listAt('stagedoor-event', String(EventId)))).scripts[0]].flat() as Array<Record<string, any>>;
+    assert.ok(new Set(old.map((i) => i.name)).size > 1, '?stagedoor-event= is now just another parameter: the list');
+
+    // The widget opens the show the address names under the new name, and going back to the list leaves the address (and the history) as they were.
+    const visitor = await contextFor(browser);
+    const { page, errors } = await watchedPage(visitor);
+    try {
+      await page.goto(address);
+      const list = page.locator('event-list');
+      await list.getByRole('heading', { name: SHOW, level: 2 }).waitFor();
+      const entries = await page.evaluate(() => history.length);
+      await list.getByRole('button', { name: 'Back to all shows' }).click();
+      await list.getByRole('link', { name: SHOW }).waitFor();
+      assert.equal(page.url(), address, 'the address is as the page was opened');
+      assert.equal(await page.evaluate(() => history.length), entries, 'no history entry was added');
+      assert.equal(await page.evaluate(() => history.state), null, 'nor the entry marked');
+      assert.deepEqual(errors, []);
     } finally {
       await visitor.close();
     }
