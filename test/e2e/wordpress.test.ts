@@ -16,12 +16,17 @@
  * 6. A page with an event list carries the shows' schema.org JSON-LD in its
  *    HTML as fetched without a browser, valid for the structured-data validator,
  *    and the list's answer itself (the stagedoor-first-list block), from which
- *    the widget shows its cards with no request for the list.
+ *    the widget shows its cards with no request for the list. Opened at a
+ *    show's address (?stagedoor-event=<id>), the same page's HTML carries that
+ *    show's detail instead: the JSON-LD the widget's detail writes.
  * 7. A visitor books two seats through it, goes to the payment page, pays,
  *    and lands on the thank-you page with the booking reference.
  * 8. Hostile attributes (shortcodes and block JSON) come out as inert, checked
  *    attributes; editors see what was dropped, visitors do not.
- * 9. The plugin caused no PHP notice, warning or error.
+ * 9. The flow in the address turned off and its parameter renamed in the
+ *    settings reach the page's configuration, the server's markup and the
+ *    widget, which then leaves the address alone.
+ * 10. The plugin caused no PHP notice, warning or error.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -58,7 +63,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
   let performanceId = 0;
   /** Requests to anywhere but WordPress and the proxy, refused and remembered. */
   const external: string[] = [];
-  const pages: { booking?: string; thanks?: string } = {};
+  const pages: { booking?: string; thanks?: string; list?: string } = {};
 
   before(async () => {
     [plugin, wp] = await Promise.all([buildWordPressPlugin({ outDir: work }), startWordPress({ themes: ['twentytwentyone'] })]);
@@ -138,6 +143,21 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     const link = await page.evaluate(() => (window as unknown as { wp: { data: { select(s: string): { getPermalink(): string } } } }).wp.data.select('core/editor').getPermalink());
     assert.ok(link.startsWith(`${wp.origin}/`), link);
     return link;
+  }
+
+  /** The JSON-LD scripts of a page's HTML as a crawler fetches it (no browser), each parsed; and the HTML. */
+  async function markupOf(url: string): Promise<{ scripts: unknown[]; html: string }> {
+    const html = await (await fetch(url)).text();
+    const scripts = [...html.matchAll(/<script type="application\/ld\+json" data-stagedoor-markup>(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1] ?? 'null') as unknown);
+    return { scripts, html };
+  }
+
+  /** The list page's address with `name=value` in its query. */
+  function listAt(name: string, value: string): string {
+    assert.ok(pages.list);
+    const url = new URL(pages.list);
+    url.searchParams.set(name, value);
+    return url.href;
   }
 
   it('is a zip of the plugin folder holding every file the bundle build emits', async () => {
@@ -279,6 +299,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       });
       url = created.link; // the page's permalink: the Offer's url
     });
+    pages.list = url;
     // No browser: the HTML as a crawler fetches it.
     const html = await (await fetch(url)).text();
     const scripts = [...html.matchAll(/<script type="application\/ld\+json" data-stagedoor-markup>(.*?)<\/script>/gs)].map((m) => m[1] ?? '');
@@ -322,6 +343,75 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       await page.goto(url);
       await page.locator('event-list').getByRole('link', { name: SHOW }).waitFor();
       assert.deepEqual(requests.filter((u) => /\/rest\/v2\/Events(\?|$)/.test(u)), [], 'no request for the list');
+      assert.deepEqual(errors, []);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it("prints one show's detail as JSON-LD in the HTML of the list's page opened at its address: the widget's own, valid for the validator", async () => {
+    const api = createApiClient({ endpoint: `${service.origin}/api` });
+    const { Events } = await api.getEvents();
+    const event = Events.find((e) => e.Name === SHOW);
+    assert.ok(event);
+    const { Performances } = await api.getEventPerformances({ eventId: event.EventId });
+    const next = [...Performances].sort((a, b) => a.PerformanceDate.localeCompare(b.PerformanceDate)).slice(0, 10);
+    const address = listAt('stagedoor-event', String(event.EventId));
+    const { scripts, html } = await markupOf(address);
+    assert.equal(scripts.length, 1, 'one JSON-LD script');
+    assert.ok(html.indexOf('data-stagedoor-markup') < html.indexOf('</head>'), 'in the head');
+    const items = [scripts[0]].flat() as Array<Record<string, any>>;
+    // One TheaterEvent per performance, the next 10, each at its date with the venue's offset, its lowest price and whether seats are left.
+    assert.equal(items.length, next.length);
+    assert.ok(next.length > 3, 'the show has more than three performances');
+    items.forEach((item, i) => {
+      const p = next[i]!;
+      assert.equal(item['@type'], 'TheaterEvent');
+      assert.equal(item.name, SHOW);
+      assert.match(item.startDate, new RegExp(`^${p.PerformanceDate.slice(0, 19)}[+-]\\d\\d:\\d\\d$`));
+      assert.deepEqual(item.offers, {
+        '@type': 'Offer',
+        price: p.MinimumTicketPrice,
+        priceCurrency: 'EUR',
+        availability: p.TotalAvailableTickesCount > 0 ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
+        url: address,
+      });
+      assert.equal(item.location['@type'], 'Place');
+    });
+    assert.ok(items.some((i) => i.offers.availability.endsWith('SoldOut')), 'a sold-out performance says so');
+    // The service's description as text (its markup gone), and the cast as performers.
+    const first = items[0]!;
+    assert.match(first.description, /storm-wrecked island/);
+    assert.doesNotMatch(first.description, /[<>]/);
+    assert.ok(first.performer.length > 0 && first.performer.every((p: Record<string, unknown>) => p['@type'] === 'Person' && typeof p.name === 'string'));
+    const schemaOrg = JSON.parse(readFileSync(join(root, 'node_modules/schemaorg-jsd/dist/schemaorg.jsonld'), 'utf8'));
+    const issues = await validateJsonLd(items, schemaOrg);
+    assert.deepEqual(issues.filter((i) => i.severity === 'ERROR'), []);
+    // What a performance does not give: its end, and the day sales opened (as the widget's detail, test/elements/event-markup.test.ts).
+    assert.deepEqual([...new Set(issues.flatMap((i) => i.fieldNames ?? []))].sort(), ['endDate', 'offers.validFrom']);
+    // The later steps of the same show (its dates, a seat map) name the same show: the same markup.
+    for (const value of [`${event.EventId}-dates`, `${event.EventId}-${performanceId}`]) {
+      assert.deepEqual((await markupOf(listAt('stagedoor-event', value))).scripts, scripts, value);
+    }
+    // An event the list does not hold, or no event at all: no markup (and no PHP warning: the last test).
+    for (const value of ['999999999', '0', 'abc', '', `${event.EventId}-x`, `${event.EventId}-dates-2`, `-${event.EventId}`, '1'.repeat(40)]) {
+      assert.deepEqual((await markupOf(listAt('stagedoor-event', value))).scripts, [], JSON.stringify(value));
+    }
+    // Another parameter (as the browser reads names: `stagedoor-event[]` is not `stagedoor-event`): the list, as the widget shows it.
+    const array = `${pages.list}${pages.list!.includes('?') ? '&' : '?'}stagedoor-event[]=${event.EventId}`;
+    assert.deepEqual((await markupOf(array)).scripts, (await markupOf(pages.list!)).scripts, 'stagedoor-event[]');
+
+    // The widget, on the page opened at that address, writes the same JSON-LD in its own light DOM.
+    const visitor = await contextFor(browser);
+    const { page, errors } = await watchedPage(visitor);
+    try {
+      await page.goto(address);
+      const written = await page.waitForFunction(() => {
+        const text = document.querySelector('event-list > script[data-stagedoor-markup]')?.textContent;
+        const parsed = text ? ([JSON.parse(text)].flat() as Array<{ offers?: { url?: string } }>) : [];
+        return parsed.length > 0 && parsed[0]?.offers?.url === location.href ? parsed : null;
+      });
+      assert.deepEqual(await written.jsonValue(), items);
       assert.deepEqual(errors, []);
     } finally {
       await visitor.close();
@@ -448,6 +538,56 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       await page.locator('seat-picker').first().hover();
       await page.locator('seat-picker').nth(1).focus();
       assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined);
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('turns the flow in the address off and renames its parameter in the settings: the page, the server and the widget follow, and the address is left alone', async () => {
+    await asAdmin('settings-history', async (page) => {
+      await page.goto(`${wp.origin}/wp-admin/options-general.php?page=stagedoor`);
+      assert.equal(await page.getByLabel('Booking steps in the address').inputValue(), '', 'on by default');
+      // The payment return's marker, WordPress's own parameters and what no address can hold are refused, saying why.
+      for (const [typed, why] of [['stagedoor', /marks the customer’s return from payment/], ['page_id', /one of WordPress’s own address parameters/], ['show&x', /cannot name the parameter/]] as const) {
+        await page.getByLabel('Address parameter').fill(typed);
+        await page.getByRole('button', { name: 'Save Changes' }).click();
+        await page.locator('#setting-error-stagedoor-event_param').waitFor();
+        assert.match((await page.locator('#setting-error-stagedoor-event_param').textContent()) ?? '', why, typed);
+        assert.equal(await page.getByLabel('Address parameter').inputValue(), '', `${typed} was not saved`);
+      }
+      await page.getByLabel('Address parameter').fill('show');
+      await page.getByLabel('Booking steps in the address').selectOption('off');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      assert.equal(await page.getByLabel('Address parameter').inputValue(), 'show');
+      assert.equal(await page.getByLabel('Booking steps in the address').inputValue(), 'off');
+    });
+    const { EventId } = (await createApiClient({ endpoint: `${service.origin}/api` }).getEvents()).Events.find((e) => e.Name === SHOW)!;
+    const address = listAt('show', String(EventId));
+    // The page's configuration carries both; the server's markup reads the new name (and no longer the old one).
+    const { scripts, html } = await markupOf(address);
+    const config = JSON.parse(/<script type="application\/json" data-stagedoor-config>(.*?)<\/script>/s.exec(html)?.[1] ?? 'null');
+    assert.equal(config.history, 'off');
+    assert.equal(config.eventParam, 'show');
+    const items = [scripts[0]].flat() as Array<Record<string, any>>;
+    assert.ok(items.length > 0 && items.every((i) => i.name === SHOW && i.offers.url === address), "the show's detail, under ?show=");
+    const old = [(await markupOf(listAt('stagedoor-event', String(EventId)))).scripts[0]].flat() as Array<Record<string, any>>;
+    assert.ok(new Set(old.map((i) => i.name)).size > 1, '?stagedoor-event= is now just another parameter: the list');
+
+    // The widget opens the show the address names under the new name, and going back to the list leaves the address (and the history) as they were.
+    const visitor = await contextFor(browser);
+    const { page, errors } = await watchedPage(visitor);
+    try {
+      await page.goto(address);
+      const list = page.locator('event-list');
+      await list.getByRole('heading', { name: SHOW, level: 2 }).waitFor();
+      const entries = await page.evaluate(() => history.length);
+      await list.getByRole('button', { name: 'Back to all shows' }).click();
+      await list.getByRole('link', { name: SHOW }).waitFor();
+      assert.equal(page.url(), address, 'the address is as the page was opened');
+      assert.equal(await page.evaluate(() => history.length), entries, 'no history entry was added');
+      assert.equal(await page.evaluate(() => history.state), null, 'nor the entry marked');
+      assert.deepEqual(errors, []);
     } finally {
       await visitor.close();
     }

@@ -13,14 +13,16 @@
  * The widget itself is the script-tag bundle in assets/ (built by `npm run
  * build`, served from this plugin's own folder). This plugin only:
  *   - includes/settings.php  the settings page (endpoint, currency, locale,
- *                            time zone, return URLs), validated;
+ *                            time zone, return URLs, analytics, show links,
+ *                            the booking's steps in the address), validated;
  *   - includes/elements.php  one shortcode and one block per element, with
  *                            every attribute checked against elements.json;
  *   - includes/assets.php    the bundle as a module script and the page-level
  *                            configuration block, only on pages that show an
  *                            element;
  *   - includes/markup.php    the shows as schema.org JSON-LD in wp_head, on a
- *                            page holding an <event-list>.
+ *                            page holding an <event-list> (one show's detail
+ *                            when the page's address names it).
  */
 
 namespace Stagedoor;

@@ -81,6 +81,8 @@ function page_config(): array {
 		'failure_url' => 'failureUrl',
 		'analytics'   => 'analytics',
 		'event_href'  => 'eventHref',
+		'history'     => 'history',
+		'event_param' => 'eventParam',
 	);
 	foreach ( $keys as $setting => $key ) {
 		if ( '' !== $settings[ $setting ] ) {

@@ -3,10 +3,14 @@
  * The shows as schema.org JSON-LD in the page's HTML, printed by the server in
  * wp_head on a page whose content holds an <event-list> (shortcode or block):
  * a crawler that runs no script finds them too. The same JSON-LD as the
- * widget's list writes (src/markup/event-markup.ts): a TheaterEvent per event
- * (at most 20) over its run, with its Offer and the venue as its Place.
+ * widget writes (src/markup/event-markup.ts): in the list, a TheaterEvent per
+ * event (at most 20) over its run; on the page opened at a show's address
+ * (`?stagedoor-event=1042`, or a later step of it: `1042-dates`,
+ * `1042-77001`), that show's detail: a TheaterEvent per performance (the next
+ * 10), with its description as the widget's sanitizer leaves it, as text, and
+ * its cast. Each with its Offer and the venue as its Place.
  *
- * The events and venues are read through the proxy the plugin is configured
+ * The events, venues and performances are read through the proxy the plugin is configured
  * with (its endpoint), with a short timeout, kept in a transient for five
  * minutes. Any failure prints nothing.
  *
@@ -21,6 +25,7 @@ namespace Stagedoor;
 defined( 'ABSPATH' ) || exit;
 
 const MARKUP_MAX_EVENTS = 20;
+const MARKUP_MAX_PERFORMANCES = 10;
 const MARKUP_CACHE_SECONDS = 300;
 const MARKUP_TIMEOUT_SECONDS = 3;
 
@@ -46,9 +51,10 @@ function page_event_list(): ?array {
 			if ( 'stagedoor/event-list' === $block['blockName'] ) {
 				$attrs = is_array( $block['attrs'] ) ? $block['attrs'] : array();
 				return array(
-					'event-type' => $attrs['eventType'] ?? null,
-					'venue-id'   => $attrs['venueId'] ?? null,
-					'event-id'   => $attrs['eventId'] ?? null,
+					'event-type'  => $attrs['eventType'] ?? null,
+					'venue-id'    => $attrs['venueId'] ?? null,
+					'event-id'    => $attrs['eventId'] ?? null,
+					'event-param' => $attrs['eventParam'] ?? null,
 				);
 			}
 		}
@@ -120,9 +126,12 @@ function iso_with_offset( $value, string $time_zone ): ?string {
 	}
 }
 
-/** One event over its run as a TheaterEvent, in the widget's order of fields. */
-function theater_event( array $event, array $venue, array $context ): ?array {
-	$start = iso_with_offset( $event['StartDate'] ?? null, $context['time_zone'] );
+/**
+ * One show, at one date or over its run (`$when`: start, end, price, left), as a TheaterEvent, in
+ * the widget's order of fields; `$description`: its text as the widget's sanitizer leaves it.
+ */
+function theater_event( array $event, array $venue, array $context, array $when, string $description = '' ): ?array {
+	$start = iso_with_offset( $when['start'] ?? null, $context['time_zone'] );
 	if ( null === $start || ! is_string( $event['Name'] ?? null ) ) {
 		return null;
 	}
@@ -140,7 +149,7 @@ function theater_event( array $event, array $venue, array $context ): ?array {
 		'name'      => $event['Name'],
 		'startDate' => $start,
 	);
-	$end = iso_with_offset( $event['EndDate'] ?? null, $context['time_zone'] );
+	$end = iso_with_offset( $when['end'] ?? null, $context['time_zone'] );
 	if ( null !== $end ) {
 		$item['endDate'] = $end;
 	}
@@ -151,9 +160,24 @@ function theater_event( array $event, array $venue, array $context ): ?array {
 		'name'    => (string) ( $venue['Name'] ?? '' ),
 		'address' => $address,
 	);
+	if ( '' !== $description ) {
+		$item['description'] = $description;
+	}
 	$image = is_string( $event['MainImageUrl'] ?? null ) ? $event['MainImageUrl'] : '';
 	if ( preg_match( '#^https?://#i', $image ) && false !== filter_var( $image, FILTER_VALIDATE_URL ) ) {
 		$item['image'] = array( $image );
+	}
+	$performers = array();
+	foreach ( is_array( $event['Cast'] ?? null ) ? $event['Cast'] : array() as $member ) {
+		if ( is_array( $member ) && is_scalar( $member['Name'] ?? null ) ) {
+			$performers[] = array(
+				'@type' => 'Person',
+				'name'  => (string) $member['Name'],
+			);
+		}
+	}
+	if ( $performers ) {
+		$item['performer'] = $performers;
 	}
 	$item['organizer'] = array(
 		'@type' => 'Organization',
@@ -162,39 +186,180 @@ function theater_event( array $event, array $venue, array $context ): ?array {
 	);
 	$item['offers']    = array(
 		'@type'         => 'Offer',
-		'price'         => is_numeric( $event['EventMinimumPrice'] ?? null ) ? 0 + $event['EventMinimumPrice'] : 0,
+		'price'         => is_numeric( $when['price'] ?? null ) ? 0 + $when['price'] : 0,
 		'priceCurrency' => $context['currency'],
-		'availability'  => 'https://schema.org/InStock',
+		'availability'  => ( $when['left'] ?? 0 ) > 0 ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
 		'url'           => $context['url'],
 	);
 	return $item;
 }
 
-/** The JSON-LD items of the page's <event-list> (its plain list, one type's, or one venue's). */
-function event_markup( array $list ): array {
+/** Elements whose text the widget's one sanitizer keeps (src/sanitize.ts: KEEP and UNWRAP); any other goes with its content. */
+const SANITIZER_TEXT_ELEMENTS = array(
+	'a', 'abbr', 'b', 'blockquote', 'br', 'caption', 'cite', 'dd', 'del', 'dl', 'dt', 'em', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img',
+	'ins', 'li', 'mark', 'ol', 'p', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr',
+	'u', 'ul', 'address', 'article', 'aside', 'bdi', 'bdo', 'big', 'center', 'code', 'data', 'details', 'dfn', 'div', 'figcaption', 'figure',
+	'font', 'footer', 'h1', 'header', 'hgroup', 'kbd', 'main', 'nav', 'nobr', 'pre', 'samp', 'section', 'summary', 'time', 'tt', 'var',
+);
+
+/** Elements with no end tag: dropping one drops no content. */
+const VOID_ELEMENTS = array( 'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr' );
+
+/**
+ * A field of the service's HTML as the text the widget's markup gives it (the `description` part's
+ * text once the one sanitizer has rendered it): the text of the elements its policy keeps or
+ * unwraps, any other element gone with its content (a script's, a style's, a form's), entities read,
+ * white space collapsed as the widget's `/\s+/` does and trimmed. Never markup: it goes into JSON.
+ */
+function sanitized_text( $html ): string {
+	if ( ! is_string( $html ) || '' === $html ) {
+		return '';
+	}
+	// Comments and declarations; raw-text elements whole (their content is never markup); tags; text; a lone "<" as text.
+	preg_match_all( '/<!--.*?(?:-->|$)|<(script|style|textarea|title|xmp|iframe|noembed|noframes|noscript)\b.*?(?:<\/\1\s*>|$)|<(\/?)([a-zA-Z][^\s\/>]*)[^>]*>|<[!?\/][^>]*>|[^<]+|</is', $html, $tokens, PREG_SET_ORDER );
+	$text    = '';
+	$dropped = array(); // the elements open whose content goes, innermost last
+	foreach ( $tokens as $token ) {
+		$name = strtolower( $token[3] ?? '' );
+		if ( '' === $name ) {
+			if ( ! $dropped && '' === ( $token[1] ?? '' ) && ! preg_match( '/^<[!?\/a-zA-Z]/', $token[0] ) ) {
+				$text .= $token[0];
+			}
+			continue;
+		}
+		if ( '/' === $token[2] ) {
+			$at = array_search( $name, array_reverse( $dropped, true ), true );
+			if ( false !== $at ) {
+				array_splice( $dropped, $at );
+			}
+		} elseif ( ( $dropped || ! in_array( $name, SANITIZER_TEXT_ELEMENTS, true ) ) && ! in_array( $name, VOID_ELEMENTS, true ) ) {
+			$dropped[] = $name;
+		}
+	}
+	$text = html_entity_decode( $text, ENT_QUOTES | ENT_HTML5, 'UTF-8' );
+	// JavaScript's \s: ASCII white space, no-break and the Unicode spaces, line and paragraph separators, BOM.
+	$text = preg_replace( '/[\s\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+/u', ' ', $text );
+	return trim( (string) $text, ' ' );
+}
+
+/** The events the page's <event-list> shows (its plain list, one type's, or one venue's), as read for it; null on any failure. */
+function listed_events( array $list ): ?array {
 	$venue_id = isset( $list['venue-id'] ) && preg_match( '/^\d+$/', (string) $list['venue-id'] ) ? (int) $list['venue-id'] : null;
 	$type     = isset( $list['event-type'] ) && preg_match( '/^\d+$/', (string) $list['event-type'] ) ? (int) $list['event-type'] : null;
 	$answer   = service_get( null !== $venue_id ? "/rest/v2/Venues/{$venue_id}/Events" : '/rest/v2/Events' . ( null === $type ? '' : "?type={$type}" ) );
 	if ( ! is_array( $answer['Events'] ?? null ) ) {
-		return array();
+		return null;
 	}
-	$events = $answer['Events'];
+	$events = array_values( array_filter( $answer['Events'], 'is_array' ) );
 	if ( null !== $venue_id && null !== $type ) {
-		$events = array_filter( $events, static fn( $e ) => (int) ( $e['EventType'] ?? 0 ) === $type );
+		$events = array_values( array_filter( $events, static fn( $e ) => (int) ( $e['EventType'] ?? 0 ) === $type ) );
 	}
-	$config  = page_config();
-	$context = array(
+	return $events;
+}
+
+/** What every item of the page's markup shares: the currency, the service's time zone and the page's address (`$url`: the Offer's). */
+function markup_context( string $url ): array {
+	$config = page_config();
+	return array(
 		'currency'  => is_string( $config['currency'] ?? null ) ? $config['currency'] : 'GBP',
 		'time_zone' => is_string( $config['timeZone'] ?? null ) ? $config['timeZone'] : 'Europe/London',
-		'url'       => (string) get_permalink(),
+		'url'       => $url,
 	);
-	$items = array();
-	foreach ( array_slice( array_values( $events ), 0, MARKUP_MAX_EVENTS ) as $event ) {
-		$venue = is_array( $event ) && isset( $event['VenueId'] ) ? service_get( '/rest/v2/Venues/' . (int) $event['VenueId'] ) : null;
+}
+
+/** The JSON-LD items of the page's <event-list>: each event over its run. */
+function event_markup( array $list ): array {
+	$events = listed_events( $list );
+	if ( null === $events ) {
+		return array();
+	}
+	$context = markup_context( (string) get_permalink() );
+	$items   = array();
+	foreach ( array_slice( $events, 0, MARKUP_MAX_EVENTS ) as $event ) {
+		$venue = isset( $event['VenueId'] ) ? service_get( '/rest/v2/Venues/' . (int) $event['VenueId'] ) : null;
 		if ( ! is_array( $venue['Venue'] ?? null ) ) {
 			return array(); // a venue that cannot be read: no markup rather than a Place without an address
 		}
-		$item = theater_event( $event, $venue['Venue'], $context );
+		$when = array(
+			'start' => $event['StartDate'] ?? null,
+			'end'   => $event['EndDate'] ?? null,
+			'price' => $event['EventMinimumPrice'] ?? null,
+			'left'  => 1,
+		);
+		$item = theater_event( $event, $venue['Venue'], $context, $when );
+		if ( null !== $item ) {
+			$items[] = $item;
+		}
+	}
+	return $items;
+}
+
+/**
+ * The query parameter naming the step in the page's address, as the widget reads it: the list's
+ * own `event-param`, else the settings' (`eventParam`), else `stagedoor-event`; never `stagedoor`,
+ * the payment return's marker (src/state/flow-history.ts refuses it the same way).
+ */
+function flow_param( array $list ): string {
+	$config = page_config();
+	$param  = trim( (string) ( $list['event-param'] ?? '' ) );
+	$param  = '' !== $param ? $param : ( is_string( $config['eventParam'] ?? null ) ? $config['eventParam'] : '' );
+	return '' === $param || 'stagedoor' === $param ? 'stagedoor-event' : $param;
+}
+
+/**
+ * The first value of a query parameter of this request, as the browser's URLSearchParams reads it
+ * (PHP's $_GET renames names holding "." or spaces, and keeps the last of several); null when absent.
+ */
+function query_value( string $name ): ?string {
+	$query = isset( $_SERVER['QUERY_STRING'] ) && is_string( $_SERVER['QUERY_STRING'] ) ? wp_unslash( $_SERVER['QUERY_STRING'] ) : ''; // phpcs:ignore WordPress.Security.ValidatedSanitizedInput.InputNotSanitized -- only compared below.
+	foreach ( explode( '&', $query ) as $pair ) {
+		$parts = explode( '=', $pair, 2 );
+		if ( urldecode( $parts[0] ) === $name ) {
+			return urldecode( $parts[1] ?? '' );
+		}
+	}
+	return null;
+}
+
+/**
+ * The event an address of the page names (`1042`, `1042-dates`, `1042-77001`: the forms
+ * src/state/flow-history.ts writes and reads), or null for none, or for any other value.
+ */
+function addressed_event( array $list ): ?int {
+	$value = query_value( flow_param( $list ) );
+	return null !== $value && preg_match( '/^([1-9]\d{0,14})(?:-(?:dates|[1-9]\d{0,14}))?$/', $value, $match ) ? (int) $match[1] : null;
+}
+
+/**
+ * The JSON-LD of the show the page's address names: a TheaterEvent per performance, the next 10,
+ * as the widget's detail writes them. Only a show the page's list holds (whose link a crawler
+ * found there): any other id prints nothing and asks the proxy nothing, so no address can make
+ * this server read, or keep a transient for, an event of its choosing.
+ */
+function detail_markup( array $list, int $event_id ): array {
+	$listed = listed_events( $list );
+	if ( null === $listed || ! in_array( $event_id, array_map( static fn( $e ) => (int) ( $e['EventId'] ?? 0 ), $listed ), true ) ) {
+		return array();
+	}
+	$event        = service_get( "/rest/v2/Events/{$event_id}" );
+	$performances = service_get( "/rest/v2/Events/{$event_id}/Performances" );
+	$event        = is_array( $event['Event'] ?? null ) ? $event['Event'] : null;
+	$venue        = null !== $event && isset( $event['VenueId'] ) ? service_get( '/rest/v2/Venues/' . (int) $event['VenueId'] ) : null;
+	if ( null === $event || ! is_array( $venue['Venue'] ?? null ) || ! is_array( $performances['Performances'] ?? null ) ) {
+		return array();
+	}
+	$performances = array_values( array_filter( $performances['Performances'], static fn( $p ) => is_array( $p ) && is_string( $p['PerformanceDate'] ?? null ) ) );
+	usort( $performances, static fn( $a, $b ) => strcmp( $a['PerformanceDate'], $b['PerformanceDate'] ) );
+	$context     = markup_context( add_query_arg( rawurlencode( flow_param( $list ) ), $event_id, (string) get_permalink() ) );
+	$description = sanitized_text( $event['Description'] ?? null );
+	$items       = array();
+	foreach ( array_slice( $performances, 0, MARKUP_MAX_PERFORMANCES ) as $performance ) {
+		$when = array(
+			'start' => $performance['PerformanceDate'],
+			'price' => $performance['MinimumTicketPrice'] ?? null,
+			'left'  => (int) ( $performance['TotalAvailableTickesCount'] ?? 0 ),
+		);
+		$item = theater_event( $event, $venue['Venue'], $context, $when, $description );
 		if ( null !== $item ) {
 			$items[] = $item;
 		}
@@ -208,7 +373,13 @@ function print_event_markup(): void {
 	if ( null === $list || isset( $list['event-id'] ) ) {
 		return;
 	}
-	$items = event_markup( $list );
+	// The page opened at a show's address shows that show's detail: its markup, as the widget's detail writes it.
+	$event_id = addressed_event( $list );
+	if ( null !== $event_id || null !== query_value( flow_param( $list ) ) ) {
+		$items = null === $event_id ? array() : detail_markup( $list, $event_id );
+	} else {
+		$items = event_markup( $list );
+	}
 	if ( ! $items ) {
 		return;
 	}

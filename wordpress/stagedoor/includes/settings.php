@@ -1,7 +1,8 @@
 <?php
 /**
  * Settings → Stagedoor: where the proxy is, the currency, the language, the
- * service's time zone and where payment returns the customer. One option
+ * service's time zone, where payment returns the customer, analytics, where
+ * shows link and the booking's steps in the page's address. One option
  * (`stagedoor_settings`), every field checked on save: a value that fails
  * keeps the previous one and says why, quoting what was typed.
  */
@@ -24,6 +25,8 @@ function default_settings(): array {
 		'failure_url' => '',
 		'analytics'   => '',
 		'event_href'  => '',
+		'history'     => '',
+		'event_param' => '',
 	);
 }
 
@@ -156,6 +159,43 @@ function check_analytics( string $raw ): array {
 	return array( '', sprintf( __( '“%s” is not one of the choices: off, GA4 or events only.', 'stagedoor' ), trim( $raw ) ) );
 }
 
+/** The flow in the address: on (blank) or `off` (the address and the history left to a site that routes itself). */
+function check_history( string $raw ): array {
+	$value = strtolower( trim( $raw ) );
+	if ( in_array( $value, array( '', 'off' ), true ) ) {
+		return array( $value, null );
+	}
+	/* translators: %s: what was sent. */
+	return array( '', sprintf( __( '“%s” is not one of the choices: on or off.', 'stagedoor' ), trim( $raw ) ) );
+}
+
+/**
+ * The query parameter naming the show and step in the address (`show` for `?show=1042`): letters,
+ * digits, - and _; not `stagedoor` (the payment return's marker) nor one of WordPress's own, which
+ * would open another page.
+ *
+ * @return array{0: string, 1: string|null}
+ */
+function check_event_param( string $raw ): array {
+	$value = trim( $raw );
+	if ( '' === $value ) {
+		return array( '', null );
+	}
+	if ( ! preg_match( '/^[A-Za-z0-9_-]{1,40}$/', $value ) ) {
+		/* translators: %s: what was typed. */
+		return array( '', sprintf( __( '“%s” cannot name the parameter: use up to 40 letters, digits, - or _, such as show.', 'stagedoor' ), $value ) );
+	}
+	if ( 'stagedoor' === $value ) {
+		return array( '', __( '“stagedoor” marks the customer’s return from payment: choose another name, such as show.', 'stagedoor' ) );
+	}
+	global $wp;
+	if ( isset( $wp->public_query_vars ) && in_array( $value, (array) $wp->public_query_vars, true ) ) {
+		/* translators: %s: what was typed. */
+		return array( '', sprintf( __( '“%s” is one of WordPress’s own address parameters (it would open another page): choose another name, such as show.', 'stagedoor' ), $value ) );
+	}
+	return array( $value, null );
+}
+
 /** Every field checked; a refused one keeps its previous value. Called by options.php on save. */
 function sanitize_settings( $input ): array {
 	$input    = is_array( $input ) ? $input : array();
@@ -173,6 +213,8 @@ function sanitize_settings( $input ): array {
 		'failure_url' => check_address( $text( 'failure_url' ), true, 'https://theatre.example.org/tickets' ),
 		'analytics'   => check_analytics( $text( 'analytics' ) ),
 		'event_href'  => check_event_href( $text( 'event_href' ) ),
+		'history'     => check_history( $text( 'history' ) ),
+		'event_param' => check_event_param( $text( 'event_param' ) ),
 	);
 	foreach ( $checks as $key => list( $value, $error ) ) {
 		if ( null !== $error ) {
@@ -198,6 +240,8 @@ function field_label( string $key ): string {
 		'failure_url' => __( 'Return page after a failed payment', 'stagedoor' ),
 		'analytics'   => __( 'Analytics', 'stagedoor' ),
 		'event_href'  => __( 'Show page address pattern', 'stagedoor' ),
+		'history'     => __( 'Booking steps in the address', 'stagedoor' ),
+		'event_param' => __( 'Address parameter', 'stagedoor' ),
 	);
 	return $labels[ $key ];
 }
@@ -219,6 +263,10 @@ function field_description( string $key ): string {
 			return __( 'GA4: the booking steps (seats added, checkout, purchase) go to your Google tag or Tag Manager’s dataLayer as GA4 e-commerce events; events only: as the booking-analytics event for other tools. Never the customer’s name, e-mail, phone or address. Off: no analytics code is loaded.', 'stagedoor' );
 		case 'event_href':
 			return __( 'Where each show in a list links, {EventId} standing for the show’s id, such as /shows/{EventId}: a path on this site or an https address. Blank: the list’s own page, which opens the show in place.', 'stagedoor' );
+		case 'history':
+			return __( 'On: the show, its dates or a seat map the visitor is at is named in the page’s address, so Back and Forward move through the booking within the page, and a reload, a bookmark or a shared link opens the same step. Off: the address and the browser’s history are left alone, for a site that routes itself (a page opened at a show’s link still shows that show).', 'stagedoor' );
+		case 'event_param':
+			return __( 'The query parameter that names the show and step in the page’s address (?stagedoor-event=1042): change it only if your site already uses that name. Letters, digits, - and _. Blank: stagedoor-event.', 'stagedoor' );
 		default:
 			return __( 'Where the payment page sends the customer when payment fails. Blank: back to the page they booked on, where the basket is still held.', 'stagedoor' );
 	}
@@ -228,13 +276,20 @@ function render_field( array $args ): void {
 	$key      = $args['key'];
 	$value    = settings()[ $key ];
 	$id       = 'stagedoor-' . str_replace( '_', '-', $key );
-	if ( 'analytics' === $key ) {
-		printf( '<select id="%1$s" name="%2$s[analytics]" aria-describedby="%1$s-description">', esc_attr( $id ), esc_attr( OPTION ) );
-		$choices = array(
+	$choices  = array(
+		'analytics' => array(
 			''       => __( 'Off', 'stagedoor' ),
 			'ga4'    => __( 'GA4 (dataLayer)', 'stagedoor' ),
 			'events' => __( 'Events only', 'stagedoor' ),
-		);
+		),
+		'history'   => array(
+			''    => __( 'On', 'stagedoor' ),
+			'off' => __( 'Off', 'stagedoor' ),
+		),
+	);
+	if ( isset( $choices[ $key ] ) ) {
+		printf( '<select id="%1$s" name="%2$s[%3$s]" aria-describedby="%1$s-description">', esc_attr( $id ), esc_attr( OPTION ), esc_attr( $key ) );
+		$choices = $choices[ $key ];
 		foreach ( $choices as $choice => $label ) {
 			printf( '<option value="%s"%s>%s</option>', esc_attr( $choice ), selected( $value, $choice, false ), esc_html( $label ) );
 		}
@@ -250,6 +305,7 @@ function render_field( array $args ): void {
 		'success_url' => '',
 		'failure_url' => '',
 		'event_href'  => '/shows/{EventId}',
+		'event_param' => 'stagedoor-event',
 	);
 	printf(
 		'<input type="text" id="%1$s" name="%2$s[%3$s]" value="%4$s" placeholder="%5$s" class="%6$s" aria-describedby="%1$s-description" spellcheck="false" autocomplete="off" />',
@@ -290,6 +346,8 @@ add_action(
 			'failure_url' => 'stagedoor-payment',
 			'analytics'   => 'stagedoor-analytics',
 			'event_href'  => 'stagedoor-links',
+			'history'     => 'stagedoor-links',
+			'event_param' => 'stagedoor-links',
 		);
 		foreach ( $sections as $key => $section ) {
 			add_settings_field(
