@@ -63,7 +63,7 @@ export const right = (
   <booking-provider endpoint="/api" currency="EUR" successUrl="/booked" onbooking-order-completed={onOrder}
     onbooking-basket-change={(event) => void event.detail.basket?.Items.length}>
     <basket-timer showItems emptyText="Nothing held" warning-seconds={90} />
-    <event-list showTypeFilter eventType={1} onbooking-selection={(event) => { const kind: 'event' | 'performance' = event.detail.kind; void kind; }} />
+    <event-list showTypeFilter eventType={1} onbooking-selection={(event) => { const kind: 'event' | 'dates' | 'performance' = event.detail.kind; void kind; }} />
     <performance-calendar eventId={7} month="2025-05" few-left-ratio="0.2" />
     <seat-picker performanceId={1042} mode="best-available" maxSeats={4} className="seats" ref={(el: SeatPicker | null) => void el?.performanceId}
       onbooking-basket-change={(event) => { const count: number = event.detail.basket?.Items.length ?? 0; void count; }} />
