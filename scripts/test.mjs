@@ -1,12 +1,13 @@
 // `npm test`: type check (library, Node side, the React example), browser
 // tests (web-test-runner) in Chromium, Firefox ESR and WebKitGTK side by side,
-// Node tests (node:test through
-// tsx, the time tests again under three time zones; test/e2e/ includes the
-// real WordPress and the React example). Ends with one plain line
+// then the Node tests (node:test through tsx, two files at a time; test/e2e/,
+// the real WordPress and the React example among them, shares one build), and
+// the time tests again under three time zones. Ends with one plain line
 // `N passed, N failed` for the whole run: each type-check project counts as
 // one check, and a stage that crashes without reporting counts as one failure.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENGINES, missing } from './engines.mjs';
 
@@ -43,10 +44,11 @@ async function typecheck(project) {
   if (code === 0) totals.passed++; else { totals.failed++; failureLines.push(`type check (${project})`); }
 }
 
+/** Node test files through tsx, two at a time (the machine's two cores: node's default here is one). */
 async function nodeTests(label, files, env = {}) {
   if (!files.length) return;
   console.log(`\n== node tests (${label})`);
-  const { code, output } = await run(bin('tsx'), ['--test', '--test-reporter=spec', ...files], env);
+  const { code, output } = await run(bin('tsx'), ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], env);
   const pass = /^\s*ℹ pass (\d+)/m.exec(output);
   const fail = /^\s*ℹ fail (\d+)/m.exec(output);
   const cancelled = /^\s*ℹ cancelled (\d+)/m.exec(output);
@@ -68,7 +70,10 @@ async function nodeTests(label, files, env = {}) {
 async function webTestRunner(engine, files, out) {
   const started = Date.now();
   rmSync(out, { force: true });
-  const { code, output } = await run(bin('web-test-runner'), files, { STAGEDOOR_ENGINE: engine, STAGEDOOR_RESULTS: out }, { quiet: true });
+  // --trace-exit: a run that ends with no report (WebKit's, twice, under the three engines' load)
+  // then says where it was ended from.
+  const env = { STAGEDOOR_ENGINE: engine, STAGEDOOR_RESULTS: out, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --trace-exit --trace-uncaught`.trim() };
+  const { code, output } = await run(bin('web-test-runner'), files, env, { quiet: true });
   const seconds = (Date.now() - started) / 1000;
   return { code, output, seconds, report: existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null };
 }
@@ -134,9 +139,10 @@ async function browserTestsIn(engine, again = false) {
 
 /**
  * The browser tests in every engine (STAGEDOOR_ENGINES=chromium,firefox to choose), side by side:
- * each mostly waits on its own browser processes. The Node tests come after, not beside WebKit's
- * (tried: 10 min 21 s instead of about 12, but WebKit's browser dropped its session in the longest
- * file and the Firefox booking end to end missed its 30 s, both on the machine's two cores).
+ * each mostly waits on its own browser processes. Beside them run only the Node tests that drive
+ * no browser; the end-to-end ones come after (tried beside WebKit's: WebKit's browser dropped its
+ * session in the longest file and the Firefox booking end to end missed its 30 s, both on the
+ * machine's two cores).
  */
 async function browserTests() {
   const files = [...findTests('test/elements'), ...findTests('test/browser')];
@@ -153,11 +159,43 @@ async function browserTests() {
   }
 }
 
-/** The Node tests: all but the time tests, then the time tests again under three time zones. */
+/**
+ * The bundle and the demo built once for every Node test that only reads them
+ * (test/e2e/helpers/built-demo.ts); its folder, or undefined when the build failed (counted as
+ * one failure: each such file then builds its own, and says why it fails).
+ */
+async function sharedBuild() {
+  const dir = mkdtempSync(join(tmpdir(), 'stagedoor-test-build-'));
+  // nginx's worker, another user, serves the demo from it (test/e2e/front-server.test.ts).
+  chmodSync(dir, 0o755);
+  console.log(`\n== the bundle and the demo, built once for the Node tests (${dir})`);
+  const script = `const b = await import(${JSON.stringify(new URL('./build.mjs', import.meta.url).href)});
+await b.buildBundle({ outDir: ${JSON.stringify(join(dir, 'dist'))}, sourcemap: false });
+b.buildDemo({ outDir: ${JSON.stringify(join(dir, 'demo'))}, bundleDir: ${JSON.stringify(join(dir, 'dist'))} });`;
+  const { code } = await run(process.execPath, ['--input-type=module', '-e', script]);
+  if (code === 0) return dir;
+  totals.failed++;
+  failureLines.push('the shared build for the Node tests');
+  rmSync(dir, { recursive: true, force: true });
+  return undefined;
+}
+
+const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);
+
+/**
+ * The Node tests, after the browser tests (beside them, even those that drive no browser took
+ * 651 s instead of about 200, and slowed the engines by a fifth: the machine's two cores are busy),
+ * two files at a time, the end-to-end ones sharing one build; then the time tests again under
+ * three time zones.
+ */
 async function allNodeTests() {
   const nodeFiles = [...findTests('test/api'), ...findTests('test/server'), ...findTests('test/e2e')];
-  const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);
-  await nodeTests('all but time', nodeFiles.filter((f) => !isTimeTest(f)));
+  const built = await sharedBuild();
+  try {
+    await nodeTests('all but time', nodeFiles.filter((f) => !isTimeTest(f)), built ? { STAGEDOOR_TEST_BUILD: built } : {});
+  } finally {
+    if (built) rmSync(built, { recursive: true, force: true });
+  }
   const timeFiles = nodeFiles.filter(isTimeTest);
   for (const tz of ['UTC', 'America/New_York', 'Asia/Tokyo']) await nodeTests(`time, TZ=${tz}`, timeFiles, { TZ: tz });
 }

@@ -7,12 +7,9 @@
  * reference, and nothing the customer typed (name, e-mail, phone) is in any of them.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { buildBundle } from '../../scripts/build.mjs';
+import { builtBundle, type Built } from './helpers/built-demo.ts';
 import { chooseSeatPair, choosePerformance, fillCheckout } from './helpers/booking.ts';
 import { launchChromium } from './helpers/browser.ts';
 import { FLOW_EVENT, hostPage } from './helpers/page-kinds.ts';
@@ -23,12 +20,14 @@ const STEP = 30_000;
 const PERSONAL = ['Ada', 'Lovelace', 'ada@example.com', '7946'];
 
 describe('analytics: the dataLayer of a whole booking', () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'stagedoor-analytics-e2e-'));
+  let outDir = '';
+  let built: Built | undefined;
   let server: PageServer;
   let browser: Browser;
 
   before(async () => {
-    await buildBundle({ outDir, sourcemap: false });
+    built = await builtBundle();
+    outDir = built.dist;
     const page = hostPage('full', '/cdn/stagedoor.js').replace('<booking-provider endpoint="/api">', '<booking-provider endpoint="/api" analytics="ga4">');
     assert.match(page, /analytics="ga4"/);
     server = await startSandboxSite({ files: { '/cdn/': outDir }, pages: { '/tickets': page } });
@@ -37,7 +36,7 @@ describe('analytics: the dataLayer of a whole booking', () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('finds each e-commerce event once through payment, a reload and a second tab, with no personal data', { timeout: 240_000 }, async () => {

@@ -8,14 +8,14 @@
  * one page). The loader defines each tag when it appears: at load, or later.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createApiClient } from '../../src/api/client.ts';
 import { bundleCacheControl, IMMUTABLE } from '../../src/server/bundle-caching.ts';
-import { buildBundle, PRELOAD_FILE, preloadLinks, registrationFiles } from '../../scripts/build.mjs';
+import { PRELOAD_FILE, preloadLinks, registrationFiles } from '../../scripts/build.mjs';
+import { builtBundle, type Built } from './helpers/built-demo.ts';
 import { chooseSeatPair } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
@@ -57,7 +57,8 @@ function page(head: string, body: string, lang = 'en-GB'): string {
 }
 
 describe('the script-tag bundle in a bare page', () => {
-  const dist = mkdtempSync(join(tmpdir(), 'stagedoor-bundle-test-'));
+  let dist = '';
+  let built: Built | undefined;
   let server: PageServer;
   let browser: Browser;
   /** A performance with a seat map, and an event whose description is HTML. */
@@ -66,7 +67,8 @@ describe('the script-tag bundle in a bare page', () => {
   const pages: Record<string, string> = {};
 
   before(async () => {
-    await buildBundle({ outDir: dist, sourcemap: false });
+    built = await builtBundle();
+    dist = built.dist;
     server = await startSandboxSite({ csp: CSP, files: { '/v1/': dist, '/v2/': dist }, pages, secondEndpoint: SECOND });
     const origin = server.origin;
     const api = createApiClient({ endpoint: `${origin}/api` });
@@ -155,7 +157,7 @@ describe('the script-tag bundle in a bare page', () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('defines every element of a page that holds them all, with no error and no CSP violation', async () => {

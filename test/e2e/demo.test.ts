@@ -10,13 +10,13 @@
  * nothing left this month is walked every time.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { buildBundle, buildDemo, registrationFiles, root } from '../../scripts/build.mjs';
+import { registrationFiles, root } from '../../scripts/build.mjs';
 import { chooseSeatPair, choosePerformance } from './helpers/booking.ts';
+import { builtDemo } from './helpers/built-demo.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { pinnedClock } from './helpers/pinned-clock.ts';
@@ -29,14 +29,15 @@ const widths = [360, 1280];
 const widgetTags = registrationFiles().map((r) => r.tag);
 
 describe('the demo site (built)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'stagedoor-demo-test-'));
+  let demo = '';
+  let built: Awaited<ReturnType<typeof builtDemo>> | undefined;
   let server: PageServer;
   let browser: Browser;
 
   before(async () => {
-    await buildBundle({ outDir: join(work, 'dist'), sourcemap: false });
-    buildDemo({ outDir: join(work, 'demo'), bundleDir: join(work, 'dist') });
-    server = await startSandboxSite({ files: { '/': join(work, 'demo') }, pages: {} });
+    built = await builtDemo();
+    demo = built.dir;
+    server = await startSandboxSite({ files: { '/': demo }, pages: {} });
     browser = await launchChromium();
   });
   /** A page of its own, its clock set to the sandbox's (closing the page ends its context). */
@@ -52,21 +53,21 @@ describe('the demo site (built)', () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(work, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('loads the built bundle, not the TypeScript sources, with its own chunks hinted in its <head>', () => {
     for (const name of demoPages) {
-      const html = readFileSync(join(work, 'demo', name), 'utf8');
+      const html = readFileSync(join(demo, name), 'utf8');
       // By its versioned name (cached immutable): the page is written with this build.
       const loader = /<script type="module" src="\/(stagedoor-loader-[\w-]{8}\.js)"><\/script>/.exec(html)?.[1] ?? '';
-      assert.ok(loader && existsSync(join(work, 'demo', loader)), `${name} loads the versioned loader, which is there`);
+      assert.ok(loader && existsSync(join(demo, loader)), `${name} loads the versioned loader, which is there`);
       assert.doesNotMatch(html, /src="\/src\//, name);
       // The demo page is the host: it lists the chunks of the elements it holds (dist/stagedoor-preload.json).
       const head = html.slice(0, html.indexOf('</head>'));
       const hinted = [...head.matchAll(/<link rel="modulepreload" href="\/([^"]+)"/g)].map((m) => m[1] ?? '');
       assert.ok(hinted.some((f) => /^stagedoor-core-/.test(f)), `${name} hints the core`);
-      for (const file of hinted) assert.ok(existsSync(join(work, 'demo', file)), `${name} hints ${file}, which is not there`);
+      for (const file of hinted) assert.ok(existsSync(join(demo, file)), `${name} hints ${file}, which is not there`);
     }
   });
 

@@ -8,13 +8,13 @@
  * cancelled `booking-navigate` leave the address and the history alone.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildBundle, root } from '../../scripts/build.mjs';
+import { root } from '../../scripts/build.mjs';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { firefoxLaunchOptions, missing } from '../../scripts/engines.mjs';
+import { builtBundle, type Built } from './helpers/built-demo.ts';
 import { FLOW_EVENT, hostPage } from './helpers/page-kinds.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
@@ -39,15 +39,15 @@ const pickerPerformance = (v: Visitor) => v.driver.evaluate(() => (document.quer
 const historyLength = (v: Visitor) => v.driver.evaluate(() => history.length);
 
 describe('the flow in the page address, in three engines', () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'stagedoor-flow-history-'));
+  let built: Built | undefined;
   let server: PageServer;
 
   before(async () => {
     mkdirSync(join(root, '.test-results'), { recursive: true });
-    await buildBundle({ outDir, sourcemap: false });
+    built = await builtBundle();
     const page = hostPage('full', '/cdn/stagedoor.js');
     server = await startSandboxSite({
-      files: { '/cdn/': outDir },
+      files: { '/cdn/': built.dist },
       pages: {
         '/tickets': page,
         '/off': page.replace('<booking-provider endpoint="/api">', '<booking-provider endpoint="/api" history="off">'),
@@ -57,7 +57,7 @@ describe('the flow in the page address, in three engines', () => {
   });
   after(async () => {
     await server?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    built?.remove();
   });
 
   const chosen = process.env.STAGEDOOR_ENGINES?.split(',');

@@ -19,12 +19,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { buildBundle, buildDemo } from '../../scripts/build.mjs';
 import { createSandbox } from '../../src/server/sandbox/index.ts';
 import { PROJECT, stagedoor, type Running } from '../server/cli-helpers.ts';
 import { listen, type Listening } from '../server/proxy-helpers.ts';
 import { freePort, startNginx, type RunningNginx } from '../server/servers.ts';
 import { chooseSeatPair, choosePerformance, fillCheckout } from './helpers/booking.ts';
+import { builtDemo } from './helpers/built-demo.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 
 const KEY = `sk-e2e-${crypto.randomUUID()}`;
@@ -45,6 +45,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
   let untrusted: Running;
   let nginx: RunningNginx;
   let browser: Browser;
+  let built: Awaited<ReturnType<typeof builtDemo>> | undefined;
   /** The site through nginx: front trusted, and front not trusted. */
   let site = '';
   let plainSite = '';
@@ -54,8 +55,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
   before(async () => {
     // nginx's worker runs as another user: it must read the pages.
     chmodSync(work, 0o755);
-    await buildBundle({ outDir: join(work, 'dist'), sourcemap: false });
-    buildDemo({ outDir: join(work, 'demo'), bundleDir: join(work, 'dist') });
+    built = await builtDemo();
     const service = createSandbox({ apiKeys: [KEY] });
     sandbox = await listen((request) => service.fetch(request));
     const proxy = (extra: string[]) => stagedoor(['proxy', '--upstream', sandbox.url, '--port', '0', '--access-log', 'off', ...extra], { STAGEDOOR_API_KEY: KEY });
@@ -66,7 +66,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
       proxyBase[name] = base ?? '';
     }
     const [port, plainPort] = [await freePort(), await freePort()];
-    const demo = join(work, 'demo');
+    const demo = built.dir;
     nginx = await startNginx(
       work,
       `  types { text/html html; text/javascript js; text/css css; application/json json; image/svg+xml svg; image/png png; }
@@ -94,6 +94,7 @@ describe('the proxy behind nginx on the site’s origin', () => {
     await Promise.all([trusted?.stop(), untrusted?.stop()]);
     await sandbox?.close();
     rmSync(work, { recursive: true, force: true });
+    built?.remove();
   });
 
   const readyz = async (base: string) => (await (await fetch(`${base}/readyz`)).json()) as { status: string; orders: string };

@@ -8,28 +8,30 @@
  * chunk of its own loaded on demand.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { buildBundle, root } from '../../scripts/build.mjs';
+import { root } from '../../scripts/build.mjs';
 import { measureDir, sizeBudget } from '../../scripts/size.mjs';
+import { builtBundle, type Built } from './helpers/built-demo.ts';
 import { launchChromium } from './helpers/browser.ts';
 import { hostPage, measurePage, pageKinds } from './helpers/page-kinds.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
 
 describe('script-tag bundle size', () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'stagedoor-size-test-'));
+  let outDir = '';
+  let built: Built | undefined;
   const budget = sizeBudget(join(root, 'package.json'));
   const pages: Record<string, string> = {};
   let server: PageServer;
   let browser: Browser;
 
   before(async () => {
-    await buildBundle({ outDir, sourcemap: false });
+    built = await builtBundle();
+    outDir = built.dist;
     for (const kind of pageKinds) pages[`/${kind}`] = hostPage(kind, '/cdn/stagedoor.js');
     server = await startSandboxSite({ files: { '/cdn/': outDir }, pages });
     browser = await launchChromium();
@@ -37,7 +39,7 @@ describe('script-tag bundle size', () => {
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    built?.remove();
   });
 
   it('keeps the loader within its gzip budget', () => {

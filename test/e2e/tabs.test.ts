@@ -6,13 +6,12 @@
  * it and the browsers' clocks together (Playwright's clock), never by waiting.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createApiClient } from '../../src/api/client.ts';
-import { buildBundle } from '../../scripts/build.mjs';
+import { builtBundle, type Built } from './helpers/built-demo.ts';
 import { chooseSeatPair, fillCheckout } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
@@ -55,14 +54,16 @@ const waitHeard = (p: Page, change: string): Promise<unknown> =>
   p.waitForFunction((c) => (window as unknown as { remote: string[] }).remote.includes(c), change);
 
 describe('one basket across the tabs of a site', () => {
-  const dist = mkdtempSync(join(tmpdir(), 'stagedoor-tabs-test-'));
+  let dist = '';
+  let built: Built | undefined;
   const pages: Record<string, string> = {};
   let server: PageServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
   before(async () => {
-    await buildBundle({ outDir: dist, sourcemap: false });
+    built = await builtBundle();
+    dist = built.dist;
     // No proxy cache: which seats are gone is read right after another visitor took one.
     server = await startSandboxSite({ files: { '/v1/': dist }, pages, sandbox: { clock: sandboxClock }, proxyCache: false });
     const api = createApiClient({ endpoint: `${server.origin}/api` });
@@ -85,7 +86,7 @@ describe('one basket across the tabs of a site', () => {
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    built?.remove();
   });
 
   async function newContext(options: { clock?: boolean } = {}): Promise<BrowserContext> {

@@ -8,14 +8,11 @@
  * is the pinned one (helpers/pinned-clock.ts) as in every e2e site.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildBundle } from '../../scripts/build.mjs';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { firefoxLaunchOptions, missing } from '../../scripts/engines.mjs';
 import { createApiClient } from '../../src/api/client.ts';
+import { builtBundle, type Built } from './helpers/built-demo.ts';
 import { puppeteerDriver, webkitDriver, type Driver } from './helpers/visitor.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
@@ -60,12 +57,14 @@ async function until(driver: Driver, what: string, check: (s: Seen) => boolean, 
 }
 
 describe('the waiting room in three engines: pre-queue, countdown, admitted, the seat map', () => {
-  const dist = mkdtempSync(join(tmpdir(), 'stagedoor-room-e2e-'));
+  let dist = '';
+  let built: Built | undefined;
   let server: PageServer;
   let performanceId = 0;
 
   before(async () => {
-    await buildBundle({ outDir: dist, sourcemap: false });
+    built = await builtBundle();
+    dist = built.dist;
     const pages: Record<string, string> = {};
     server = await startSandboxSite({ files: { '/v1/': dist }, pages, rooms: { secret: 'e2e-room-secret-of-at-least-32-bytes!!', adminSecret: ADMIN } });
     const api = createApiClient({ endpoint: `${server.origin}/api` });
@@ -85,7 +84,7 @@ describe('the waiting room in three engines: pre-queue, countdown, admitted, the
 
   after(async () => {
     await server?.close();
-    rmSync(dist, { recursive: true, force: true });
+    built?.remove();
   });
 
   /** Opens (or opens again) the room over the operator's endpoint, its on-sale `LEAD_MS` from now. */
