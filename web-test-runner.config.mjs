@@ -44,8 +44,8 @@ const filesCalling = (name) =>
     .sort();
 
 /** A launcher tagged with what the engine command needs to know about it. */
-const tagged = (launcher, engine, { colorScheme = 'light', timeZone, forcedColours = false } = {}) =>
-  Object.assign(launcher, { stagedoor: { engine, colorScheme, timeZone, forcedColours } });
+const tagged = (launcher, engine, { colorScheme = 'light', timeZone, forcedColours = false, zoneOnly = false } = {}) =>
+  Object.assign(launcher, { stagedoor: { engine, colorScheme, timeZone, forcedColours, zoneOnly } });
 
 function chromium() {
   return tagged(chromeLauncher({
@@ -77,11 +77,11 @@ process.once('exit', () => { for (const stop of stoppers) stop(); });
 
 /** MiniBrowser through a WebKitWebDriver of its own (the environment is the driver's). */
 class WebKitLauncher extends WebdriverLauncher {
-  constructor({ colorScheme = 'light', timeZone } = {}) {
+  constructor({ colorScheme = 'light', timeZone, zoneOnly = false } = {}) {
     super({ capabilities: webkitCapabilities() });
     this.env = { ...webkitThemeEnv(colorScheme), ...(timeZone ? { TZ: timeZone } : {}) };
     this.label = ['WebKit', colorScheme === 'dark' ? 'prefers dark' : '', timeZone ?? ''].filter(Boolean).join(' ');
-    tagged(this, 'webkit', { colorScheme, timeZone });
+    tagged(this, 'webkit', { colorScheme, timeZone, zoneOnly });
   }
 
   async initialize(config, testFiles) {
@@ -137,7 +137,8 @@ const enginePlugin = {
         if (engine === 'webkit') {
           const unknown = (payload.wanted ?? []).filter((z) => !VISITOR_ZONES.includes(z));
           if (unknown.length) throw new Error(`WebKit runs zone tests only in VISITOR_ZONES (web-test-runner.config.mjs); add ${unknown.join(', ')}`);
-          return { emulated: false, launchedWith: timeZone ?? null };
+          // A browser of a zone group runs the asking files only for their tests of the visitor's zone.
+          return { emulated: false, launchedWith: timeZone ?? null, zoneOnly: launcher.stagedoor.zoneOnly };
         }
         if (payload.timeZone !== undefined) await page.emulateTimezone(payload.timeZone ?? undefined);
         return { emulated: true };
@@ -202,11 +203,13 @@ function engineSetup() {
     const zoned = filesCalling('visitorZones');
     // The main browser is in the last zone itself (every other file runs there too).
     const [main, ...others] = [...VISITOR_ZONES].reverse();
+    // One WebKit browser for the files (a second one beside it, each taking half the files, twice
+    // ended the run with no report and no error halfway, on the machine's two cores).
     return {
       browsers: [webkit({ timeZone: main })],
       groups: [
         { name: 'webkit-prefers-dark', files: dark, browsers: [webkit({ colorScheme: 'dark', timeZone: main })] },
-        ...others.map((timeZone) => ({ name: `webkit-${timeZone.replace('/', '-')}`, files: zoned, browsers: [webkit({ timeZone })] })),
+        ...others.map((timeZone) => ({ name: `webkit-${timeZone.replace('/', '-')}`, files: zoned, browsers: [webkit({ timeZone, zoneOnly: true })] })),
       ],
       // One window per browser, each test file in it in turn (the WebDriver launcher's iframes
       // for concurrency would not be a window of their own, so no viewport of their own).

@@ -10,7 +10,7 @@ import type { BookingConfig } from '../../src/state/config.ts';
 import { fakeApi, networkError, testBooking, withBooking, type FakeApi, type Handlers } from './helpers/fake-api.ts';
 import { performanceFixture, preliminaryFixture } from './helpers/catalogue-fixtures.ts';
 import { blend, contrast, opacityOf, parse, resolve } from './helpers/contrast.ts';
-import { resetVisitorPreference, visitorZones } from './helpers/engine.ts';
+import { describeBesideZones, resetVisitorPreference, visitorZones } from './helpers/engine.ts';
 
 const visitor = await visitorZones(['Pacific/Auckland', 'America/Los_Angeles', 'Asia/Tokyo']);
 
@@ -104,7 +104,32 @@ async function render(booking: ReturnType<typeof setup>['booking'], template = h
   return el;
 }
 
-describe('<performance-calendar>', () => {
+const ONE = [performanceFixture(201, '2026-12-12T19:30:00'), performanceFixture(202, '2026-12-31T23:30:00')];
+
+/** The days with performances and their times, as shown. */
+async function timesShown(config: Partial<BookingConfig>, performances = ONE) {
+  const { booking } = setup(handlers(performances), config);
+  const el = await render(booking);
+  return qa(el, '[part~="has-performances"]').map((b) => `${b.dataset.day} ${text(b.querySelector('[part="day-times"]'))}`);
+}
+
+describe("<performance-calendar>: times are the venue wall clock, whatever the visitor's own zone", () => {
+  afterEach(async () => {
+    resetSharedBookings();
+    await visitor.enter(undefined);
+  });
+
+  for (const visitorZone of visitor.zones) {
+    it(`does not depend on the visitor's own zone (${visitorZone})`, async () => {
+      await visitor.enter(visitorZone);
+      expect(Intl.DateTimeFormat().resolvedOptions().timeZone).to.equal(visitorZone);
+      expect(await timesShown({ timeZone: 'Europe/London' })).to.deep.equal(['12 19:30', '31 23:30']);
+    });
+  }
+});
+
+// Everything else, once per engine (not again in each of WebKit's zone browsers).
+describeBesideZones(visitor)('<performance-calendar>', () => {
   afterEach(async () => {
     resetSharedBookings();
     await visitor.enter(undefined);
@@ -525,14 +550,6 @@ describe('<performance-calendar>', () => {
   });
 
   describe('times are the venue wall clock', () => {
-    const ONE = [performanceFixture(201, '2026-12-12T19:30:00'), performanceFixture(202, '2026-12-31T23:30:00')];
-
-    async function timesShown(config: Partial<BookingConfig>, performances = ONE) {
-      const { booking } = setup(handlers(performances), config);
-      const el = await render(booking);
-      return qa(el, '[part~="has-performances"]').map((b) => `${b.dataset.day} ${text(b.querySelector('[part="day-times"]'))}`);
-    }
-
     it('formats in the configured zone: the same service time reads the same in London and New York', async () => {
       expect(await timesShown({ timeZone: 'Europe/London' })).to.deep.equal(['12 19:30', '31 23:30']);
       expect(await timesShown({ timeZone: 'America/New_York' })).to.deep.equal(['12 19:30', '31 23:30']);
@@ -547,14 +564,6 @@ describe('<performance-calendar>', () => {
       expect(text(day(a, 28).querySelector('[part="day-times"]'))).to.equal('02:30');
       expect(text(day(b, 28).querySelector('[part="day-times"]'))).to.equal('01:30');
     });
-
-    for (const visitorZone of visitor.zones) {
-      it(`does not depend on the visitor's own zone (${visitorZone})`, async () => {
-        await visitor.enter(visitorZone);
-        expect(Intl.DateTimeFormat().resolvedOptions().timeZone).to.equal(visitorZone);
-        expect(await timesShown({ timeZone: 'Europe/London' })).to.deep.equal(['12 19:30', '31 23:30']);
-      });
-    }
   });
 
   it('leaves out performances whose date is not a service DateTime, and runs nothing', async () => {

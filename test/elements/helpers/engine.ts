@@ -52,20 +52,31 @@ export async function resetVisitorPreference(): Promise<void> {
 /**
  * Of the visitor zones a test wants, those this browser can be in: every one where the driver
  * emulates the zone (`enter` sets it), else the one its process was started in, if wanted (the
- * config starts a browser per zone).
+ * config starts a browser per zone). `zoneOnly`: this browser was started only to be the visitor
+ * in its zone (the file runs in the engine's main browser too): a file registers only its tests of
+ * the visitor's zone there (`describeBesideZones`).
  */
-export async function visitorZones(wanted: string[]): Promise<{ zones: string[]; enter: (zone: string | undefined) => Promise<void> }> {
-  const probe = await command<Emulation<string | null>>({ action: 'time-zone', wanted });
+export async function visitorZones(wanted: string[]): Promise<{ zones: string[]; zoneOnly: boolean; enter: (zone: string | undefined) => Promise<void> }> {
+  const probe = await command<Emulation<string | null> & { zoneOnly?: boolean }>({ action: 'time-zone', wanted });
   if (probe.emulated) {
-    return { zones: wanted, enter: async (timeZone) => { await command({ action: 'time-zone', timeZone: timeZone ?? null }); } };
+    return { zones: wanted, zoneOnly: false, enter: async (timeZone) => { await command({ action: 'time-zone', timeZone: timeZone ?? null }); } };
   }
   const own = probe.launchedWith;
   return {
     zones: own && wanted.includes(own) ? [own] : [],
+    zoneOnly: probe.zoneOnly === true,
     enter: async (zone) => {
       if (zone !== undefined && zone !== own) throw new Error(`this browser runs in ${own ?? 'the machine\'s zone'}; it cannot enter ${zone}`);
     },
   };
+}
+
+/**
+ * `describe` for a file's tests that do not depend on the visitor's zone; in a browser started only
+ * to be the visitor in another zone (WebKit's zone browsers), nothing: they ran in the main one.
+ */
+export function describeBesideZones(visitor: { zoneOnly: boolean }): (name: string, fn: () => void) => void {
+  return visitor.zoneOnly ? () => undefined : (name, fn) => void describe(name, fn);
 }
 
 /**
