@@ -10,6 +10,7 @@ import { dirname, relative } from 'node:path';
 function countSuite(suite, acc, path = []) {
   if (!suite) return;
   for (const t of suite.tests ?? []) {
+    acc.ms += t.duration ?? 0;
     if (t.skipped) acc.skipped++;
     else if (t.passed) acc.passed++;
     else {
@@ -28,7 +29,7 @@ export function countReporter({ out }) {
       /** Per browser (an engine may run several: launched preferring dark, or in a time zone). */
       const byBrowser = new Map();
       for (const session of sessions) {
-        const acc = { passed: 0, failed: 0, skipped: 0, names: [] };
+        const acc = { passed: 0, failed: 0, skipped: 0, ms: 0, names: [] };
         countSuite(session.testResults, acc);
         const name = session.browser?.name ?? 'browser';
         const file = relative(process.cwd(), session.testFile);
@@ -42,7 +43,7 @@ export function countReporter({ out }) {
         }
         // Named in the closing lines of `npm test`, where a CI log that keeps only its tail still shows them.
         const failures = acc.names.map((n) => `${name}: ${file} › ${n}`);
-        total.sessions.push({ browser: name, file, passed: acc.passed, failed: acc.failed, skipped: acc.skipped, fileItself, failures });
+        total.sessions.push({ browser: name, file, passed: acc.passed, failed: acc.failed, skipped: acc.skipped, ms: Math.round(acc.ms), fileItself, failures });
         total.passed += acc.passed;
         total.failed += acc.failed;
         total.skipped += acc.skipped;
