@@ -129,6 +129,8 @@ export interface PageWeight {
   times: Record<string, number>;
   /** Every request the page made (Resource Timing): its path and query, sent and answered in ms from navigation start. */
   requests: { path: string; start: number; end: number }[];
+  /** The main thread's tasks over 50 ms (Long Tasks API, where the engine has it): start and duration, ms. */
+  longTasks: { start: number; duration: number }[];
 }
 
 const isScript = (r: Response): boolean => r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(new URL(r.url()).pathname);
@@ -150,6 +152,17 @@ export async function measurePage(
   const page = await browser.newPage();
   try {
     await prepare?.(page);
+    // Long tasks from the start (the API keeps none without an observer).
+    await page.addInitScript(() => {
+      const seen: { start: number; duration: number }[] = ((window as unknown as { stagedoorLongTasks: unknown[] }).stagedoorLongTasks = []) as never;
+      try {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) seen.push({ start: e.startTime, duration: e.duration });
+        }).observe({ type: 'longtask', buffered: true });
+      } catch {
+        /* no Long Tasks API */
+      }
+    });
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (r) => {
       // A body still on its way when the page closes (a script asked for after the last milestone, not
@@ -175,7 +188,8 @@ export async function measurePage(
     }
     delete times.idle;
     const path = (name: string) => new URL(name).pathname + new URL(name).search;
-    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times, requests: requests.map((r) => ({ path: path(r.name), start: r.start, end: r.end })) };
+    const longTasks = await page.evaluate(() => (window as unknown as { stagedoorLongTasks?: { start: number; duration: number }[] }).stagedoorLongTasks ?? []);
+    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times, requests: requests.map((r) => ({ path: path(r.name), start: r.start, end: r.end })), longTasks };
   } finally {
     await page.close();
   }
