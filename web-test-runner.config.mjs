@@ -74,6 +74,8 @@ function firefox(colorScheme, { forcedColours = false } = {}) {
 let xvfb;
 const stoppers = [];
 process.once('exit', () => { for (const stop of stoppers) stop(); });
+// web-test-runner stops on SIGINT (and SIGTERM) with no report: said, so such an end is told from a crash.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => console.error(`web-test-runner (${ENGINE}): ${signal} received, stopping`));
 
 /** MiniBrowser through a WebKitWebDriver of its own (the environment is the driver's). */
 class WebKitLauncher extends WebdriverLauncher {

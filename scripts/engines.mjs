@@ -115,6 +115,16 @@ function stopChild(child) {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 }
 
+/** A child started `detached` (its own process group) and what it started in that group. */
+function stopGroup(child) {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    stopChild(child);
+  }
+}
+
 /** Xvfb on a free display; resolves once its socket exists. */
 export async function startXvfb() {
   for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -137,19 +147,24 @@ export async function startXvfb() {
  */
 export async function startWebKitDriver({ display, env = {} }) {
   const port = await freePort();
+  // A process group of its own, with the MiniBrowsers it starts: a signal to their group (as a
+  // browser is ended) then never reaches the test runner that started the driver. Without it,
+  // web-test-runner ended with no report, stopped by a SIGINT halfway through WebKit's files
+  // (--trace-exit: its SIGINT handler), when the zone browsers' sessions ended under load.
   const child = spawn('WebKitWebDriver', [`--port=${port}`, '--host=127.0.0.1'], {
     env: { ...process.env, ...env, DISPLAY: display },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   for (let i = 0; i < 200; i += 1) {
     if (child.exitCode !== null) break;
     const ok = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
-    if (ok) return { port, stop: () => stopChild(child) };
+    if (ok) return { port, stop: () => stopGroup(child) };
     await sleep(50);
   }
-  stopChild(child);
+  stopGroup(child);
   throw new Error(`WebKitWebDriver did not start on port ${port}: ${stderr}`);
 }
 
