@@ -7,7 +7,11 @@ const wanted = new URLSearchParams(location.search).get('lang');
 
 function choose(locale) {
   provider?.setAttribute('locale', locale);
-  if (menu) menu.value = locale;
+  if (!menu) return;
+  // The menu shows the language asked for: its own entry, else the one of its language (`?lang=en` is English).
+  const options = [...menu.options];
+  const shown = options.find((o) => o.value === locale) ?? options.find((o) => o.lang === locale.split('-')[0].toLowerCase());
+  if (shown) menu.value = shown.value;
 }
 
 if (wanted) choose(wanted);
