@@ -173,15 +173,18 @@ async function sharedBuild() {
   // nginx's worker, another user, serves the demo from it (test/e2e/front-server.test.ts).
   chmodSync(dir, 0o755);
   console.log(`\n== the bundle and the demo, built once for the Node tests (${dir})`);
-  const script = `const b = await import(${JSON.stringify(new URL('./build.mjs', import.meta.url).href)});
-await b.buildBundle({ outDir: ${JSON.stringify(join(dir, 'dist'))}, sourcemap: false });
-b.buildDemo({ outDir: ${JSON.stringify(join(dir, 'demo'))}, bundleDir: ${JSON.stringify(join(dir, 'dist'))} });`;
-  const { code } = await run(process.execPath, ['--input-type=module', '-e', script]);
-  if (code === 0) return dir;
-  totals.failed++;
-  failureLines.push('the shared build for the Node tests');
-  rmSync(dir, { recursive: true, force: true });
-  return undefined;
+  try {
+    const { buildBundle, buildDemo } = await import('./build.mjs');
+    await buildBundle({ outDir: join(dir, 'dist'), sourcemap: false });
+    buildDemo({ outDir: join(dir, 'demo'), bundleDir: join(dir, 'dist') });
+    return dir;
+  } catch (error) {
+    console.error(error);
+    totals.failed++;
+    failureLines.push('the shared build for the Node tests');
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  }
 }
 
 const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);

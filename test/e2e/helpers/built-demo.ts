@@ -14,8 +14,6 @@ import { buildBundle, buildDemo } from '../../../scripts/build.mjs';
 export interface Built {
   /** The folder holding the bundle's files (stagedoor.js, its chunks, their .gz and .br). */
   dist: string;
-  /** The demo's pages with the bundle beside them, or undefined when not asked for. */
-  demo?: string;
   /** Removes a build made for this file alone; leaves the shared one to `npm test`. */
   remove(): void;
 }
@@ -27,7 +25,7 @@ function shared(): string | undefined {
 }
 
 /** Builds the bundle (and the demo) into `work`, readable by every user (nginx's worker serves the demo). */
-export async function buildInto(work: string, { demo = false } = {}): Promise<void> {
+async function buildInto(work: string, { demo = false } = {}): Promise<void> {
   chmodSync(work, 0o755);
   await buildBundle({ outDir: join(work, 'dist'), sourcemap: false });
   if (demo) buildDemo({ outDir: join(work, 'demo'), bundleDir: join(work, 'dist') });
@@ -42,11 +40,11 @@ export async function builtBundle(): Promise<Built> {
   return { dist: join(work, 'dist'), remove: () => rmSync(work, { recursive: true, force: true }) };
 }
 
-/** The built demo theatre: the shared one, else one of this file's own. */
+/** The built demo theatre (`dir`: its pages, the bundle beside them): the shared one, else one of this file's own. */
 export async function builtDemo(): Promise<Built & { dir: string }> {
   const dir = shared();
-  if (dir && existsSync(join(dir, 'demo'))) return { dir: join(dir, 'demo'), demo: join(dir, 'demo'), dist: join(dir, 'dist'), remove: () => {} };
+  if (dir && existsSync(join(dir, 'demo'))) return { dir: join(dir, 'demo'), dist: join(dir, 'dist'), remove: () => {} };
   const work = mkdtempSync(join(tmpdir(), 'stagedoor-built-demo-'));
   await buildInto(work, { demo: true });
-  return { dir: join(work, 'demo'), demo: join(work, 'demo'), dist: join(work, 'dist'), remove: () => rmSync(work, { recursive: true, force: true }) };
+  return { dir: join(work, 'demo'), dist: join(work, 'dist'), remove: () => rmSync(work, { recursive: true, force: true }) };
 }

@@ -76,7 +76,7 @@ export async function visitorZones(wanted: string[]): Promise<{ zones: string[];
  * to be the visitor in another zone (WebKit's zone browsers), nothing: they ran in the main one.
  */
 export function describeBesideZones(visitor: { zoneOnly: boolean }): (name: string, fn: () => void) => void {
-  return visitor.zoneOnly ? () => undefined : (name, fn) => void describe(name, fn);
+  return visitor.zoneOnly ? () => undefined : describe;
 }
 
 /**
