@@ -74,8 +74,8 @@ describe('the keyboard to the seats', () => {
   };
 
   /** The three elements of the way to the seats, sharing one booking (`eventId`: a show already chosen). */
-  async function page(eventId: number | null = null) {
-    const booking = testBooking(fakeApi(catalogue, { clock: new ServerClock(() => now) }));
+  async function page(eventId: number | null = null, handlers: Handlers = catalogue) {
+    const booking = testBooking(fakeApi(handlers, { clock: new ServerClock(() => now) }));
     if (eventId !== null) booking.selection.selectEvent(eventId);
     const list = await withBooking<EventList>(booking, html`<event-list></event-list><performance-calendar></performance-calendar><seat-picker></seat-picker>`);
     const provider = list.parentElement as HTMLElement;
@@ -110,6 +110,34 @@ describe('the keyboard to the seats', () => {
     await sendKeys({ press: 'ArrowRight' });
     expect(focusedLabel()).to.match(/^Stalls, row A, seat 2,/);
     await expect(picker).to.be.accessible();
+  });
+
+  it('the focus put elsewhere before the seats are drawn stays there: the seats do not take it back', async () => {
+    let draw: (value: unknown) => void = () => undefined;
+    const drawn = new Promise((resolve) => { draw = resolve; });
+    const seats = catalogue.getFullAvailability;
+    if (!seats) throw new Error('the catalogue has no seats');
+    const slowMap: Handlers = { ...catalogue, getFullAvailability: async (args) => { await drawn; return seats(args); } };
+    const { calendar, picker } = await page(1, slowMap);
+    const day = await shows<HTMLButtonElement>(calendar, '[part~="day-button"][data-day="25"][part~="has-performances"]', 'the calendar shows its day');
+    day.focus();
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => focused()?.matches('[part~="performance-button"]'), 'the day opens on its performance');
+    await sendKeys({ press: 'Enter' });
+    // Before the map comes, something else takes the focus (the visitor, or an unfinished payment's heading).
+    const elsewhere = document.createElement('button');
+    elsewhere.textContent = 'Search the site';
+    document.body.append(elsewhere);
+    try {
+      elsewhere.focus();
+      draw(undefined);
+      await waitUntil(() => root(picker).querySelector('[part~="seat-button"]'), 'the map is drawn');
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await picker.updateComplete;
+      expect(focused(), 'the focus stays where it was put').to.equal(elsewhere);
+    } finally {
+      elsewhere.remove();
+    }
   });
 
   it('after the map, "Add" is the next stop (the venue\'s plan comes after it)', async () => {

@@ -195,12 +195,15 @@ export class SeatPicker extends BookingElement {
 
   /** Handed the focus (a performance chosen by keyboard): the map's seat takes it once painted. */
   private focusSeats = false;
+  /** Where the focus was when it was handed over: moved elsewhere before the map painted, it stays there. */
+  private focusWas: Element | null = null;
   /** Registered (while connected) as the taker of the selection's seats, under this store. */
   private takerStore: object | null = null;
   private takerOff: (() => void) | undefined;
   private readonly takeSeats = async (step: SelectionStep): Promise<boolean> => {
     if (step.step !== 'seats' || step.performanceId !== this.currentPerformanceId || !this.getClientRects().length) return false;
     this.focusSeats = true;
+    this.focusWas = focusedElement();
     this.requestUpdate();
     return true;
   };
@@ -208,6 +211,13 @@ export class SeatPicker extends BookingElement {
   /** The focus handed over, to the map's seat once it is painted (a picker offering best available: its heading). */
   private takeFocus(): void {
     if (!this.focusSeats) return;
+    // Meanwhile the visitor, or an element saying something more pressing (an unfinished payment
+    // after a reload), put the focus somewhere: it is not taken from there.
+    const now = focusedElement();
+    if (now !== this.focusWas && now !== null && !this.contains(now) && !this.renderRoot.contains(now)) {
+      this.focusSeats = false;
+      return;
+    }
     if (this.map && !this.showingBest) {
       if (this.view.focusActive()) this.focusSeats = false;
     } else if (this.availability) {
@@ -749,4 +759,11 @@ export class SeatPicker extends BookingElement {
     this.selected = [];
     this.announce(msg('Choice cleared.'));
   };
+}
+
+/** The element with the focus, inside shadow roots; null when nothing has it (the page's body). */
+function focusedElement(): Element | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active === document.body ? null : active;
 }
