@@ -80,6 +80,8 @@ export function runIn(dir, command, args, { echo = false, env = {} } = {}) {
     };
     child.stdout.on('data', take(process.stdout));
     child.stderr.on('data', take(process.stderr));
+    // A command that cannot start (ENOENT) says so in its output.
+    child.on('error', (error) => { output += `\n${command}: ${error.message}\n`; });
     child.on('close', (code) => resolvePromise({ code: code ?? 1, output }));
   });
 }

@@ -1,8 +1,10 @@
-// `npm test`: type check (library, Node side, the React example), browser
-// tests (web-test-runner) in Chromium, Firefox ESR and WebKitGTK side by side,
-// then the Node tests (node:test through tsx, two files at a time; test/e2e/,
-// the real WordPress and the React example among them, shares one build), and
-// the time tests again under three time zones. Ends with one plain line
+// `npm test`: browser tests (web-test-runner) in Chromium, Firefox ESR and
+// WebKitGTK side by side; beside the last engine left running, the type checks
+// (library, Node side, the React example), the Node tests that drive no browser
+// (node:test through tsx, two files at a time), the time tests again under three
+// time zones, and one build of the bundle and the demo; then the Node tests that
+// drive browsers (test/e2e/, the real WordPress and the React example among
+// them, sharing that build), and the fresh clone. Ends with one plain line
 // `N passed, N failed` for the whole run: each type-check project counts as
 // one check, and a stage that crashes without reporting counts as one failure.
 import { spawn } from 'node:child_process';
@@ -38,9 +40,11 @@ function findTests(dir) {
   }).sort();
 }
 
-async function typecheck(project) {
-  console.log(`\n== type check (${project})`);
-  const { code } = await run(bin('tsc'), ['-p', project, '--noEmit']);
+/** One TypeScript project; `quiet`: its output is printed when it ends (beside the browser tests). */
+async function typecheck(project, { quiet = false } = {}) {
+  if (!quiet) console.log(`\n== type check (${project})`);
+  const { code, output } = await run(bin('tsc'), ['-p', project, '--noEmit'], {}, { quiet });
+  if (quiet) console.log(`\n== type check (${project})${output ? `\n${output}` : ': no errors'}`);
   if (code === 0) totals.passed++; else { totals.failed++; failureLines.push(`type check (${project})`); }
 }
 
@@ -59,11 +63,27 @@ async function nodeTests(label, files, env = {}, { quiet = false } = {}) {
   // node:test's spec reporter lists the failing tests again at its end, after "✖ failing tests:".
   const failing = output.split(/^✖ failing tests:$/m)[1] ?? '';
   let at = '';
+  let why = null;
+  const said = () => {
+    // Why it failed, under its name: the error's first lines and its last (a message may end with a
+    // command's output), not the stack. A CI log may keep only the tail, so it is said here again.
+    if (!why) return;
+    const lines = why.filter((l) => l.trim()).map((l) => `      ${l.trim().slice(0, 200)}`);
+    const shown = lines.length > 10 ? [...lines.slice(0, 2), '      …', ...lines.slice(-8)] : lines;
+    if (shown.length) failureLines[failureLines.length - 1] += `\n${shown.join('\n')}`;
+    why = null;
+  };
   for (const line of failing.split('\n')) {
     const where = /^\s*test at (\S+)/.exec(line);
-    if (where) at = where[1];
-    else if (/^\s*✖ /.test(line)) failureLines.push(`node (${label}): ${at ? `${at} › ` : ''}${line.trim().slice(2)}`);
+    if (where) { said(); at = where[1]; } else if (/^\s*✖ /.test(line)) {
+      said();
+      failureLines.push(`node (${label}): ${at ? `${at} › ` : ''}${line.trim().slice(2)}`);
+      why = [];
+    } else if (why && /^\s+at |^\s+\w+: .*,$|^\s*[{}]$/.test(line)) {
+      said();
+    } else if (why) why.push(line);
   }
+  said();
   if (!pass || !fail) { totals.failed++; failureLines.push(`node (${label}): ended without its counts (exit ${code})`); return; }
   totals.passed += Number(pass[1]);
   totals.failed += Number(fail[1]) + Number(cancelled?.[1] ?? 0);
@@ -143,17 +163,22 @@ async function browserTestsIn(engine, again = false) {
 
 /**
  * The browser tests in every engine (STAGEDOOR_ENGINES=chromium,firefox to choose), side by side:
- * each mostly waits on its own browser processes. Beside them run only the Node tests that drive
- * no browser; the end-to-end ones come after (tried beside WebKit's: WebKit's browser dropped its
- * session in the longest file and the Firefox booking end to end missed its 30 s, both on the
- * machine's two cores).
+ * each mostly waits on its own browser processes. `lastOne()` is called when one engine is left
+ * running (or none).
  */
-async function browserTests() {
+async function browserTests(lastOne) {
   const files = [...findTests('test/elements'), ...findTests('test/browser')];
-  if (!files.length) return;
+  if (!files.length) return lastOne();
   const engines = process.env.STAGEDOOR_ENGINES ? process.env.STAGEDOOR_ENGINES.split(',') : ENGINES;
   console.log(`\n== browser tests in ${engines.join(', ')} (side by side; each engine's output when it ends)`);
-  const results = await Promise.all(engines.map((engine) => browserTestsIn(engine)));
+  let running = engines.length;
+  if (running <= 1) lastOne();
+  const results = await Promise.all(engines.map(async (engine) => {
+    const result = await browserTestsIn(engine);
+    if (--running === 1) lastOne();
+    return result;
+  }));
+  if (running === 0) lastOne();
   for (const r of results) {
     totals.passed += r.passed;
     totals.failed += r.failed;
@@ -188,37 +213,54 @@ async function sharedBuild() {
 }
 
 const isTimeTest = (f) => /(^|\/)time[^/]*\.test\.ts$/.test(f);
+/** A Node test file that starts a browser (puppeteer, playwright, WebDriver, web-test-runner) by what it reads. */
+const drivesBrowser = (f) => /puppeteer|playwright|webkitDriver|web-test-runner|chromiumLaunchOptions|helpers\/visitor\.ts/.test(readFileSync(f, 'utf8'));
+const nodeFiles = [...findTests('test/api'), ...findTests('test/server'), ...findTests('test/e2e')];
+// The fresh-clone test alone, at the end: its clone hard-links this checkout's node_modules, and
+// beside another file it once found tsx's link missing (spawn ENOENT).
+const alone = (f) => /(^|\/)stands-alone\.test\.ts$/.test(f);
 
 /**
- * The Node tests, after the browser tests (beside them, even those that drive no browser took
- * 651 s instead of about 200, and slowed the engines by a fifth: the machine's two cores are busy),
- * two files at a time, the end-to-end ones sharing one build; then the time tests again under
- * three time zones.
+ * What needs no browser, beside the last engine's browser tests (WebKit's, for its last minutes
+ * alone: a core is free): the type checks, the Node tests that drive no browser (two files at a
+ * time), the time tests again under three time zones, and the shared build. Each is printed when
+ * it ends. (From the start, beside all three engines, these took 651 s instead of about 200 and
+ * slowed the engines by a fifth; the type checks and the build beside the browsers' start made
+ * WebKit's first files miss their waits.)
  */
-async function allNodeTests(built) {
-  const nodeFiles = [...findTests('test/api'), ...findTests('test/server'), ...findTests('test/e2e')];
-  // The fresh-clone test alone, after the others: its clone hard-links this checkout's node_modules,
-  // and beside another file it once found tsx's link missing (spawn ENOENT).
-  const alone = (f) => /(^|\/)stands-alone\.test\.ts$/.test(f);
+async function besideTheLastEngine() {
+  await typecheck('tsconfig.json', { quiet: true });
+  await typecheck('tsconfig.node.json', { quiet: true });
+  await typecheck('examples/react/tsconfig.json', { quiet: true });
+  await nodeTests('no browser', nodeFiles.filter((f) => !isTimeTest(f) && !alone(f) && !drivesBrowser(f)), {}, { quiet: true });
+  // Three short runs side by side (each mostly tsx starting).
+  const timeFiles = nodeFiles.filter(isTimeTest);
+  await Promise.all(['UTC', 'America/New_York', 'Asia/Tokyo'].map((tz) => nodeTests(`time, TZ=${tz}`, timeFiles, { TZ: tz }, { quiet: true })));
+  return sharedBuild();
+}
+
+/**
+ * The Node tests that drive browsers (end to end, two files at a time, sharing one build), after
+ * every engine's browser tests (beside WebKit's, WebKit's browser dropped its session in the
+ * longest file and the Firefox booking end to end missed its 30 s); then the fresh clone alone.
+ */
+async function browserNodeTests(built) {
   try {
-    await nodeTests('all but time', nodeFiles.filter((f) => !isTimeTest(f) && !alone(f)), built ? { STAGEDOOR_TEST_BUILD: built } : {});
+    await nodeTests('end to end, in browsers', nodeFiles.filter((f) => !alone(f) && drivesBrowser(f)), built ? { STAGEDOOR_TEST_BUILD: built } : {});
     await nodeTests('the repository alone, in a fresh clone', nodeFiles.filter(alone));
   } finally {
     if (built) rmSync(built, { recursive: true, force: true });
   }
-  const timeFiles = nodeFiles.filter(isTimeTest);
-  // Three short runs side by side (each mostly tsx starting).
-  await Promise.all(['UTC', 'America/New_York', 'Asia/Tokyo'].map((tz) => nodeTests(`time, TZ=${tz}`, timeFiles, { TZ: tz }, { quiet: true })));
 }
 
 const started = Date.now();
-// One after another: the type checks and the shared build beside the browser tests' start (20 s
-// saved) made WebKit's first files miss their waits (a seat map not drawn within 5 s, twice).
-await typecheck('tsconfig.json');
-await typecheck('tsconfig.node.json');
-await typecheck('examples/react/tsconfig.json');
-await browserTests();
-await allNodeTests(await sharedBuild());
+let lastOne;
+const oneEngineLeft = new Promise((resolve) => { lastOne = resolve; });
+const browsers = browserTests(() => lastOne());
+await oneEngineLeft;
+const beside = besideTheLastEngine();
+await browsers;
+await browserNodeTests(await beside);
 
 console.log('');
 if (failureLines.length) {

@@ -69,7 +69,11 @@ describe('the repository stands alone', () => {
 
   test('in a fresh clone with nothing beside it, the api, docs and manifest tests and a browser test pass', { skip: process.env.STAGEDOOR_FRESH_CLONE === '1' && 'already in a fresh clone', timeout: 300_000 }, async () => {
     const { dir, remove } = freshClone();
+    /** What a failed run said: its failing tests, then its last lines (a CI log keeps only a failure's first and last lines). */
+    const why = (what: string, run: { code: number; output: string }) =>
+      `${what} (exit ${run.code}):\n${run.output.split('\n').filter((l) => /^\s*(✖|not ok)/.test(l)).slice(0, 10).join('\n')}\n…\n${run.output.slice(-2000)}`;
     try {
+      for (const bin of ['tsx', 'web-test-runner']) assert.ok(existsSync(join(dir, 'node_modules', '.bin', bin)), `the clone's npm install left no node_modules/.bin/${bin}`);
       const node = await runIn(dir, 'node_modules/.bin/tsx', [
         '--test',
         'test/api/operations.test.ts',
@@ -77,10 +81,10 @@ describe('the repository stands alone', () => {
         'test/e2e/docs.test.ts',
         'test/e2e/manifest.test.ts',
       ]);
-      assert.equal(node.code, 0, `Node tests in the clone:\n${node.output.slice(-4000)}`);
+      assert.equal(node.code, 0, why('Node tests in the clone', node));
       assert.match(node.output, /^# fail 0$/m);
       const browser = await runIn(dir, 'node_modules/.bin/web-test-runner', ['test/elements/context-root.test.ts']);
-      assert.equal(browser.code, 0, `browser test in the clone:\n${browser.output.slice(-4000)}`);
+      assert.equal(browser.code, 0, why('browser test in the clone', browser));
       assert.match(browser.output, /\d+ passed, 0 failed/);
     } finally {
       remove();
