@@ -10,8 +10,11 @@
 // The clone is of the last commit, with this checkout's uncommitted changes
 // (tracked and new files that git does not ignore) laid over it, so what is
 // tested is what would be committed. By default `node_modules` is this
-// checkout's, copied as hard links (seconds, no network; the files are inside
-// the clone), and `npm install --offline` then checks it against the lockfile.
+// checkout's as installed, copied as hard links (seconds, no network; the files
+// are inside the clone). No npm runs on those links: npm writes some files in
+// place (node_modules/.package-lock.json), which would write into this
+// checkout's too, and in `npm test` its `install --offline` once left the clone
+// with no node_modules/.bin/tsx. `--registry` installs from the registry instead.
 // test/e2e/stands-alone.test.ts uses freshClone() for its part of `npm test`.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -34,7 +37,7 @@ const git = (args, cwd = root) => execFileSync('git', args, { cwd, encoding: 'ut
 const nulList = (text) => text.split('\0').filter(Boolean);
 
 /**
- * A fresh clone in `<tmp>/stagedoor-clone-XXXX/stagedoor`, installed. Returns
+ * A fresh clone in `<tmp>/stagedoor-clone-XXXX/stagedoor`, with node_modules. Returns
  * its folder and `remove()`. `registry: true` installs from the npm registry
  * instead of hard-linking this checkout's node_modules.
  */
@@ -55,13 +58,13 @@ export function freshClone({ registry = false, log = () => {} } = {}) {
     for (const file of deleted) rmSync(join(dir, file), { force: true });
     log(`cloned into ${dir} (${changed.length} uncommitted files laid over, ${deleted.size} deleted)`);
 
-    if (!registry) {
+    if (registry) {
+      execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      log('npm install (from the registry): done');
+    } else {
       execFileSync('cp', ['-al', join(root, 'node_modules'), join(dir, 'node_modules')]);
       log('node_modules: hard links to this checkout\'s');
     }
-    const install = ['install', '--no-audit', '--no-fund', ...(registry ? [] : ['--offline'])];
-    execFileSync('npm', install, { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    log(`npm ${install.join(' ')}: done`);
   } catch (error) {
     remove();
     throw error;

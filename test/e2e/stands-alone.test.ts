@@ -8,11 +8,10 @@
  *   root that climbs out of it (root, then '..'), or a path of the
  *   machine it was written on.
  * - Every include and exclude of the TypeScript projects matches a file.
- * - The repository is cloned into an empty temporary folder, installed
- *   (node_modules hard-linked from this checkout, checked by `npm install
- *   --offline`), and there the api tests, the docs and manifest tests and a
- *   browser test run (`node scripts/fresh-clone.mjs` runs all of `npm test`
- *   there).
+ * - The repository is cloned into an empty temporary folder (node_modules
+ *   hard-linked from this checkout, as installed), and there the api tests,
+ *   the docs and manifest tests and a browser test run (`node
+ *   scripts/fresh-clone.mjs` runs all of `npm test` there).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -73,7 +72,7 @@ describe('the repository stands alone', () => {
     const why = (what: string, run: { code: number; output: string }) =>
       `${what} (exit ${run.code}):\n${run.output.split('\n').filter((l) => /^\s*(✖|not ok)/.test(l)).slice(0, 10).join('\n')}\n…\n${run.output.slice(-2000)}`;
     try {
-      for (const bin of ['tsx', 'web-test-runner']) assert.ok(existsSync(join(dir, 'node_modules', '.bin', bin)), `the clone's npm install left no node_modules/.bin/${bin}`);
+      for (const bin of ['tsx', 'web-test-runner']) assert.ok(existsSync(join(dir, 'node_modules', '.bin', bin)), `the clone has no node_modules/.bin/${bin}`);
       const node = await runIn(dir, 'node_modules/.bin/tsx', [
         '--test',
         'test/api/operations.test.ts',
