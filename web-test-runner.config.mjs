@@ -109,6 +109,14 @@ class WebKitLauncher extends WebdriverLauncher {
 }
 const webkit = (options) => new WebKitLauncher(options);
 
+/**
+ * The languages Firefox and WebKit walk every state in (test/browser/i18n-every-state/): what is
+ * theirs in it is their Intl (dates, numbers, plurals, lists), and these three differ most (German
+ * as the screenshots; French's plurals and spaces in numbers; Norwegian Bokmål, the rarest locale
+ * data). The translations themselves are the same code in every engine: Chromium walks all nine.
+ */
+const INTL_LANGUAGES = ['de', 'fr', 'nb'];
+
 const WEBDRIVER_KEYS = { Control: '\uE009', Shift: '\uE008', Alt: '\uE00A', Meta: '\uE03D', End: '\uE010', Home: '\uE011', ArrowLeft: '\uE012', ArrowRight: '\uE014' };
 
 /**
@@ -144,6 +152,8 @@ const enginePlugin = {
         }
         if (payload.timeZone !== undefined) await page.emulateTimezone(payload.timeZone ?? undefined);
         return { emulated: true };
+      case 'languages':
+        return { only: engine === 'chromium' ? null : INTL_LANGUAGES, engine };
       case 'touch':
         // A touch screen (`pointer: coarse`): Chromium's touch emulation; the others cannot.
         if (engine !== 'chromium') return { emulated: false, launchedWith: false };

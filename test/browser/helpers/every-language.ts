@@ -3,7 +3,8 @@
  * each runs in a page of its own: all of them in one page took WebKit over two minutes and once
  * lost its browser). Every element, through its states, in each of the nine languages: nothing
  * on screen or in what assistive technology reads (text, accessible names,
- * live announcements) is still in English.
+ * live announcements) is still in English. All nine in Chromium; Firefox and WebKit walk the
+ * languages where their own Intl differs most (`engineLanguages`, web-test-runner.config.mjs).
  *
  * Each state is rendered in English and in the language under test, and the
  * text segments of both are compared (every text node and every text-bearing
@@ -17,6 +18,9 @@ import { expect } from '@open-wc/testing';
 import { setLocale } from '../../../src/i18n/locale.ts';
 import { resetSharedBookings } from '../../../src/state/booking.ts';
 import { ELEMENTS, LOCALES, newRun, type Scenario } from './element-states.ts';
+import { engineLanguages } from '../../elements/helpers/engine.ts';
+
+const walked = await engineLanguages(LOCALES);
 
 // ------------------------------------------------------------------ the comparison
 
@@ -82,7 +86,12 @@ export function describeEveryLanguage(element: string): void {
     });
 
     for (const locale of LOCALES) {
-      it(`leaves nothing in English in ${locale}`, async () => {
+      const name = `leaves nothing in English in ${locale}`;
+      if (!walked.languages.includes(locale)) {
+        it.skip(`${name} (walked in Chromium; ${walked.engine} walks ${walked.languages.join(', ')}, where its Intl differs most)`);
+        continue;
+      }
+      it(name, async () => {
         const allowed = await keptInEnglish(locale);
         const left: string[] = [];
         for (const scenario of scenarios) {

@@ -127,3 +127,12 @@ export async function visitorForcedColours(): Promise<{
     },
   };
 }
+
+/**
+ * The languages this engine walks every state in (the every-language files): all in Chromium; in
+ * Firefox and WebKit the few whose Intl differs most (web-test-runner.config.mjs says which and why).
+ */
+export async function engineLanguages<T extends string>(all: readonly T[]): Promise<{ languages: T[]; engine: string }> {
+  const { only, engine } = await command<{ only: string[] | null; engine: string }>({ action: 'languages' });
+  return { languages: only ? all.filter((l) => only.includes(l)) : [...all], engine };
+}
