@@ -41,6 +41,9 @@ const inBasket = (page: Page) => checkout(page).getByRole('button', { name: /^Re
  * control reached by `reach` (Tab to it, or a click on it); `tick`: what ticks a reached box.
  */
 async function details(page: Page, reach: (target: Locator) => Promise<void>, tick: () => Promise<void>): Promise<void> {
+  // The notices come with the checkout's data: counted before they show (a loaded machine), none
+  // was ticked and the payment page refused the order (the demo's checkout always has one).
+  await notices(page).first().waitFor();
   for (let i = 0; i < (await notices(page).count()); i += 1) {
     await reach(notices(page).nth(i));
     await tick();
