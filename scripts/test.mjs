@@ -1,10 +1,11 @@
 // `npm test`: browser tests (web-test-runner) in Chromium, Firefox ESR and
-// WebKitGTK side by side; beside the last engine left running, the type checks
-// (library, Node side, the React example), the Node tests that drive no browser
-// (node:test through tsx, two files at a time), the time tests again under three
-// time zones, and one build of the bundle and the demo; then the Node tests that
-// drive browsers (test/e2e/, the real WordPress and the React example among
-// them, sharing that build), and the fresh clone. Ends with one plain line
+// WebKitGTK side by side; beside the last engine left running, the Node tests
+// that drive no browser (node:test through tsx, two files at a time), the time
+// tests again under three time zones, and one build of the bundle and the demo;
+// then the Node tests that drive browsers (test/e2e/, the real WordPress and the
+// React example among them, sharing that build, three files at a time) with the
+// type checks (library, Node side, the React example) beside them, and the fresh
+// clone. Ends with one plain line
 // `N passed, N failed` for the whole run: each type-check project counts as
 // one check, and a stage that crashes without reporting counts as one failure.
 import { spawn } from 'node:child_process';
@@ -40,22 +41,28 @@ function findTests(dir) {
   }).sort();
 }
 
-/** One TypeScript project; `quiet`: its output is printed when it ends (beside the browser tests). */
-async function typecheck(project, { quiet = false } = {}) {
-  if (!quiet) console.log(`\n== type check (${project})`);
-  const { code, output } = await run(bin('tsc'), ['-p', project, '--noEmit'], {}, { quiet });
-  if (quiet) console.log(`\n== type check (${project})${output ? `\n${output}` : ': no errors'}`);
-  if (code === 0) totals.passed++; else { totals.failed++; failureLines.push(`type check (${project})`); }
+/**
+ * The three TypeScript projects (library, Node side, the React example), one after another; their
+ * output is returned, to be printed when what runs beside them has ended.
+ */
+async function typechecks() {
+  const said = [];
+  for (const project of ['tsconfig.json', 'tsconfig.node.json', 'examples/react/tsconfig.json']) {
+    const { code, output } = await run(bin('tsc'), ['-p', project, '--noEmit'], {}, { quiet: true });
+    said.push(`\n== type check (${project})${output ? `\n${output}` : ': no errors'}`);
+    if (code === 0) totals.passed++; else { totals.failed++; failureLines.push(`type check (${project})`); }
+  }
+  return said.join('\n');
 }
 
 /**
- * Node test files through tsx, two at a time (the machine's two cores: node's default here is
- * one); `quiet`: the output is printed when they end (for runs side by side).
+ * Node test files through tsx, `concurrency` files at a time (two: the machine's two cores;
+ * node's default here is one); `quiet`: the output is printed when they end (for runs side by side).
  */
-async function nodeTests(label, files, env = {}, { quiet = false } = {}) {
+async function nodeTests(label, files, env = {}, { quiet = false, concurrency = 2 } = {}) {
   if (!files.length) return;
-  if (!quiet) console.log(`\n== node tests (${label})`);
-  const { code, output } = await run(bin('tsx'), ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], env, { quiet });
+  if (!quiet) console.log(`\n== node tests (${label}, ${concurrency} files at a time)`);
+  const { code, output } = await run(bin('tsx'), ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], env, { quiet });
   if (quiet) console.log(`\n== node tests (${label})\n${output}`);
   const pass = /^\s*ℹ pass (\d+)/m.exec(output);
   const fail = /^\s*ℹ fail (\d+)/m.exec(output);
@@ -222,16 +229,13 @@ const alone = (f) => /(^|\/)stands-alone\.test\.ts$/.test(f);
 
 /**
  * What needs no browser, beside the last engine's browser tests (WebKit's, for its last minutes
- * alone: a core is free): the type checks, the Node tests that drive no browser (two files at a
- * time), the time tests again under three time zones, and the shared build. Each is printed when
- * it ends. (From the start, beside all three engines, these took 651 s instead of about 200 and
- * slowed the engines by a fifth; the type checks and the build beside the browsers' start made
- * WebKit's first files miss their waits.)
+ * alone: a core is free): the Node tests that drive no browser (two files at a time), the time
+ * tests again under three time zones, and the shared build. Each is printed when it ends. (From
+ * the start, beside all three engines, these took 651 s instead of about 200 and slowed the
+ * engines by a fifth; the type checks and the build beside the browsers' start made WebKit's
+ * first files miss their waits.)
  */
 async function besideTheLastEngine() {
-  await typecheck('tsconfig.json', { quiet: true });
-  await typecheck('tsconfig.node.json', { quiet: true });
-  await typecheck('examples/react/tsconfig.json', { quiet: true });
   await nodeTests('no browser', nodeFiles.filter((f) => !isTimeTest(f) && !alone(f) && !drivesBrowser(f)), {}, { quiet: true });
   // Three short runs side by side (each mostly tsx starting).
   const timeFiles = nodeFiles.filter(isTimeTest);
@@ -240,13 +244,15 @@ async function besideTheLastEngine() {
 }
 
 /**
- * The Node tests that drive browsers (end to end, two files at a time, sharing one build), after
- * every engine's browser tests (beside WebKit's, WebKit's browser dropped its session in the
- * longest file and the Firefox booking end to end missed its 30 s); then the fresh clone alone.
+ * The Node tests that drive browsers (end to end, sharing one build), after every engine's browser
+ * tests (beside WebKit's, WebKit's browser dropped its session in the longest file and the Firefox
+ * booking end to end missed its 30 s); then the fresh clone alone. Three files at a time: they
+ * mostly wait (on a payment page, an on-sale's lead, a throttled network), using under one core
+ * on average (229 s at three, 284 s at two, alone on the machine).
  */
 async function browserNodeTests(built) {
   try {
-    await nodeTests('end to end, in browsers', nodeFiles.filter((f) => !alone(f) && drivesBrowser(f)), built ? { STAGEDOOR_TEST_BUILD: built } : {});
+    await nodeTests('end to end, in browsers', nodeFiles.filter((f) => !alone(f) && drivesBrowser(f)), built ? { STAGEDOOR_TEST_BUILD: built } : {}, { concurrency: 3 });
     await nodeTests('the repository alone, in a fresh clone', nodeFiles.filter(alone));
   } finally {
     if (built) rmSync(built, { recursive: true, force: true });
@@ -260,7 +266,10 @@ const browsers = browserTests(() => lastOne());
 await oneEngineLeft;
 const beside = besideTheLastEngine();
 await browsers;
-await browserNodeTests(await beside);
+const built = await beside;
+// The type checks beside the end-to-end files (those leave most of a core free), printed after them.
+const [, typed] = await Promise.all([browserNodeTests(built), typechecks()]);
+console.log(typed);
 
 console.log('');
 if (failureLines.length) {
