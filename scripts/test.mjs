@@ -1,11 +1,10 @@
 // `npm test`: browser tests (web-test-runner) in Chromium, Firefox ESR and
-// WebKitGTK side by side; beside the last engine left running, the Node tests
-// that drive no browser (node:test through tsx, two files at a time), the time
-// tests again under three time zones, and one build of the bundle and the demo;
-// then the Node tests that drive browsers (test/e2e/, the real WordPress and the
-// React example among them, sharing that build, three files at a time) with the
-// type checks (library, Node side, the React example) beside them, and the fresh
-// clone. Ends with one plain line
+// WebKitGTK side by side; beside the last engine left running, the type checks
+// (library, Node side, the React example), the Node tests that drive no browser
+// (node:test through tsx, two files at a time), the time tests again under three
+// time zones, and one build of the bundle and the demo; then the Node tests that
+// drive browsers (test/e2e/, the real WordPress and the React example among
+// them, sharing that build, three files at a time), and the fresh clone. Ends with one plain line
 // `N passed, N failed` for the whole run: each type-check project counts as
 // one check, and a stage that crashes without reporting counts as one failure.
 import { spawn } from 'node:child_process';
@@ -41,10 +40,7 @@ function findTests(dir) {
   }).sort();
 }
 
-/**
- * The three TypeScript projects (library, Node side, the React example), one after another; their
- * output is returned, to be printed when what runs beside them has ended.
- */
+/** The three TypeScript projects (library, Node side, the React example), one after another; their output. */
 async function typechecks() {
   const said = [];
   for (const project of ['tsconfig.json', 'tsconfig.node.json', 'examples/react/tsconfig.json']) {
@@ -229,13 +225,15 @@ const alone = (f) => /(^|\/)stands-alone\.test\.ts$/.test(f);
 
 /**
  * What needs no browser, beside the last engine's browser tests (WebKit's, for its last minutes
- * alone: a core is free): the Node tests that drive no browser (two files at a time), the time
- * tests again under three time zones, and the shared build. Each is printed when it ends. (From
- * the start, beside all three engines, these took 651 s instead of about 200 and slowed the
- * engines by a fifth; the type checks and the build beside the browsers' start made WebKit's
- * first files miss their waits.)
+ * alone: a core is free): the type checks, the Node tests that drive no browser (two files at a
+ * time), the time tests again under three time zones, and the shared build. Each is printed when
+ * it ends. (From the start, beside all three engines, these took 651 s instead of about 200 and
+ * slowed the engines by a fifth; the type checks and the build beside the browsers' start made
+ * WebKit's first files miss their waits. With the type checks moved after WebKit, the Node tests
+ * began as soon as WebKit was alone, and its runner twice ended with no report in one run.)
  */
 async function besideTheLastEngine() {
+  console.log(await typechecks());
   await nodeTests('no browser', nodeFiles.filter((f) => !isTimeTest(f) && !alone(f) && !drivesBrowser(f)), {}, { quiet: true });
   // Three short runs side by side (each mostly tsx starting).
   const timeFiles = nodeFiles.filter(isTimeTest);
@@ -266,10 +264,7 @@ const browsers = browserTests(() => lastOne());
 await oneEngineLeft;
 const beside = besideTheLastEngine();
 await browsers;
-const built = await beside;
-// The type checks beside the end-to-end files (those leave most of a core free), printed after them.
-const [, typed] = await Promise.all([browserNodeTests(built), typechecks()]);
-console.log(typed);
+await browserNodeTests(await beside);
 
 console.log('');
 if (failureLines.length) {
