@@ -761,7 +761,12 @@ export class SeatPicker extends BookingElement {
   };
 }
 
-/** The element with the focus, inside shadow roots; null when nothing has it (the page's body). */
+/**
+ * The element with the focus, inside shadow roots; null when nothing has it (the page's body).
+ * focus-recovery.ts's `focusedIn` and `focusDropped` say the same, but they are in the flow chunk:
+ * imported here, that chunk came with the picker's first part on a page of the picker alone (the
+ * bundle test's later-part check), and in the shared chunk they cost every event-list page 85 gzip bytes.
+ */
 function focusedElement(): Element | null {
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
