@@ -32,7 +32,7 @@ type TargetLocale = (typeof targetLocales)[number];
  * One lazy module per language. Typed by the generated list of target
  * locales: a language added to lit-localize.json without a line here does not compile.
  */
-const loaders: Readonly<Record<TargetLocale, () => Promise<LocaleModule>>> = {
+export const loaders: Readonly<Record<TargetLocale, () => Promise<LocaleModule>>> = {
   da: () => import('./locales/da.ts'),
   de: () => import('./locales/de.ts'),
   es: () => import('./locales/es.ts'),

@@ -1,6 +1,6 @@
 /**
  * `stagedoor first-list`: the block a host prints into its page for the widget's first cards
- * (src/server/first-list.ts), read through the real proxy and sandbox on 127.0.0.1, the command
+ * (src/server/first-list.ts), and with `--cards` the cards themselves (src/server/first-cards.ts), read through the real proxy and sandbox on 127.0.0.1, the command
  * run as a child process as a host's build step runs it.
  */
 import assert from 'node:assert/strict';
@@ -51,12 +51,49 @@ describe('stagedoor first-list', () => {
     assert.deepEqual(JSON.parse(text), await (await fetch(`${site.url}/api/rest/v2/Events?type=2`)).json());
   });
 
+  test('--cards: the first cards in the page\'s language before the block, to print inside <event-list>', async () => {
+    const page = 'https://theatre.example/whats-on?season=2026';
+    const cli = stagedoor(['first-list', '--proxy', `${site.url}/api`, '--endpoint', '/api', '--cards', '--lang', 'de', '--currency', 'eur', '--page', page]);
+    assert.equal(await cli.exited, 0, cli.stderr());
+    const out = cli.stdout();
+    const m = /^(<template shadowrootmode="open">.*<\/template>)(<script .*)$/s.exec(out);
+    assert.ok(m, `the cards, then the block: ${out.slice(0, 200)}`);
+    const [, cards = '', block = ''] = m;
+    const { Events } = (await (await fetch(`${site.url}/api/rest/v2/Events`)).json()) as { Events: { EventId: number; Name: string; EventMinimumPrice: number }[] };
+    assert.deepEqual(JSON.parse(read(block).text), { Events });
+    // One card per event, in the list's order, each linking to the page with its id.
+    assert.deepEqual([...cards.matchAll(/data-event-id="(\d+)"/g)].map((c) => Number(c[1])), Events.map((e) => e.EventId));
+    for (const e of Events) assert.ok(cards.includes(`href="${page}&amp;stagedoor-event=${e.EventId}"`), `the link of ${e.EventId}`);
+    // German text and euros as a German page writes them; the element's styles with them.
+    assert.match(cards, /aria-label="Veranstaltungen"/);
+    const first = Events.find((e) => e.EventMinimumPrice > 0);
+    assert.ok(first);
+    const euros = new Intl.NumberFormat('de', { style: 'currency', currency: 'EUR' }).format(first.EventMinimumPrice);
+    assert.ok(cards.includes(`Ab ${euros}`), `a price in German: Ab ${euros}`);
+    assert.match(cards, /<style>:host\{/);
+    assert.doesNotMatch(cards.replace(/<\/template>$/, ''), /<\/template>|<script/i, 'nothing in the cards closes their template or runs');
+  });
+
+  test('--cards: links to the host\'s show pages, and relative links to the page when its address is not given', async () => {
+    const shows = stagedoor(['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-href', '/shows/{EventId}']);
+    assert.equal(await shows.exited, 0, shows.stderr());
+    assert.match(shows.stdout(), /href="\/shows\/\d+" data-event-id=/);
+    const here = stagedoor(['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-param', 'show']);
+    assert.equal(await here.exited, 0, here.stderr());
+    assert.match(here.stdout(), /href="\?show=\d+" data-event-id=/);
+  });
+
   test('says what is wrong, and prints no block', async () => {
     const cases: [string[], number, RegExp][] = [
       [['first-list'], 2, /--proxy must be the proxy's address/],
       [['first-list', '--proxy', `${site.url}/api`, '--event-type', 'two'], 2, /--event-type must be a whole number/],
       [['first-list', '--proxy', site.url], 1, /answered 404 to GET .*\/rest\/v2\/Events/],
       [['first-list', '--proxy', 'http://127.0.0.1:9/api'], 1, /could not be reached/],
+      [['first-list', '--proxy', `${site.url}/api`, '--lang', 'de'], 2, /--lang is an option of --cards/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--lang', 'not a tag!'], 2, /--lang must be a language tag/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--currency', 'pounds'], 2, /--currency must be an ISO 4217 code/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-href', '/shows/'], 2, /--event-href must hold \{EventId\}/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--page', 'theatre.example'], 2, /--page must be the page's address/],
     ];
     for (const [args, code, said] of cases) {
       const cli = stagedoor(args);

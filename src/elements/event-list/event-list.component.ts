@@ -306,6 +306,34 @@ export class EventList extends BookingElement {
     }
   }
 
+  /**
+   * The first cards a server printed inside the element (declarative shadow DOM,
+   * src/server/first-cards.ts), shown from the HTML before any script: kept until the element's
+   * own list (or a detail, or a failure) replaces them, so nothing blinks in between.
+   */
+  private serverView: ChildNode[] | undefined;
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const printed = this.shadowRoot?.childNodes;
+    const root = super.createRenderRoot();
+    if (printed?.length) {
+      this.serverView = [...printed];
+      // Lit renders before the root's first node; ours go after the printed ones, which then leave.
+      this.renderOptions.renderBefore = undefined;
+    }
+    return root;
+  }
+
+  /** The printed cards leave once the element shows its own; a card the visitor was on passes the focus to its own. */
+  private dropServerView(): void {
+    const printed = this.serverView;
+    if (!printed || (this.detailEventId === null && !(this.listTask.status === TaskStatus.COMPLETE || this.listTask.status === TaskStatus.ERROR))) return;
+    this.serverView = undefined;
+    const focused = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('data-event-id');
+    for (const node of printed) node.remove();
+    if (focused) this.renderRoot.querySelector<HTMLElement>(`[data-event-id="${focused}"]`)?.focus();
+  }
+
   /** The pending hand-over to the schema.org markup (src/markup/). */
   private markupSoon = 0;
 
@@ -340,6 +368,7 @@ export class EventList extends BookingElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    this.dropServerView();
     this.markUp();
     // Told once per list shown: a refresh of a list the page carried (newerList) is the same list view.
     const list = this.detailEventId === null && this.listTask.status === TaskStatus.COMPLETE ? this.listTask.value : undefined;
@@ -422,7 +451,9 @@ export class EventList extends BookingElement {
     `;
   }
 
-  private renderSkeletons(): TemplateResult {
+  private renderSkeletons(): TemplateResult | typeof nothing {
+    // The printed cards stand in for the skeletons while they are shown.
+    if (this.serverView) return nothing;
     return html`
       <ul part="list loading" class="cards" aria-busy="true" aria-label=${msg('Shows')}>
         ${Array.from(

@@ -1,0 +1,159 @@
+/**
+ * What a server prints into a page for its `<event-list>`'s first list: the block of the list's
+ * answer (the stagedoor-first-list block, src/state/first-list.ts reads it) and the first cards.
+ *
+ * The first cards, printed by a server into the page's HTML as the element's
+ * declarative shadow root, so a visitor sees them with the HTML itself, before any script:
+ *
+ *   <event-list><template shadowrootmode="open"><style>…</style><div part="base">…cards…</div></template></event-list>
+ *
+ * The same markup, parts and styles as the element's own list (event-list.component.ts, renderCard and
+ * event-facts.ts; test/e2e/first-cards.test.ts holds them to it: the same text, boxes and parts,
+ * in every engine), in the page's language. When the element upgrades it keeps them until its own
+ * list is rendered, then puts its own in their place. A link followed before then opens the show as
+ * the element's own link does (`?stagedoor-event=1042`, or the host's show page).
+ *
+ * Made from the same answer as the stagedoor-first-list block (src/server/first-list.ts), which the
+ * element then reads: the cards are a picture of that list, never a source of seats or prices
+ * beyond it. Every value from the service is escaped as text; an image address only if it is
+ * absolute http(s) (src/safe-url.ts), as in the element.
+ */
+import type { LocaleModule } from '@lit/localize/internal/types.js';
+import { runtimeMsg } from '@lit/localize/internal/runtime-msg.js';
+import { str } from '@lit/localize/internal/str-tag.js';
+import type { CSSResultGroup } from 'lit';
+import type { EventInfo } from '../api/types.ts';
+import { eventListStyles } from '../elements/event-list/event-list.styles.ts';
+import { responsiveImages, srcsetOf } from '../elements/event-list/event-facts.ts';
+import { sharedStyles } from '../elements/shared.styles.ts';
+import { loaders, servedLocale, textLocaleFor } from '../i18n/locale.ts';
+import { sourceLocale } from '../i18n/locale-codes.ts';
+import { safeUrl } from '../safe-url.ts';
+import { FIRST_LIST_ID } from '../api/early-list.ts';
+
+const escapeText = (value: string): string => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttribute = (value: string): string => escapeText(value).replace(/"/g, '&quot;');
+
+export interface FirstListAnswer {
+  /** The list's answer as the proxy sent it. */
+  body: string;
+  /** The endpoint the page's elements ask (as written in their configuration: `/api`, or an address). */
+  endpoint: string;
+  eventType?: number | null;
+  fetchedAt: Date;
+  /** Seconds the answer may be kept (the proxy's `max-age`). */
+  maxAge: number;
+}
+
+/** The block, the body as sent with every `<` written `\u003c` (only inside its strings, where JSON.parse reads it back the same). */
+export function firstListBlock(answer: FirstListAnswer): string {
+  const type = answer.eventType === undefined || answer.eventType === null ? '' : ` data-event-type="${answer.eventType}"`;
+  const at = answer.fetchedAt.toISOString().replace(/\.\d+Z$/, 'Z');
+  return (
+    `<script type="application/json" id="${FIRST_LIST_ID}" data-endpoint="${escapeAttribute(answer.endpoint)}"${type}` +
+    ` data-fetched-at="${at}" data-max-age="${answer.maxAge}">${answer.body.replace(/</g, '\\u003c')}</script>`
+  );
+}
+
+export interface FirstCardsOptions {
+  /** The page's language (its `<html lang>`, or the widget's configured `locale`): text, money. */
+  lang?: string | null;
+  /** ISO 4217, as the page's configuration (default GBP). */
+  currency?: string;
+  /** The card's link: the host's show page with `{EventId}` (`event-href`), else this page with `?<eventParam>=<id>`. */
+  eventHref?: string | null;
+  eventParam?: string;
+  /** The page's own address, for the links to it (else they are written relative: `?stagedoor-event=1042`). */
+  pageUrl?: string | null;
+}
+
+type Templates = LocaleModule['templates'];
+
+/** The text of each language, read once (English is the source). */
+const texts = new Map<string, Promise<Templates | undefined>>();
+function templatesOf(lang: string): Promise<Templates | undefined> {
+  const text = textLocaleFor(lang);
+  let found = texts.get(text);
+  if (!found) {
+    found = text === sourceLocale ? Promise.resolve(undefined) : loaders[text]().then((m) => m.templates);
+    texts.set(text, found);
+  }
+  return found;
+}
+
+
+/** The element's first view's styles, as text, their white space folded. */
+function stylesText(): string {
+  const flat = (group: CSSResultGroup): string[] =>
+    Array.isArray(group) ? group.flatMap((g) => flat(g as CSSResultGroup)) : ['cssText' in group ? group.cssText : ''];
+  return flat([sharedStyles, eventListStyles])
+    .join('')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/</g, '\\3c ');
+}
+let styles: string | undefined;
+
+/** A card's link, as the element writes it (its `cardHref`), relative when the page's address is not known. */
+function cardHref(eventId: number, options: FirstCardsOptions): string {
+  const pattern = options.eventHref;
+  if (pattern?.includes('{EventId}')) {
+    const href = pattern.replaceAll('{EventId}', encodeURIComponent(eventId));
+    if (safeUrl(new URL(href, options.pageUrl ?? 'https://page.invalid/').href)) return href;
+  }
+  const param = options.eventParam || 'stagedoor-event';
+  if (!options.pageUrl) return `?${new URLSearchParams({ [param]: String(eventId) })}`;
+  const here = new URL(options.pageUrl);
+  here.hash = '';
+  here.searchParams.set(param, String(eventId));
+  return here.href;
+}
+
+/**
+ * The element's declarative shadow root showing `events` as its first cards: a `<template>` to
+ * print as the first child of the page's `<event-list>`. Empty for an empty list (the element says so itself).
+ */
+export async function firstCardsTemplate(events: readonly EventInfo[], options: FirstCardsOptions = {}): Promise<string> {
+  if (!events.length) return '';
+  const templates = await templatesOf(options.lang ?? '');
+  const msg = (template: string | ReturnType<typeof str>): string => runtimeMsg(templates, template as never, undefined) as string;
+  const money = new Intl.NumberFormat(servedLocale(options.lang), { style: 'currency', currency: options.currency || 'GBP' });
+  const cards = events.map((event) => {
+    const name = escapeText(event.Name ?? '');
+    const images = responsiveImages(event.Images);
+    const fallback = safeUrl(event.SmallImageUrl) ?? safeUrl(event.MainImageUrl) ?? images[0]?.url ?? null;
+    const srcset = srcsetOf(images);
+    const first = images[0];
+    const image = fallback
+      ? `<img part="card-image" src="${escapeAttribute(fallback)}"` +
+        (srcset ? ` srcset="${escapeAttribute(srcset)}" sizes="(max-width: 40rem) 100vw, 22rem"` : '') +
+        (first ? ` width="${first.width}" height="${first.height}"` : '') +
+        ` loading="lazy" decoding="async" alt="${escapeAttribute(event.Name ?? '')}">`
+      : '';
+    // The facts line, as event-facts.ts renderFacts writes it.
+    const from = event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice;
+    const reduced = event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice;
+    const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
+    const facts = [
+      event.RunningTime ? `<p part="running-time" class="meta">${escapeText(msg('Running time:'))} ${escapeText(String(event.RunningTime))}</p>` : '',
+      from > 0 ? `<p part="price" class="price">${escapeText(msg(str`From ${money.format(from)}`))}</p>` : '',
+      reduced || event.OfferLabel
+        ? `<p part="offer" class="offer">${event.OfferLabel ? `<span class="badge">${escapeText(event.OfferLabel)}</span> ` : ''}` +
+          `${reduced ? escapeText(msg(str`Offer ${money.format(event.OfferPrice)}, usually ${money.format(event.CurrentPrice)}`)) : ''}</p>`
+        : '',
+      age !== null ? `<p part="age-rating" class="meta">${escapeText(msg(str`Age ${age}+`))}</p>` : '',
+    ].join('');
+    return (
+      `<li part="card" class="card"><div part="card-media" class="media">${image}</div><div class="body">` +
+      `<h3 part="card-heading" class="name"><a part="card-button" class="card-button" href="${escapeAttribute(cardHref(event.EventId, options))}"` +
+      ` data-event-id="${event.EventId}">${name}</a></h3>` +
+      (event.TagLine ? `<p part="tag-line" class="tag-line">${escapeText(event.TagLine)}</p>` : '') +
+      `${facts}</div></li>`
+    );
+  });
+  styles ??= stylesText();
+  return (
+    `<template shadowrootmode="open"><style>${styles}</style>` +
+    `<div part="base"><ul part="list" class="cards" aria-label="${escapeAttribute(msg('Shows'))}">${cards.join('')}</ul></div></template>`
+  );
+}
