@@ -14,12 +14,13 @@
  * Both builds' pages list their chunks as modulepreload hints in their <head>
  * (dist/stagedoor-preload.json), as a server-rendered host can, and load the
  * loader by the versioned name that file gives (cached immutable), where the
- * build has one. This build is measured twice: its page preloading the list
+ * build has one. This build is measured three times: its page preloading the list
  * of events (its client takes that answer, src/api/early.ts; so does the
- * baseline's page where its client does), and its page carrying the list
+ * baseline's page where its client does), its page carrying the list
  * itself (the stagedoor-first-list block, src/server/first-list.ts: the
  * proxy's answer, read as a host with a five-minute cache reads it, so always
- * within its life).
+ * within its life), and its page carrying the list and its first cards
+ * (src/server/first-cards.ts, inside the page's <event-list>).
  *
  * Also, for the last walk of each: every request from the event's click to
  * the map ready for a tap, when it left and when its answer was in (ms from
@@ -46,6 +47,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { buildBundle, LOADER, PRELOAD_FILE, preloadLinks, preloadList } from '../scripts/build.mjs';
+import type { EventInfo } from '../src/api/types.ts';
+import { firstCardsTemplate } from '../src/server/first-cards.ts';
 import { firstListBlock, readFirstList } from '../src/server/first-list.ts';
 import { launchChromium } from '../test/e2e/helpers/browser.ts';
 import { hostPage, measurePage, tagsOf, type PageKind, type PageWeight } from '../test/e2e/helpers/page-kinds.ts';
@@ -55,10 +58,18 @@ import type { BenchTable } from './index.ts';
 
 const RUNS = Number(process.env.PHONE_RUNS ?? 3);
 const KINDS: PageKind[] = ['event-list', 'flow'];
-/** The baseline; this build with the list preloaded by its page (as before issue 34); this build with the list in its page. */
-const BUILDS = ['baseline', 'preload', 'block'] as const;
+/**
+ * The baseline; this build with the list preloaded by its page (as before issue 34); this build with the list in its page;
+ * this build with the list and its first cards in its page (src/server/first-cards.ts).
+ */
+const BUILDS = ['baseline', 'preload', 'block', 'cards'] as const;
 type Build = (typeof BUILDS)[number];
-const NAMES: Record<Build, string> = { baseline: `baseline ${BASELINE_COMMIT}`, preload: 'this build, list preloaded', block: 'this build, list in the page' };
+const NAMES: Record<Build, string> = {
+  baseline: `baseline ${BASELINE_COMMIT}`,
+  preload: 'this build, list preloaded',
+  block: 'this build, list in the page',
+  cards: 'this build, cards in the page',
+};
 
 /** Lighthouse's mobile slow-4G and 4× CPU (its constants: rttMs 150, requestLatencyMs 150 × 3.75, throughput × 0.9). */
 async function throttle(page: Page): Promise<void> {
@@ -104,30 +115,37 @@ export default async function phone(): Promise<BenchTable[]> {
     existsSync(join(dir, PRELOAD_FILE)) ? (JSON.parse(readFileSync(join(dir, PRELOAD_FILE), 'utf8')) as Record<string, string[]>) : own(table);
   const baselineList = preloads(dirs.baseline, await baseline.buildBundle({ outDir: dirs.baseline, sourcemap: false }), baseline.preloadList);
   const newList = preloads(dirs.new, await buildBundle({ outDir: dirs.new, sourcemap: false }), preloadList);
-  const lists: Record<Build, Record<string, string[]>> = { baseline: baselineList, preload: newList, block: newList };
+  const lists: Record<Build, Record<string, string[]>> = { baseline: baselineList, preload: newList, block: newList, cards: newList };
   /** Whether the baseline's client takes a preloaded list of events (src/api/early.ts: not before 6d85a61; this build's does). */
   const takesList = existsSync(join(baseline.dir, 'src', 'api', 'early.ts'));
   /** Whose page preloads the list: each build whose client takes it, but not the page that carries the list itself. */
-  const preloadsList: Record<Build, boolean> = { baseline: takesList, preload: true, block: false };
-  const mount: Record<Build, string> = { baseline: '/b/', preload: '/n/', block: '/n/' };
+  const preloadsList: Record<Build, boolean> = { baseline: takesList, preload: true, block: false, cards: false };
+  const mount: Record<Build, string> = { baseline: '/b/', preload: '/n/', block: '/n/', cards: '/n/' };
   const pages: Record<string, string> = {};
   // The list's answer as a host's server prints it: read through the proxy, kept a few minutes
   // (read again in the background well within its 300 s life).
   let firstList: Awaited<ReturnType<typeof readFirstList>> | undefined;
-  const readList = async () => void (firstList = await readFirstList(`${server.origin}/api`, '/api', null));
+  /** The first cards of that answer, as the page's server prints them into its <event-list> (the page is in en-GB). */
+  let firstCards = '';
+  const readList = async () => {
+    const list = await readFirstList(`${server.origin}/api`, '/api', null);
+    firstCards = await firstCardsTemplate((JSON.parse(list.body) as { Events: EventInfo[] }).Events, { lang: 'en-GB' });
+    firstList = list;
+  };
   for (const kind of KINDS) {
     for (const build of BUILDS) {
       // The page names the loader by its versioned name where the build has one, and preloads the
       // list where the build's client takes that answer (or, the block build, holds the list itself).
       const hints = preloadLinks(lists[build], tagsOf(kind), mount[build], preloadsList[build] ? { endpoint: '/api' } : {});
-      const page = (block = '') => hostPage(kind, `${mount[build]}${lists[build][LOADER]?.[0] ?? LOADER}`, `${block}${hints}`);
-      if (build !== 'block') pages[`/${build}/${kind}`] = page();
+      const page = (block = '', cards = '') =>
+        hostPage(kind, `${mount[build]}${lists[build][LOADER]?.[0] ?? LOADER}`, `${block}${hints}`).replace('<event-list>', `<event-list>${cards}`);
+      if (build !== 'block' && build !== 'cards') pages[`/${build}/${kind}`] = page();
       else {
         Object.defineProperty(pages, `/${build}/${kind}`, {
           enumerable: true,
           get: () => {
             if (firstList && Date.now() - firstList.fetchedAt.getTime() > 120_000) void readList();
-            return page(firstList ? firstListBlock(firstList) : '');
+            return page(firstList ? firstListBlock(firstList) : '', build === 'cards' ? firstCards : '');
           },
         });
       }
@@ -145,7 +163,7 @@ export default async function phone(): Promise<BenchTable[]> {
   /** The last second visit of each build: its requests up to the first card (ms from navigation). */
   const seconds: Partial<Record<Build, { card: number; requests: PageWeight['requests'] }>> = {};
   const record = (label: string, build: Build, ms: number) => {
-    const row = times.get(label) ?? { baseline: [], preload: [], block: [] };
+    const row = times.get(label) ?? { baseline: [], preload: [], block: [], cards: [] };
     times.set(label, row);
     row[build].push(ms);
   };
@@ -156,7 +174,7 @@ export default async function phone(): Promise<BenchTable[]> {
           const context = await phoneContext(browser);
           try {
             const url = `${server.origin}/${build}/${kind}`;
-            const shoot = screenshot && run === 0 && build === 'block' && kind === 'event-list' ? screenshot : undefined;
+            const shoot = screenshot && run === 0 && build === 'cards' && kind === 'event-list' ? screenshot : undefined;
             const weight = await measurePage(context, url, kind, shoot ? (page) => throttleAndShoot(page, shoot) : throttle, { ready: true });
             (bytes[kind] ??= {})[build] = weight.gzip;
             for (const [milestone, ms] of Object.entries(weight.times)) record(`${kind}: ${milestone}`, build, ms);
@@ -190,8 +208,8 @@ export default async function phone(): Promise<BenchTable[]> {
   }
   const rows: (string | number)[][] = [];
   for (const [label, cell] of times) {
-    const [old, hinted, now] = [median(cell.baseline), median(cell.preload), median(cell.block)];
-    rows.push([label, Math.round(old), Math.round(hinted), Math.round(now), `${now <= old ? '−' : '+'}${Math.abs(Math.round(now - old))}`, `${Math.round((100 * now) / old)}%`]);
+    const [old, hinted, inPage, now] = [median(cell.baseline), median(cell.preload), median(cell.block), median(cell.cards)];
+    rows.push([label, ...[old, hinted, inPage, now].map(Math.round), `${now <= old ? '−' : '+'}${Math.abs(Math.round(now - old))}`, `${Math.round((100 * now) / old)}%`]);
   }
   const weightRows = KINDS.map((kind) => [kind, ...BUILDS.map((build) => bytes[kind]?.[build] ?? 0)]);
   // A chunk by its name without the hash; a lookup by its path under the endpoint.
@@ -223,11 +241,11 @@ export default async function phone(): Promise<BenchTable[]> {
   return [
     {
       title: `A throttled phone (4× CPU, slow 4G): ms from navigation, median of ${RUNS}, baseline ${BASELINE_COMMIT} vs this build`,
-      columns: ['page: milestone', ...BUILDS.map((build) => NAMES[build]), 'change ms', 'in the page/baseline'],
+      columns: ['page: milestone', ...BUILDS.map((build) => NAMES[build]), 'change ms', 'cards/baseline'],
       rows,
       notes: [
         'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit in a fresh context, the second visit in the same one.',
-        `Both builds: the page lists its elements' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json), and loads the loader by its versioned name, stagedoor-loader-<hash>.js, where the build has one; the bundle's files cached as \`stagedoor serve\` caches them, and sent as it sends them (the brotli copies a build writes, else gzip'd). The list of events is preloaded (<link rel="preload" as="fetch" crossorigin>) where the build's client takes it (this build${takesList ? ' and the baseline' : '; not the baseline, which asks without credentials'}); in the last column the page carries the list itself instead (<script type="application/json" id="stagedoor-first-list">, the proxy's answer as a host prints it: no request for the list; "change" and the ratio compare that column with the baseline).`,
+        `Both builds: the page lists its elements' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json), and loads the loader by its versioned name, stagedoor-loader-<hash>.js, where the build has one; the bundle's files cached as \`stagedoor serve\` caches them, and sent as it sends them (the brotli copies a build writes, else gzip'd). The list of events is preloaded (<link rel="preload" as="fetch" crossorigin>) where the build's client takes it (this build${takesList ? ' and the baseline' : '; not the baseline, which asks without credentials'}); in the third column the page carries the list itself instead (<script type="application/json" id="stagedoor-first-list">, the proxy's answer as a host prints it: no request for the list); in the last, the list and its first cards (\`stagedoor first-list --cards\`: the element's declarative shadow root in the HTML, shown before any script; "change" and the ratio compare that column with the baseline).`,
         'Goals (issue 34): first card ≤ 1,200 ms; the whole walk to a seat map ready for a tap ≤ 2,500 ms; second visit ≤ 800 ms to the first card. "event click": when the walk pressed the event\'s card (the first card shown, then the next frame).',
         'Served over HTTP/1.1 (6 connections per origin), where every extra file costs more than behind an HTTP/2 CDN.',
         before,
