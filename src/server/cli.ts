@@ -18,7 +18,7 @@
  *                             `npm run build`) instead of Vite.
  *   stagedoor first-list --proxy URL
  *                             Prints the block a page may carry for its <event-list>'s
- *                             first cards (first-list.ts).
+ *                             first cards (first-list.ts); with --cards the cards too (first-cards.ts).
  */
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';

@@ -157,3 +157,15 @@ export async function firstCardsTemplate(events: readonly EventInfo[], options: 
     `<div part="base"><ul part="list" class="cards" aria-label="${escapeAttribute(msg('Shows'))}">${cards.join('')}</ul></div></template>`
   );
 }
+
+/**
+ * The cards' `<style>` as a Content-Security-Policy source (`'sha256-…'`), for a page whose
+ * `style-src` does not allow inline styles: with it the printed cards are styled, without it
+ * they show unstyled until the element takes over (its own styles are constructed stylesheets,
+ * which `style-src` does not govern). The same for every list and language of one release.
+ */
+export async function firstCardsStyleHash(): Promise<string> {
+  styles ??= stylesText();
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(styles)));
+  return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+}

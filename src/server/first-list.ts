@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { FIRST_LIST_MAX_AGE, listUrl } from '../api/early-list.ts';
 import type { EventInfo } from '../api/types.ts';
 import { canonicalTag } from '../i18n/locale.ts';
-import { firstCardsTemplate, firstListBlock, type FirstCardsOptions, type FirstListAnswer } from './first-cards.ts';
+import { firstCardsStyleHash, firstCardsTemplate, firstListBlock, type FirstCardsOptions, type FirstListAnswer } from './first-cards.ts';
 import { UsageError } from './proxy/command.ts';
 
 export { firstListBlock, type FirstListAnswer };
@@ -24,7 +24,9 @@ export const FIRST_LIST_USAGE = `  stagedoor first-list --proxy URL [--endpoint 
                                        default URL; --event-type: the list's event-type). --cards: the element's
                                        first cards too, to print inside the page's <event-list>, shown before any
                                        script (in --lang, the page's language; prices in --currency, default GBP;
-                                       cards linking to --event-href, else the page at --page with ?stagedoor-event=ID)`;
+                                       cards linking to --event-href, else the page at --page with ?stagedoor-event=ID)
+  stagedoor first-list --style-hash    prints the cards' <style> as a Content-Security-Policy source ('sha256-…'),
+                                       for a page whose style-src does not allow inline styles`;
 
 /** Read the list through the proxy at `proxy` now: the block's answer, or an Error saying why not. */
 export async function readFirstList(proxy: string, endpoint: string, eventType: number | null, doFetch: typeof fetch = fetch): Promise<FirstListAnswer> {
@@ -56,16 +58,32 @@ export async function runFirstListCommand(args: string[]): Promise<void> {
     'event-href'?: string;
     'event-param'?: string;
     page?: string;
+    'style-hash'?: boolean;
   };
   const text = { type: 'string' } as const;
   try {
     values = parseArgs({
       args,
-      options: { proxy: text, endpoint: text, 'event-type': text, cards: { type: 'boolean' }, lang: text, currency: text, 'event-href': text, 'event-param': text, page: text },
+      options: {
+        proxy: text,
+        endpoint: text,
+        'event-type': text,
+        cards: { type: 'boolean' },
+        lang: text,
+        currency: text,
+        'event-href': text,
+        'event-param': text,
+        page: text,
+        'style-hash': { type: 'boolean' },
+      },
       strict: true,
     }).values;
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values['style-hash']) {
+    process.stdout.write(`${await firstCardsStyleHash()}\n`);
+    return;
   }
   const proxy = values.proxy ?? '';
   if (!/^https?:\/\/[^/]/i.test(proxy)) throw new UsageError(`--proxy must be the proxy's address, http(s)://… (its endpoint, e.g. https://tickets.example/api).`);

@@ -15,7 +15,7 @@ import { EVENTS_PATH } from '../../src/api/early-list.ts';
 import { setLocale } from '../../src/i18n/locale.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 
-import { firstCardsTemplate, firstListBlock } from '../../src/server/first-cards.ts';
+import { firstCardsStyleHash, firstCardsTemplate, firstListBlock } from '../../src/server/first-cards.ts';
 import { startLossyFront, type LossyFront } from './helpers/lossy-front.ts';
 import { waitUntil } from './helpers/wait.ts';
 
@@ -137,6 +137,29 @@ describe('<event-list> printed by the server (declarative shadow DOM)', () => {
       (JSON.parse(await (await fetch(`${front.endpoint}${EVENTS_PATH}`)).text()) as { Events: EventInfo[] }).Events.map((e) => `card-heading: ${e.Name}`),
     );
     expect(new Set(frames), 'cards and skeletons in each frame from the script on').to.deep.equal(new Set([`${events.length}/0`]));
+  });
+
+  /** A page of its own (an iframe) under `style-src <source>`, holding the printed cards: the first card's border. */
+  async function underPolicy(source: string): Promise<{ border: string }> {
+    const cards = await firstCardsTemplate(events, { lang: 'en-GB' });
+    const frame = document.createElement('iframe');
+    const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
+    frame.srcdoc = `<!doctype html><html lang="en-GB"><head><meta http-equiv="Content-Security-Policy" content="style-src ${source}"></head><body><event-list>${cards}</event-list></body></html>`;
+    document.body.append(frame);
+    box = frame;
+    await loaded;
+    const card = frame.contentDocument?.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]');
+    expect(card, 'the printed card').to.be.ok;
+    return { border: frame.contentWindow!.getComputedStyle(card!).borderTopStyle };
+  }
+
+  it("is styled under a Content-Security-Policy that allows only the style's hash (stagedoor first-list --style-hash)", async () => {
+    const allowed = await underPolicy(await firstCardsStyleHash());
+    expect(allowed.border).to.equal('solid');
+    box?.remove();
+    // The same page with another hash: the policy blocks the style (so the check above can fail).
+    const blocked = await underPolicy("'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='");
+    expect(blocked.border).to.equal('none');
   });
 
   it('prints nothing for an empty list, and escapes what the service sends', async () => {

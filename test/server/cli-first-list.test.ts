@@ -4,6 +4,7 @@
  * run as a child process as a host's build step runs it.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createDemoSite } from '../../src/server/demo-site.ts';
 import { stagedoor } from './cli-helpers.ts';
@@ -81,6 +82,16 @@ describe('stagedoor first-list', () => {
     const here = stagedoor(['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-param', 'show']);
     assert.equal(await here.exited, 0, here.stderr());
     assert.match(here.stdout(), /href="\?show=\d+" data-event-id=/);
+  });
+
+  test("--style-hash: the cards' <style> as a Content-Security-Policy source", async () => {
+    const hash = stagedoor(['first-list', '--style-hash']);
+    assert.equal(await hash.exited, 0, hash.stderr());
+    const cards = stagedoor(['first-list', '--proxy', `${site.url}/api`, '--cards', '--lang', 'fr']);
+    assert.equal(await cards.exited, 0, cards.stderr());
+    const style = /<style>(.*?)<\/style>/s.exec(cards.stdout())?.[1] ?? '';
+    assert.ok(style.length > 1000, 'the cards carry their styles');
+    assert.equal(hash.stdout(), `'sha256-${createHash('sha256').update(style).digest('base64')}'\n`);
   });
 
   test('says what is wrong, and prints no block', async () => {
