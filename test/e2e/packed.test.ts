@@ -5,7 +5,8 @@
  * its `dependencies`: no tsx, no Vite, no TypeScript). From that project,
  * `npx stagedoor sandbox` and `npx stagedoor proxy` run (the compiled command
  * line) and a whole booking goes through them; `npx stagedoor serve` serves the
- * demo with the proxy and the sandbox; `stagedoor/proxy` imports under Node
+ * demo with the proxy and the sandbox, and `npx stagedoor first-list --cards`
+ * prints a page's first cards from it; `stagedoor/proxy` imports under Node
  * as the pooled proxy, and `stagedoor/proxy/redis` loads.
  */
 import assert from 'node:assert/strict';
@@ -110,6 +111,10 @@ describe('the package installed from its tarball with --omit=dev', () => {
     const events = await fetch(`${origin}/api/rest/v2/Events`);
     assert.equal(events.status, 200);
     assert.ok(((await events.json()) as { Events: unknown[] }).Events.length > 0);
+    // The first list and its cards for a German page, as embedding.md has a host print them.
+    const first = npxStagedoor(['first-list', '--proxy', `${origin}/api`, '--endpoint', '/api', '--cards', '--lang', 'de']);
+    assert.equal(await first.exited, 0, first.stderr());
+    assert.match(first.stdout(), /^<template shadowrootmode="open"><style>:host\{.*aria-label="Veranstaltungen".*<\/template><script type="application\/json" id="stagedoor-first-list" /s);
     // The docs pages beside it, rendered from the package's README.md and docs/.
     const [, docs] = await serve.line(/^Stagedoor docs: (http:\/\/127\.0\.0\.1:\d+\/docs\/)$/, 10_000);
     const home = await fetch(docs ?? '');
