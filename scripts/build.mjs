@@ -827,6 +827,10 @@ export async function buildWordPressPlugin({ outDir = fromRoot('dist'), manifest
   if (!existsSync(join(stage, 'assets', 'stagedoor.js'))) throw new Error('The bundle build made no assets/stagedoor.js for the WordPress plugin.');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   writeFileSync(join(stage, 'elements.json'), `${JSON.stringify(wordpressElements(manifest), null, 2)}\n`);
+  // The first cards' styles and words in every language, from the one source the Node side prints
+  // them with (src/server/first-cards.ts firstCardsKit): the plugin's PHP prints the same cards from it.
+  const { firstCardsKit } = await importSource('src/server/first-cards.ts');
+  writeFileSync(join(stage, 'first-cards.json'), `${JSON.stringify(await firstCardsKit())}\n`);
   const { zipSync } = await import('fflate');
   // A fixed date: the same sources make the same zip.
   const mtime = new Date('2024-01-01T00:00:00Z');
@@ -835,6 +839,16 @@ export async function buildWordPressPlugin({ outDir = fromRoot('dist'), manifest
   const zip = join(outDir, 'stagedoor-wordpress.zip');
   writeFileSync(zip, zipSync(entries, { level: 9 }));
   return { zip, files: Object.keys(entries) };
+}
+
+/**
+ * A TypeScript module of src/ for this script (plain Node, no tsx): bundled by esbuild for Node,
+ * its dependencies inlined, and imported from memory.
+ */
+async function importSource(file) {
+  const { build } = await import('esbuild');
+  const { outputFiles } = await build({ entryPoints: [fromRoot(file)], bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 }
 
 /**

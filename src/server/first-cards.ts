@@ -26,8 +26,8 @@ import type { EventInfo } from '../api/types.ts';
 import { eventListStyles } from '../elements/event-list/event-list.styles.ts';
 import { responsiveImages, srcsetOf } from '../elements/event-list/event-facts.ts';
 import { sharedStyles } from '../elements/shared.styles.ts';
-import { loaders, servedLocale, textLocaleFor } from '../i18n/locale.ts';
-import { sourceLocale } from '../i18n/locale-codes.ts';
+import { loaders, servedLocale, textLocaleFor, type TextLocale } from '../i18n/locale.ts';
+import { allLocales, sourceLocale } from '../i18n/locale-codes.ts';
 import { safeUrl } from '../safe-url.ts';
 import { FIRST_LIST_ID } from '../api/early-list.ts';
 
@@ -71,8 +71,7 @@ type Templates = LocaleModule['templates'];
 
 /** The text of each language, read once (English is the source). */
 const texts = new Map<string, Promise<Templates | undefined>>();
-function templatesOf(lang: string): Promise<Templates | undefined> {
-  const text = textLocaleFor(lang);
+function templatesOf(text: TextLocale): Promise<Templates | undefined> {
   let found = texts.get(text);
   if (!found) {
     found = text === sourceLocale ? Promise.resolve(undefined) : loaders[text]().then((m) => m.templates);
@@ -81,18 +80,69 @@ function templatesOf(lang: string): Promise<Templates | undefined> {
   return found;
 }
 
+/**
+ * The words of the cards in one language, each a pattern whose `{0}`, `{1}` are its values (a
+ * price, an age), read through the element's own lookup (@lit/localize's runtimeMsg, the same
+ * message ids), so the cards say what the element says.
+ */
+export interface FirstCardsWords {
+  /** The list's label. */
+  shows: string;
+  /** Before the running time. */
+  runningTime: string;
+  /** `{0}`: the lowest price. */
+  from: string;
+  /** `{0}`: the offer's price, `{1}`: the usual one. */
+  offer: string;
+  /** `{0}`: the age. */
+  age: string;
+}
 
-/** The element's first view's styles, as text, their white space folded. */
-function stylesText(): string {
+/**
+ * What a server in another language than JavaScript needs to print the same cards (the WordPress
+ * plugin: scripts/build.mjs writes it as the plugin's first-cards.json): the styles, and the
+ * words in every language the widget speaks. firstCardsTemplate prints from the same kit.
+ */
+export interface FirstCardsKit {
+  styles: string;
+  texts: Record<TextLocale, FirstCardsWords>;
+}
+
+/** One language's words (`text`: a language we have text for, textLocaleFor's answer). */
+export async function firstCardsWords(text: TextLocale): Promise<FirstCardsWords> {
+  const templates = await templatesOf(text);
+  const msg = (template: string | ReturnType<typeof str>): string => runtimeMsg(templates, template as never, undefined) as string;
+  const [a, b] = ['{0}', '{1}'];
+  return {
+    shows: msg('Shows'),
+    runningTime: msg('Running time:'),
+    from: msg(str`From ${a}`),
+    offer: msg(str`Offer ${a}, usually ${b}`),
+    age: msg(str`Age ${a}+`),
+  };
+}
+
+/** The kit: styles and every language's words. */
+export async function firstCardsKit(): Promise<FirstCardsKit> {
+  const words = await Promise.all(allLocales.map(async (text) => [text, await firstCardsWords(text)] as const));
+  return { styles: firstCardsStyles(), texts: Object.fromEntries(words) as Record<TextLocale, FirstCardsWords> };
+}
+
+/** A pattern with its `{0}`, `{1}` replaced by the values, in one pass (a value is never read as a pattern). */
+const fill = (pattern: string, ...values: string[]): string => pattern.replace(/\{(\d)\}/g, (whole, i: string) => values[Number(i)] ?? whole);
+
+/** The element's first view's styles, as text, their white space folded (with no `<`: they go into a `<style>`). */
+let styles: string | undefined;
+function firstCardsStyles(): string {
   const flat = (group: CSSResultGroup): string[] =>
     Array.isArray(group) ? group.flatMap((g) => flat(g as CSSResultGroup)) : ['cssText' in group ? group.cssText : ''];
-  return flat([sharedStyles, eventListStyles])
+  styles ??= flat([sharedStyles, eventListStyles])
     .join('')
     .replace(/\s+/g, ' ')
     .replace(/\s*([{};,>])\s*/g, '$1')
     .replace(/</g, '\\3c ');
+  return styles;
 }
-let styles: string | undefined;
 
 /** A card's link, as the element writes it (its `cardHref`), relative when the page's address is not known. */
 function cardHref(eventId: number, options: FirstCardsOptions): string {
@@ -115,8 +165,7 @@ function cardHref(eventId: number, options: FirstCardsOptions): string {
  */
 export async function firstCardsTemplate(events: readonly EventInfo[], options: FirstCardsOptions = {}): Promise<string> {
   if (!events.length) return '';
-  const templates = await templatesOf(options.lang ?? '');
-  const msg = (template: string | ReturnType<typeof str>): string => runtimeMsg(templates, template as never, undefined) as string;
+  const words = await firstCardsWords(textLocaleFor(options.lang ?? ''));
   const money = new Intl.NumberFormat(servedLocale(options.lang), { style: 'currency', currency: options.currency || 'GBP' });
   const cards = events.map((event) => {
     const name = escapeText(event.Name ?? '');
@@ -135,13 +184,13 @@ export async function firstCardsTemplate(events: readonly EventInfo[], options: 
     const reduced = event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice;
     const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
     const facts = [
-      event.RunningTime ? `<p part="running-time" class="meta">${escapeText(msg('Running time:'))} ${escapeText(String(event.RunningTime))}</p>` : '',
-      from > 0 ? `<p part="price" class="price">${escapeText(msg(str`From ${money.format(from)}`))}</p>` : '',
+      event.RunningTime ? `<p part="running-time" class="meta">${escapeText(words.runningTime)} ${escapeText(String(event.RunningTime))}</p>` : '',
+      from > 0 ? `<p part="price" class="price">${escapeText(fill(words.from, money.format(from)))}</p>` : '',
       reduced || event.OfferLabel
         ? `<p part="offer" class="offer">${event.OfferLabel ? `<span class="badge">${escapeText(event.OfferLabel)}</span> ` : ''}` +
-          `${reduced ? escapeText(msg(str`Offer ${money.format(event.OfferPrice)}, usually ${money.format(event.CurrentPrice)}`)) : ''}</p>`
+          `${reduced ? escapeText(fill(words.offer, money.format(event.OfferPrice), money.format(event.CurrentPrice))) : ''}</p>`
         : '',
-      age !== null ? `<p part="age-rating" class="meta">${escapeText(msg(str`Age ${age}+`))}</p>` : '',
+      age !== null ? `<p part="age-rating" class="meta">${escapeText(fill(words.age, String(age)))}</p>` : '',
     ].join('');
     return (
       `<li part="card" class="card"><div part="card-media" class="media">${image}</div><div class="body">` +
@@ -151,10 +200,9 @@ export async function firstCardsTemplate(events: readonly EventInfo[], options: 
       `${facts}</div></li>`
     );
   });
-  styles ??= stylesText();
   return (
-    `<template shadowrootmode="open"><style>${styles}</style>` +
-    `<div part="base"><ul part="list" class="cards" aria-label="${escapeAttribute(msg('Shows'))}">${cards.join('')}</ul></div></template>`
+    `<template shadowrootmode="open"><style>${firstCardsStyles()}</style>` +
+    `<div part="base"><ul part="list" class="cards" aria-label="${escapeAttribute(words.shows)}">${cards.join('')}</ul></div></template>`
   );
 }
 
@@ -165,7 +213,6 @@ export async function firstCardsTemplate(events: readonly EventInfo[], options: 
  * which `style-src` does not govern). The same for every list and language of one release.
  */
 export async function firstCardsStyleHash(): Promise<string> {
-  styles ??= stylesText();
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(styles)));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(firstCardsStyles())));
   return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
 }

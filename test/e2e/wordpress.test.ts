@@ -16,9 +16,11 @@
  * 6. A page with an event list carries the shows' schema.org JSON-LD in its
  *    HTML as fetched without a browser, valid for the structured-data validator,
  *    and the list's answer itself (the stagedoor-first-list block), from which
- *    the widget shows its cards with no request for the list. Opened at a
+ *    the widget shows its cards with no request for the list, and the cards
+ *    themselves inside its <event-list> (the element's declarative shadow root),
+ *    the same as `stagedoor first-list --cards` prints for that answer. Opened at a
  *    show's address (?stagedoor-event=<id>), the same page's HTML carries that
- *    show's detail instead: the JSON-LD the widget's detail writes.
+ *    show's detail instead: the JSON-LD the widget's detail writes, and no cards.
  * 7. A visitor books two seats through it, goes to the payment page, pays,
  *    and lands on the thank-you page with the booking reference.
  * 8. Hostile attributes (shortcodes and block JSON) come out as inert, checked
@@ -36,16 +38,45 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildBundle, buildWordPressPlugin, root } from '../../scripts/build.mjs';
 import { createApiClient } from '../../src/api/client.ts';
+import type { EventInfo } from '../../src/api/types.ts';
+import { firstCardsTemplate, type FirstCardsOptions } from '../../src/server/first-cards.ts';
 import { chooseSeatPair, fillCheckout } from './helpers/booking.ts';
 import { launchChromium, watchedPage } from './helpers/browser.ts';
 import type { PageServer } from './helpers/page-server.ts';
 import { startSandboxSite } from './helpers/sandbox-site.ts';
-import { startWordPress, type WordPressSite } from './helpers/wordpress.ts';
+import { phpHasIntl, startWordPress, type WordPressSite } from './helpers/wordpress.ts';
 import { validateJsonLd } from '../elements/helpers/structured-data.ts';
 
 const ADMIN = { user: 'stage-manager', password: 'Curtain-Up-2024!', email: 'stage@example.org' };
 const STEP = 30_000;
 const SHOW = 'The Lantern Keeper';
+
+const escapeHtml = (text: string) => text.replaceAll('&', '&amp;');
+
+/** The cards printed inside a page's (first) plain <event-list>, or null when it has none. */
+function printedCards(html: string): string | null {
+  return /<event-list>(<template shadowrootmode="open">[\s\S]*?<\/template>)<\/event-list>/.exec(html)?.[1] ?? null;
+}
+
+/**
+ * The plugin's cards (PHP, wordpress/stagedoor/includes/first-cards.php) against what
+ * `stagedoor first-list --cards` prints (firstCardsTemplate) for the same answer: the same bytes.
+ * Two spellings aside: esc_html/esc_attr write an apostrophe as `&#039;` (the same character to the
+ * browser); and without PHP's intl extension the plugin writes prices plainly (`€20.00`, the
+ * element writes them in the visitor's format as it takes over), so then the price texts are left
+ * out of the comparison (.ci/run installs php-intl: there the prices are compared too).
+ */
+async function assertCardsAsNode(printed: string | null, events: EventInfo[], options: FirstCardsOptions, intl: boolean): Promise<void> {
+  assert.ok(printed, 'the <event-list> holds the printed cards');
+  const node = await firstCardsTemplate(events, options);
+  assert.ok(node.length > 1000);
+  const prices = (html: string) =>
+    html.replace(/(<p part="price" class="price">)[^<]*/g, '$1…').replace(/(<p part="offer" class="offer">(?:<span class="badge">[^<]*<\/span> )?)[^<]*/g, '$1…');
+  const php = printed.replaceAll('&#039;', "'");
+  if (intl) assert.equal(php, node);
+  else assert.equal(prices(php), prices(node), 'the same cards but for the price texts (PHP has no intl here)');
+  assert.equal((printed.match(/<li part="card"/g) ?? []).length, events.length, 'a card per show');
+}
 
 /** What the WordPress pages of this test may ask the outside world for: nothing. */
 function isExternal(url: string, allowed: string[]): boolean {
@@ -61,6 +92,8 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
   let browser: Browser;
   let admin: BrowserContext;
   let performanceId = 0;
+  /** Whether the site's PHP formats money with intl (NumberFormatter). */
+  let intl = false;
   /** Requests to anywhere but WordPress and the proxy, refused and remembered. */
   const external: string[] = [];
   const pages: { booking?: string; thanks?: string; list?: string } = {};
@@ -78,6 +111,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     performanceId = performance.PerformanceId;
     browser = await launchChromium();
     admin = await contextFor(browser);
+    intl = await phpHasIntl();
   });
 
   after(async () => {
@@ -170,7 +204,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     assert.ok(emitted.includes('stagedoor.js'));
     const assets = plugin.files.filter((f) => f.startsWith('stagedoor/assets/')).map((f) => f.slice('stagedoor/assets/'.length)).sort();
     assert.deepEqual(assets, emitted, 'assets/ is exactly what a bundle build emits');
-    for (const f of ['stagedoor/stagedoor.php', 'stagedoor/elements.json', 'stagedoor/blocks/editor.js', 'stagedoor/uninstall.php']) assert.ok(plugin.files.includes(f), f);
+    for (const f of ['stagedoor/stagedoor.php', 'stagedoor/elements.json', 'stagedoor/first-cards.json', 'stagedoor/blocks/editor.js', 'stagedoor/uninstall.php']) assert.ok(plugin.files.includes(f), f);
   });
 
   it('installs WordPress through its own installer and logs in', async () => {
@@ -336,6 +370,14 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     const again = await (await fetch(url)).text();
     assert.ok(again.includes(`data-fetched-at="${data['fetched-at']}"`), 'the second page view reuses the first fetch');
 
+    // The cards themselves inside the <event-list>, from that same answer: what `stagedoor first-list --cards` prints for it,
+    // in the configured language and currency, linking to the configured show page.
+    const listed = (JSON.parse(body) as { Events: EventInfo[] }).Events;
+    const cards = printedCards(html);
+    await assertCardsAsNode(cards, listed, { lang: 'en-GB', currency: 'EUR', pageUrl: url, eventParam: 'stagedoor-event', eventHref: '/shows/{EventId}/?from=list' }, intl);
+    assert.ok(cards?.includes(`>${SHOW}</a>`) && cards.includes('href="/shows/'), 'the show, linking to its page');
+    assert.ok(html.indexOf('<event-list><template shadowrootmode="open">') > html.indexOf('</head>'), 'in the body, inside the element');
+
     // The widget shows its cards from it and never asks for the list.
     const visitor = await contextFor(browser);
     const { page, errors, requests } = await watchedPage(visitor);
@@ -360,6 +402,9 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     const { scripts, html } = await markupOf(address);
     assert.equal(scripts.length, 1, 'one JSON-LD script');
     assert.ok(html.indexOf('data-stagedoor-markup') < html.indexOf('</head>'), 'in the head');
+    // The element opens the show at once: no cards of the list are printed for it.
+    assert.match(html, /<event-list><\/event-list>/);
+    assert.doesNotMatch(html, /shadowrootmode/);
     const items = [scripts[0]].flat() as Array<Record<string, any>>;
     // One TheaterEvent per performance, the next 10, each at its date with the venue's offset, its lowest price and whether seats are left.
     assert.equal(items.length, next.length);
@@ -557,6 +602,8 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       }
       await page.getByLabel('Address parameter').fill('show');
       await page.getByLabel('Booking steps in the address').selectOption('off');
+      // The cards then link to the list's own page, naming the show under the new name.
+      await page.getByLabel('Show page address pattern').fill('');
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByText('Settings saved.').waitFor();
       assert.equal(await page.getByLabel('Address parameter').inputValue(), 'show');
@@ -573,6 +620,12 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     assert.ok(items.length > 0 && items.every((i) => i.name === SHOW && i.offers.url === address), "the show's detail, under ?show=");
     const old = [(await markupOf(listAt('stagedoor-event', String(EventId)))).scripts[0]].flat() as Array<Record<string, any>>;
     assert.ok(new Set(old.map((i) => i.name)).size > 1, '?stagedoor-event= is now just another parameter: the list');
+    // The printed cards: none at the show's address under the new name; on the list, links to this page with ?show=<id>.
+    assert.doesNotMatch(html, /shadowrootmode/);
+    const list = (await markupOf(pages.list!)).html;
+    const body = /<script type="application\/json" id="stagedoor-first-list" [^>]*>(.*?)<\/script>/s.exec(list)?.[1] ?? '';
+    await assertCardsAsNode(printedCards(list), (JSON.parse(body) as { Events: EventInfo[] }).Events, { lang: 'en-GB', currency: 'EUR', pageUrl: pages.list, eventParam: 'show' }, intl);
+    assert.ok(printedCards(list)?.includes(`href="${escapeHtml(listAt('show', String(EventId)))}"`), `the card links to ${listAt('show', String(EventId))}`);
 
     // The widget opens the show the address names under the new name, and going back to the list leaves the address (and the history) as they were.
     const visitor = await contextFor(browser);

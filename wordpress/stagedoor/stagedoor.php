@@ -22,7 +22,9 @@
  *                            element;
  *   - includes/markup.php    the shows as schema.org JSON-LD in wp_head, on a
  *                            page holding an <event-list> (one show's detail
- *                            when the page's address names it).
+ *                            when the page's address names it);
+ *   - includes/first-cards.php  the event list's first cards inside it, as the
+ *                            element's declarative shadow root (first-cards.json).
  */
 
 namespace Stagedoor;
@@ -36,3 +38,4 @@ require_once __DIR__ . '/includes/settings.php';
 require_once __DIR__ . '/includes/elements.php';
 require_once __DIR__ . '/includes/assets.php';
 require_once __DIR__ . '/includes/markup.php';
+require_once __DIR__ . '/includes/first-cards.php';

@@ -46,7 +46,7 @@ function program(name: string): string {
   for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin', '/sbin']) {
     if (dir && existsSync(join(dir, name))) return join(dir, name);
   }
-  throw new Error(`${name} is not installed (Debian: apt-get install mariadb-server php-cli php-mysql wordpress; .ci/run does it).`);
+  throw new Error(`${name} is not installed (Debian: apt-get install mariadb-server php-cli php-mysql php-intl wordpress; .ci/run does it).`);
 }
 
 /** Ask until `ready()` says yes; a process that exits meanwhile fails at once, with its output. */
@@ -247,4 +247,10 @@ export async function startWordPress({ themes = ['twentytwentyone'] }: { themes?
     await stop();
     throw error;
   }
+}
+
+/** Whether the PHP that serves WordPress here has the intl extension (NumberFormatter: prices as the widget formats them). */
+export async function phpHasIntl(): Promise<boolean> {
+  const { stdout } = await run(program('php'), ['-r', "echo class_exists('NumberFormatter') ? 'yes' : 'no';"]);
+  return stdout.trim() === 'yes';
 }

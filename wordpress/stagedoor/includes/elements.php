@@ -164,7 +164,8 @@ function render_element( array $element, array $values, array $problems, string 
 			$written[ $attribute['name'] ] = $clean;
 		}
 	}
-	$html .= '></' . $element['tag'] . '>';
+	// An <event-list>'s first cards, printed inside it (first-cards.php); escaped there.
+	$html .= '>' . ( 'event-list' === $element['tag'] ? first_cards( $written ) : '' ) . '</' . $element['tag'] . '>';
 	use_on_this_page( $element['tag'], $written );
 	return problems_note( $problems, $placed_as ) . $html;
 }

@@ -82,7 +82,17 @@ function service_get( string $path ): ?array {
  * (`max_age`, seconds). Null on any failure.
  */
 function service_answer( string $path ): ?array {
+	// This request's answers, a failure too: the head's block and the list's cards (first-cards.php) ask once.
+	static $asked = array();
 	$url = server_endpoint() . $path;
+	if ( ! array_key_exists( $url, $asked ) ) {
+		$asked[ $url ] = read_service_answer( $url );
+	}
+	return $asked[ $url ];
+}
+
+/** service_answer()'s read: from the transient, else from the proxy. */
+function read_service_answer( string $url ): ?array {
 	$key = 'stagedoor_answer_' . md5( $url );
 	$cached = get_transient( $key );
 	if ( is_array( $cached ) && is_array( $cached['data'] ?? null ) && is_string( $cached['body'] ?? null ) ) {
