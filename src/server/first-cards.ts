@@ -8,15 +8,16 @@
  *   <event-list><template shadowrootmode="open"><style>…</style><div part="base">…cards…</div></template></event-list>
  *
  * The same markup, parts and styles as the element's own list (event-list.component.ts, renderCard and
- * event-facts.ts; test/e2e/first-cards.test.ts holds them to it: the same text, boxes and parts,
- * in every engine), in the page's language. When the element upgrades it keeps them until its own
+ * event-facts.ts; test/elements/event-list-first-cards.test.ts holds them to it: the same text,
+ * boxes and parts, in every engine), in the page's language. When the element upgrades it keeps them until its own
  * list is rendered, then puts its own in their place. A link followed before then opens the show as
  * the element's own link does (`?stagedoor-event=1042`, or the host's show page).
  *
  * Made from the same answer as the stagedoor-first-list block (src/server/first-list.ts), which the
  * element then reads: the cards are a picture of that list, never a source of seats or prices
- * beyond it. Every value from the service is escaped as text; an image address only if it is
- * absolute http(s) (src/safe-url.ts), as in the element.
+ * beyond it. Printed only for a list whose every event has a whole-number id (the block's own rule);
+ * every other value from the service is written as escaped text; an image address only if it is
+ * absolute http(s) (src/safe-url.ts), and a link only to an http(s) address, as in the element.
  */
 import type { LocaleModule } from '@lit/localize/internal/types.js';
 import { runtimeMsg } from '@lit/localize/internal/runtime-msg.js';
@@ -24,7 +25,7 @@ import { str } from '@lit/localize/internal/str-tag.js';
 import type { CSSResultGroup } from 'lit';
 import type { EventInfo } from '../api/types.ts';
 import { eventListStyles } from '../elements/event-list/event-list.styles.ts';
-import { responsiveImages, srcsetOf } from '../elements/event-list/event-facts.ts';
+import { factsOf, responsiveImages, srcsetOf } from '../elements/event-list/event-facts.ts';
 import { sharedStyles } from '../elements/shared.styles.ts';
 import { loaders, servedLocale, textLocaleFor, type TextLocale } from '../i18n/locale.ts';
 import { allLocales, sourceLocale } from '../i18n/locale-codes.ts';
@@ -144,6 +145,9 @@ function firstCardsStyles(): string {
   return styles;
 }
 
+/** A value from the service as the element renders it in text: anything but null and undefined as its string. */
+const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+
 /** A card's link, as the element writes it (its `cardHref`), relative when the page's address is not known. */
 function cardHref(eventId: number, options: FirstCardsOptions): string {
   const pattern = options.eventHref;
@@ -164,11 +168,12 @@ function cardHref(eventId: number, options: FirstCardsOptions): string {
  * print as the first child of the page's `<event-list>`. Empty for an empty list (the element says so itself).
  */
 export async function firstCardsTemplate(events: readonly EventInfo[], options: FirstCardsOptions = {}): Promise<string> {
-  if (!events.length) return '';
+  // Only a list the element itself would show from the block (state/first-list.ts pageList): events with whole-number ids.
+  if (!events.length || !events.every((e) => typeof e === 'object' && e !== null && Number.isSafeInteger(e.EventId))) return '';
   const words = await firstCardsWords(textLocaleFor(options.lang ?? ''));
   const money = new Intl.NumberFormat(servedLocale(options.lang), { style: 'currency', currency: options.currency || 'GBP' });
   const cards = events.map((event) => {
-    const name = escapeText(event.Name ?? '');
+    const name = escapeText(text(event.Name));
     const images = responsiveImages(event.Images);
     const fallback = safeUrl(event.SmallImageUrl) ?? safeUrl(event.MainImageUrl) ?? images[0]?.url ?? null;
     const srcset = srcsetOf(images);
@@ -177,17 +182,15 @@ export async function firstCardsTemplate(events: readonly EventInfo[], options: 
       ? `<img part="card-image" src="${escapeAttribute(fallback)}"` +
         (srcset ? ` srcset="${escapeAttribute(srcset)}" sizes="(max-width: 40rem) 100vw, 22rem"` : '') +
         (first ? ` width="${first.width}" height="${first.height}"` : '') +
-        ` loading="lazy" decoding="async" alt="${escapeAttribute(event.Name ?? '')}">`
+        ` loading="lazy" decoding="async" alt="${escapeAttribute(text(event.Name))}">`
       : '';
     // The facts line, as event-facts.ts renderFacts writes it.
-    const from = event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice;
-    const reduced = event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice;
-    const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
+    const { from, reduced, age } = factsOf(event);
     const facts = [
-      event.RunningTime ? `<p part="running-time" class="meta">${escapeText(words.runningTime)} ${escapeText(String(event.RunningTime))}</p>` : '',
+      event.RunningTime ? `<p part="running-time" class="meta">${escapeText(words.runningTime)} ${escapeText(text(event.RunningTime))}</p>` : '',
       from > 0 ? `<p part="price" class="price">${escapeText(fill(words.from, money.format(from)))}</p>` : '',
       reduced || event.OfferLabel
-        ? `<p part="offer" class="offer">${event.OfferLabel ? `<span class="badge">${escapeText(event.OfferLabel)}</span> ` : ''}` +
+        ? `<p part="offer" class="offer">${event.OfferLabel ? `<span class="badge">${escapeText(text(event.OfferLabel))}</span> ` : ''}` +
           `${reduced ? escapeText(fill(words.offer, money.format(event.OfferPrice), money.format(event.CurrentPrice))) : ''}</p>`
         : '',
       age !== null ? `<p part="age-rating" class="meta">${escapeText(fill(words.age, String(age)))}</p>` : '',
@@ -196,7 +199,7 @@ export async function firstCardsTemplate(events: readonly EventInfo[], options: 
       `<li part="card" class="card"><div part="card-media" class="media">${image}</div><div class="body">` +
       `<h3 part="card-heading" class="name"><a part="card-button" class="card-button" href="${escapeAttribute(cardHref(event.EventId, options))}"` +
       ` data-event-id="${event.EventId}">${name}</a></h3>` +
-      (event.TagLine ? `<p part="tag-line" class="tag-line">${escapeText(event.TagLine)}</p>` : '') +
+      (event.TagLine ? `<p part="tag-line" class="tag-line">${escapeText(text(event.TagLine))}</p>` : '') +
       `${facts}</div></li>`
     );
   });

@@ -105,9 +105,11 @@ function cardOptions(values: { cards?: boolean; lang?: string; currency?: string
   const { lang, currency, page } = values;
   if (lang !== undefined && !canonicalTag(lang)) throw new UsageError(`--lang must be a language tag (the page's <html lang>, e.g. en-GB or de).`);
   if (currency !== undefined && !/^[A-Za-z]{3}$/.test(currency)) throw new UsageError('--currency must be an ISO 4217 code (GBP, EUR).');
-  if (page !== undefined && !/^https?:\/\/[^/]/i.test(page)) throw new UsageError(`--page must be the page's address, http(s)://…`);
+  if (page !== undefined && !(/^https?:\/\/[^/]/i.test(page) && URL.canParse(page))) throw new UsageError(`--page must be the page's address, http(s)://…`);
   if (values['event-param'] !== undefined && !/^[\w.-]+$/.test(values['event-param'])) throw new UsageError('--event-param must be a query parameter name (letters, digits, - _ .).');
   const href = values['event-href'];
-  if (href !== undefined && !href.includes('{EventId}')) throw new UsageError('--event-href must hold {EventId}, where each show\'s id goes (/shows/{EventId}).');
+  if (href !== undefined && !(href.includes('{EventId}') && URL.canParse(href.replaceAll('{EventId}', '1'), page ?? 'https://page.invalid/'))) {
+    throw new UsageError('--event-href must be an address holding {EventId}, where each show\'s id goes (/shows/{EventId}).');
+  }
   return { lang, currency: currency?.toUpperCase(), eventHref: href, eventParam: values['event-param'], pageUrl: page };
 }

@@ -162,11 +162,36 @@ describe('<event-list> printed by the server (declarative shadow DOM)', () => {
     expect(blocked.border).to.equal('none');
   });
 
-  it('prints nothing for an empty list, and escapes what the service sends', async () => {
+  it('prints nothing for an empty list or one the element would not take, and escapes what the service sends', async () => {
     expect(await firstCardsTemplate([])).to.equal('');
-    const printed = await firstCardsTemplate([{ ...events[1]!, TagLine: '</template><script>window.hacked=2</script>', SmallImageUrl: 'javascript:alert(1)', Images: [] }]);
-    expect(printed).not.to.contain('<script>');
-    expect(printed).not.to.contain('javascript:');
+    // An id that is not a whole number: the block's own rule (state/first-list.ts) refuses such a list, and so do the cards.
+    for (const EventId of ['3" onmouseover="window.hacked=3', 1.5, null]) {
+      expect(await firstCardsTemplate([events[1]!, { ...events[2]!, EventId } as unknown as EventInfo])).to.equal('');
+    }
+    const hostile = {
+      ...events[1]!,
+      Name: 42 as unknown as string,
+      TagLine: '</template><script>window.hacked=2</script>',
+      OfferLabel: '</style><img src=x onerror="window.hacked=4">',
+      RunningTime: '"><b>bold</b>',
+      SmallImageUrl: 'javascript:alert(1)',
+      MainImageUrl: ' javascript:alert(2)',
+      Images: [],
+    };
+    const printed = await firstCardsTemplate([hostile], { eventHref: 'java\tscript:alert({EventId})' });
+    expect(printed).not.to.match(/<script|<img|<b>|javascript:|java\tscript/i);
     expect(printed.match(/<\/template>/g)).to.have.length(1);
+    expect(printed.match(/<\/style>/g)).to.have.length(1);
+    // What a visitor sees is the service's text, as the element shows it.
+    const box2 = document.createElement('div');
+    box = box2;
+    document.body.append(box2);
+    box2.setHTMLUnsafe(`<printed-hostile-list>${printed}</printed-hostile-list>`);
+    const root = (box2.firstElementChild as HTMLElement).shadowRoot as ShadowRoot;
+    expect(root.querySelector('[part~="card-button"]')?.textContent).to.equal('42');
+    expect(root.querySelector('[part~="tag-line"]')?.textContent).to.equal(hostile.TagLine);
+    expect(root.querySelector('.badge')?.textContent).to.equal(hostile.OfferLabel);
+    expect(root.querySelector('[part~="card-button"]')?.getAttribute('href')).to.equal(`?stagedoor-event=${hostile.EventId}`);
+    expect((window as { hacked?: number }).hacked).to.equal(undefined);
   });
 });

@@ -103,8 +103,10 @@ describe('stagedoor first-list', () => {
       [['first-list', '--proxy', `${site.url}/api`, '--lang', 'de'], 2, /--lang is an option of --cards/],
       [['first-list', '--proxy', `${site.url}/api`, '--cards', '--lang', 'not a tag!'], 2, /--lang must be a language tag/],
       [['first-list', '--proxy', `${site.url}/api`, '--cards', '--currency', 'pounds'], 2, /--currency must be an ISO 4217 code/],
-      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-href', '/shows/'], 2, /--event-href must hold \{EventId\}/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-href', '/shows/'], 2, /--event-href must be an address holding \{EventId\}/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--event-href', 'http://[/{EventId}'], 2, /--event-href must be an address holding \{EventId\}/],
       [['first-list', '--proxy', `${site.url}/api`, '--cards', '--page', 'theatre.example'], 2, /--page must be the page's address/],
+      [['first-list', '--proxy', `${site.url}/api`, '--cards', '--page', 'http://[/'], 2, /--page must be the page's address/],
     ];
     for (const [args, code, said] of cases) {
       const cli = stagedoor(args);

@@ -7,12 +7,23 @@ import type { BookingConfig } from '../../state/config.ts';
 
 /* What a card and the detail both show of an event: its facts line and its images. */
 
+/**
+ * Which facts an event shows, and their numbers: the lowest price ("From", 0 for none), whether an
+ * offer is a reduction, the age rating (null for none). Also what a server printing the first cards
+ * shows (src/server/first-cards.ts).
+ */
+export function factsOf(event: EventInfo): { from: number; reduced: boolean; age: number | null } {
+  return {
+    from: event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice > 0 ? event.CurrentPrice : 0,
+    // The service sends OfferPrice equal to CurrentPrice when nothing is on offer.
+    reduced: event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice,
+    age: typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null,
+  };
+}
+
 /** The price, offer, running time and age rating lines shared by cards and the detail. */
 export function renderFacts(event: EventInfo, config: BookingConfig): TemplateResult {
-  const from = event.EventMinimumPrice > 0 ? event.EventMinimumPrice : event.CurrentPrice;
-  // The service sends OfferPrice equal to CurrentPrice when nothing is on offer.
-  const reduced = event.OfferPrice > 0 && event.OfferPrice < event.CurrentPrice;
-  const age = typeof event.AgeRating === 'number' && event.AgeRating > 0 ? event.AgeRating : null;
+  const { from, reduced, age } = factsOf(event);
   return html`
     ${event.RunningTime
       ? html`<p part="running-time" class="meta">${msg('Running time:')} ${event.RunningTime}</p>`

@@ -314,10 +314,11 @@ export class EventList extends BookingElement {
   private serverView: ChildNode[] | undefined;
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    const printed = this.shadowRoot?.childNodes;
+    // Taken before Lit's styles could be added to the root (where constructed stylesheets are not supported).
+    const printed = [...(this.shadowRoot?.childNodes ?? [])];
     const root = super.createRenderRoot();
-    if (printed?.length) {
-      this.serverView = [...printed];
+    if (printed.length) {
+      this.serverView = printed;
       // Lit renders before the root's first node; ours go after the printed ones, which then leave.
       this.renderOptions.renderBefore = undefined;
     }
