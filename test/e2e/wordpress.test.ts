@@ -55,7 +55,7 @@ const escapeHtml = (text: string) => text.replaceAll('&', '&amp;');
 
 /** The cards printed inside a page's (first) plain <event-list>, or null when it has none. */
 function printedCards(html: string): string | null {
-  return /<event-list>(<template shadowrootmode="open">[\s\S]*?<\/template>)<\/event-list>/.exec(html)?.[1] ?? null;
+  return /<event-list\b[^>]*>(<template shadowrootmode="open">[\s\S]*?<\/template>)<\/event-list>/.exec(html)?.[1] ?? null;
 }
 
 /**
@@ -534,7 +534,8 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     const content = [
       `[stagedoor-seat-picker performance-id='1" onmouseover="window.__stagedoorXss=1' mode="best-available"]`,
       '[stagedoor-basket-timer empty-text="<img src=x onerror=window.__stagedoorXss=2>Nothing held" show-items="yes"]',
-      '[stagedoor-event-list endpoint="https://evil.example/api" onclick="window.__stagedoorXss=3" event-type="2"]',
+      // A show page pattern written as a character reference: the printed cards must not link to javascript:.
+      '[stagedoor-event-list endpoint="https://evil.example/api" onclick="window.__stagedoorXss=3" event-type="2" event-href="&#x6A;avascript:alert({EventId})"]',
       // Pasted from a word processor: typographic quotes, taken off as the editor meant.
       '[stagedoor-performance-calendar event-id=”12″]',
       // A word that is no attribute.
@@ -569,7 +570,7 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.deepEqual(tags, [
         '<seat-picker mode="best-available">',
         '<basket-timer show-items empty-text="Nothing held">',
-        '<event-list event-type="2">',
+        '<event-list event-type="2" event-href="&#x6A;avascript:alert({EventId})">',
         '<performance-calendar event-id="12">',
         '<checkout-form>',
         '<seat-picker max-seats="4">',
@@ -580,6 +581,14 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
       assert.match(html, new RegExp(`<script type="application/json" id="stagedoor-first-list" data-endpoint="${service.origin}/api" data-event-type="2" `), 'the list of type 2 is in the page');
       assert.doesNotMatch(html, /rel="preload" as="fetch"/);
       assert.doesNotMatch(html, /evil\.example/);
+      // The cards printed for that list link only to web addresses, read as the browser reads their attributes.
+      const cards = printedCards(html);
+      assert.ok(cards, 'the list of type 2 has its cards');
+      const hrefs = [...cards.matchAll(/ href="([^"]*)"/g)].map((m) => m[1] ?? '');
+      assert.ok(hrefs.length > 0);
+      for (const href of await page.evaluate((all) => all.map((h) => new URL(new DOMParser().parseFromString(`<a href="${h}">`, 'text/html').querySelector('a')!.getAttribute('href') ?? '', location.href).protocol), hrefs)) {
+        assert.match(href, /^https?:$/);
+      }
       await page.locator('seat-picker').first().hover();
       await page.locator('seat-picker').nth(1).focus();
       assert.equal(await page.evaluate(() => (window as unknown as { __stagedoorXss?: number }).__stagedoorXss), undefined);

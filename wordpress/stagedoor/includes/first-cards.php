@@ -8,14 +8,15 @@
  * The source of truth for this markup is src/server/first-cards.ts (firstCardsTemplate, what
  * `stagedoor first-list --cards` prints), itself the element's own cards (event-list.component.ts
  * renderCard, event-facts.ts). This is a port of it: the same elements, parts, attributes and
- * order, byte for byte but for esc_html/esc_attr's `&#039;` for an apostrophe
+ * order, byte for byte but for htmlspecialchars' `&#039;` for an apostrophe
  * (test/e2e/wordpress.test.ts compares the two on the same answer). The styles and the words in
  * every language are not written here: the build writes them from firstCardsKit() into
  * first-cards.json beside this plugin's elements.json. A change to the cards is made there, then here.
  *
  * Printed only for the list whose answer the page's head carries (markup.php print_first_list:
  * the list in its plain form, all events or one type, read once, kept in its transient), and not
- * on the page opened at a show (`?stagedoor-event=…`), which the element opens at once. Prices are
+ * on the page opened at a show (`?stagedoor-event=…`) or back from the payment page (`?stagedoor=…`),
+ * where the element opens a show at once, nor with a type filter (`show-type-filter`). Prices are
  * formatted with PHP's intl extension (NumberFormatter) as the widget formats them; without it, in
  * a plain form (`€12.50`), which the element writes again in the visitor's format as it takes over.
  */
@@ -25,15 +26,44 @@ namespace Stagedoor;
 defined( 'ABSPATH' ) || exit;
 
 /*
- * A block's output goes through the content's typography filter (wptexturize runs after do_blocks):
- * the cards' text stays as the service wrote it, as the element will write it (no curled quotes).
+ * The content filters that run after shortcodes and blocks are rendered (convert_smilies turning a
+ * `:)` in a show's tag line into an image, wptexturize curling its quotes, wp_filter_content_tags)
+ * must not touch the cards: rendered inside one of them, the cards are left as a marker (an HTML
+ * comment, which those filters skip) and put in place by this plugin's own filter at the very end.
  */
-add_filter(
-	'no_texturize_tags',
-	static function ( $tags ): array {
-		return array_merge( is_array( $tags ) ? $tags : array(), array( 'event-list' ) );
+const FIRST_CARDS_FILTERS = array( 'the_content', 'widget_text_content', 'widget_block_content' );
+const FIRST_CARDS_MARKER  = '<!--stagedoor-first-cards-';
+
+/** The cards left as markers in this request (marker => cards); with both arguments, one more. */
+function first_cards_kept( ?string $marker = null, ?string $cards = null ): array {
+	static $kept = array();
+	if ( null !== $marker && null !== $cards ) {
+		$kept[ $marker ] = $cards;
 	}
-);
+	return $kept;
+}
+
+/** The cards as printed where they are rendered: a marker inside a content filter, else themselves. */
+function first_cards_in_place( string $cards ): string {
+	foreach ( FIRST_CARDS_FILTERS as $filter ) {
+		if ( '' !== $cards && doing_filter( $filter ) ) {
+			$marker = FIRST_CARDS_MARKER . md5( $cards ) . '-->';
+			first_cards_kept( $marker, $cards );
+			return $marker;
+		}
+	}
+	return $cards;
+}
+
+foreach ( FIRST_CARDS_FILTERS as $first_cards_filter ) {
+	add_filter(
+		$first_cards_filter,
+		static function ( $content ) {
+			return is_string( $content ) && false !== strpos( $content, FIRST_CARDS_MARKER ) ? strtr( $content, first_cards_kept() ) : $content;
+		},
+		PHP_INT_MAX
+	);
+}
 
 /** The build's styles and words of the cards (first-cards.json), or null when it cannot be read. */
 function first_cards_kit(): ?array {
@@ -111,6 +141,15 @@ function card_money( float $amount, string $currency, string $locale ): string {
 	);
 	$number  = number_format( $amount, 2, '.', ',' );
 	return isset( $symbols[ $currency ] ) ? $symbols[ $currency ] . $number : $currency . "\u{a0}" . $number;
+}
+
+/**
+ * Text or an attribute value written so the browser reads back exactly this text (as first-cards.ts
+ * escapes it): unlike esc_html/esc_attr, an `&amp;` or `&#x6A;` already in it is written again, not
+ * kept as a character reference, so what a check below saw is what the browser sees.
+ */
+function card_escape( string $text ): string {
+	return htmlspecialchars( $text, ENT_QUOTES | ENT_SUBSTITUTE, 'UTF-8', true );
 }
 
 /** A pattern's `{0}`, `{1}` replaced by the values, in one pass (src/server/first-cards.ts fill). */
@@ -205,13 +244,19 @@ function card_page_link( string $page_url, string $param, int $event_id ): strin
 	return $parts[0] . '?' . implode( '&', $pairs );
 }
 
-/** A card's link (the element's cardHref): the host's show page when the pattern is a web address, else this page naming the event. */
+/**
+ * A card's link (the element's cardHref): the host's show page when the pattern gives a web
+ * address, else this page naming the event. The rule of src/safe-url.ts on the address as the
+ * browser's URL parser reads it (C0 controls and spaces at either end and tabs and line breaks
+ * anywhere dropped): a scheme of its own only if it is http or https; without one, a web address
+ * on this http(s) page. Written with card_escape, so the browser reads this very text.
+ */
 function card_href( int $event_id, array $links ): string {
 	$pattern = $links['event_href'];
 	if ( '' !== $pattern && false !== strpos( $pattern, '{EventId}' ) ) {
 		$href = str_replace( '{EventId}', (string) $event_id, $pattern );
-		// Resolved against this http(s) page, any address without a scheme of its own is a web one.
-		if ( ! preg_match( '/^\s*[a-zA-Z][a-zA-Z0-9+.\-]*:/', $href ) || preg_match( '#^https?://[^/\s]#i', $href ) ) {
+		$read = str_replace( array( "\t", "\n", "\r" ), '', trim( $href, "\x00..\x20" ) );
+		if ( ! preg_match( '/^[a-zA-Z][a-zA-Z0-9+.\-]*:/', $read ) || preg_match( '#^https?:[/\\\\]*[^/\\\\\s]#i', $read ) ) {
 			return $href;
 		}
 	}
@@ -244,10 +289,10 @@ function first_card( array $event, array $words, callable $money, array $links )
 				$images
 			)
 		);
-		$image  = '<img part="card-image" src="' . esc_attr( $fallback ) . '"'
-			. ( '' !== $srcset ? ' srcset="' . esc_attr( $srcset ) . '" sizes="(max-width: 40rem) 100vw, 22rem"' : '' )
+		$image  = '<img part="card-image" src="' . card_escape( $fallback ) . '"'
+			. ( '' !== $srcset ? ' srcset="' . card_escape( $srcset ) . '" sizes="(max-width: 40rem) 100vw, 22rem"' : '' )
 			. ( $images ? ' width="' . (int) $images[0]['width'] . '" height="' . (int) $images[0]['height'] . '"' : '' )
-			. ' loading="lazy" decoding="async" alt="' . esc_attr( $name ) . '">';
+			. ' loading="lazy" decoding="async" alt="' . card_escape( $name ) . '">';
 	}
 	$current = card_number( $event['CurrentPrice'] ?? null );
 	$offer   = card_number( $event['OfferPrice'] ?? null );
@@ -259,23 +304,23 @@ function first_card( array $event, array $words, callable $money, array $links )
 	$running = $event['RunningTime'] ?? null;
 	$facts   = '';
 	if ( card_present( $running ) ) {
-		$facts .= '<p part="running-time" class="meta">' . esc_html( $words['runningTime'] ) . ' ' . esc_html( (string) $running ) . '</p>';
+		$facts .= '<p part="running-time" class="meta">' . card_escape( $words['runningTime'] ) . ' ' . card_escape( (string) $running ) . '</p>';
 	}
 	if ( $from > 0 ) {
-		$facts .= '<p part="price" class="price">' . esc_html( card_words( $words['from'], $money( $from ) ) ) . '</p>';
+		$facts .= '<p part="price" class="price">' . card_escape( card_words( $words['from'], $money( $from ) ) ) . '</p>';
 	}
 	if ( $reduced || '' !== $label ) {
-		$facts .= '<p part="offer" class="offer">' . ( '' !== $label ? '<span class="badge">' . esc_html( $label ) . '</span> ' : '' )
-			. ( $reduced ? esc_html( card_words( $words['offer'], $money( $offer ), $money( $current ) ) ) : '' ) . '</p>';
+		$facts .= '<p part="offer" class="offer">' . ( '' !== $label ? '<span class="badge">' . card_escape( $label ) . '</span> ' : '' )
+			. ( $reduced ? card_escape( card_words( $words['offer'], $money( $offer ), $money( $current ) ) ) : '' ) . '</p>';
 	}
 	if ( null !== $age ) {
-		$facts .= '<p part="age-rating" class="meta">' . esc_html( card_words( $words['age'], (string) $age ) ) . '</p>';
+		$facts .= '<p part="age-rating" class="meta">' . card_escape( card_words( $words['age'], (string) $age ) ) . '</p>';
 	}
 	$event_id = (int) ( $event['EventId'] ?? 0 );
-	$tag_line = card_present( $event['TagLine'] ?? null ) ? '<p part="tag-line" class="tag-line">' . esc_html( (string) $event['TagLine'] ) . '</p>' : '';
+	$tag_line = card_present( $event['TagLine'] ?? null ) ? '<p part="tag-line" class="tag-line">' . card_escape( (string) $event['TagLine'] ) . '</p>' : '';
 	return '<li part="card" class="card"><div part="card-media" class="media">' . $image . '</div><div class="body">'
-		. '<h3 part="card-heading" class="name"><a part="card-button" class="card-button" href="' . esc_attr( card_href( $event_id, $links ) ) . '"'
-		. ' data-event-id="' . $event_id . '">' . esc_html( $name ) . '</a></h3>'
+		. '<h3 part="card-heading" class="name"><a part="card-button" class="card-button" href="' . card_escape( card_href( $event_id, $links ) ) . '"'
+		. ' data-event-id="' . $event_id . '">' . card_escape( $name ) . '</a></h3>'
 		. $tag_line . $facts . '</div></li>';
 }
 
@@ -286,7 +331,11 @@ function first_card( array $event, array $words, callable $money, array $links )
  */
 function first_cards( array $list ): string {
 	$path = first_list_path( $list );
-	if ( null === $path || first_list_path( page_event_list() ) !== $path || null !== query_value( flow_param( $list ) ) ) {
+	// Not where the element would not show this list first: a page opened at a show, or back from
+	// the payment page (`?stagedoor=…`, where the show chosen before comes back); nor above a type
+	// filter, which the element adds above the cards (they would move down as it takes over).
+	if ( null === $path || first_list_path( page_event_list() ) !== $path || null !== query_value( flow_param( $list ) )
+		|| null !== query_value( 'stagedoor' ) || ! empty( $list['show-type-filter'] ) ) {
 		return '';
 	}
 	$kit    = first_cards_kit();
@@ -315,6 +364,8 @@ function first_cards( array $list ): string {
 	}
 	// The build's styles hold no "<" (first-cards.ts writes it \3c); replaced again, so nothing can close the style element.
 	$styles = str_replace( '<', '\\3c ', $kit['styles'] );
-	return '<template shadowrootmode="open"><style>' . $styles . '</style>'
-		. '<div part="base"><ul part="list" class="cards" aria-label="' . esc_attr( $words['shows'] ) . '">' . $cards . '</ul></div></template>';
+	return first_cards_in_place(
+		'<template shadowrootmode="open"><style>' . $styles . '</style>'
+		. '<div part="base"><ul part="list" class="cards" aria-label="' . card_escape( $words['shows'] ) . '">' . $cards . '</ul></div></template>'
+	);
 }
