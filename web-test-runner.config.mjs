@@ -22,6 +22,8 @@ import {
   firefoxLaunchOptions, freePort, missing, setWebKitViewport, startWebKitDriver, startXvfb, webkitCapabilities, webkitThemeEnv,
 } from './scripts/engines.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
+import { SESSION_STATUS, TestRunner } from '@web/test-runner-core';
+import { inspect } from 'node:util';
 import { forcedColoursPlugin } from './scripts/wtr-forced-colours.mjs';
 import { lossyFrontPlugin } from './scripts/wtr-lossy-front.mjs';
 
@@ -76,6 +78,19 @@ const stoppers = [];
 process.once('exit', () => { for (const stop of stoppers) stop(); });
 // web-test-runner stops on SIGINT (and SIGTERM) with no report: said, so such an end is told from a crash.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => console.error(`web-test-runner (${ENGINE}): ${signal} received, stopping`));
+// A runner stopped before its files have all run exits with no report and, for an error that is
+// not an Error (a WebDriver rejection), says nothing. Such a stop is said, with what called it:
+// WebKit's runner ended that way about once in four whole runs, with no word why (npm test then
+// runs WebKit again).
+const runnerStop = TestRunner.prototype.stop;
+TestRunner.prototype.stop = function (error) {
+  const sessions = [...(this.sessions?.all() ?? [])];
+  if (!this.stopped && sessions.some((s) => s.status !== SESSION_STATUS.FINISHED)) {
+    const left = sessions.filter((s) => s.status !== SESSION_STATUS.FINISHED).length;
+    console.error(`web-test-runner (${ENGINE}): stopped with ${left} of ${sessions.length} files not run to their end (${inspect(error)})\n${new Error('stopped from').stack}`);
+  }
+  return runnerStop.call(this, error);
+};
 
 /** MiniBrowser through a WebKitWebDriver of its own (the environment is the driver's). */
 class WebKitLauncher extends WebdriverLauncher {
