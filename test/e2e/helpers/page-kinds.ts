@@ -170,14 +170,16 @@ export async function measurePage(
       } catch {
         /* no Long Tasks API */
       }
-      // The first frame that shows an event card (reachMilestone reads it): from the page's start,
-      // since cards printed in the HTML show before the load event Playwright's goto waits for.
-      const look = () => {
-        if (document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) {
-          (window as unknown as { stagedoorFirstCard?: number }).stagedoorFirstCard = performance.now();
-        } else requestAnimationFrame(look);
-      };
-      requestAnimationFrame(look);
+    });
+    // The first frame that shows an event card (reachMilestone reads it): from the page's start, since
+    // cards printed in the HTML show before any script, and a check Playwright sends in waits until a
+    // busy page runs it. As text: tsx names a function given a name (`look`) with a helper the page
+    // does not have, and the script would stop there.
+    await page.addInitScript({
+      content: `requestAnimationFrame(function look() {
+        if (document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) window.stagedoorFirstCard = performance.now();
+        else requestAnimationFrame(look);
+      });`,
     });
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (r) => {
