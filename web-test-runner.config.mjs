@@ -85,8 +85,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => console.err
 const runnerStop = TestRunner.prototype.stop;
 TestRunner.prototype.stop = function (error) {
   const sessions = [...(this.sessions?.all() ?? [])];
-  if (!this.stopped && sessions.some((s) => s.status !== SESSION_STATUS.FINISHED)) {
-    const left = sessions.filter((s) => s.status !== SESSION_STATUS.FINISHED).length;
+  const left = sessions.filter((s) => s.status !== SESSION_STATUS.FINISHED).length;
+  if (!this.stopped && left > 0) {
     console.error(`web-test-runner (${ENGINE}): stopped with ${left} of ${sessions.length} files not run to their end (${inspect(error)})\n${new Error('stopped from').stack}`);
   }
   return runnerStop.call(this, error);

@@ -68,18 +68,9 @@ export interface FirstCardsOptions {
   pageUrl?: string | null;
 }
 
-type Templates = LocaleModule['templates'];
-
-/** The text of each language, read once (English is the source). */
-const texts = new Map<string, Promise<Templates | undefined>>();
-function templatesOf(text: TextLocale): Promise<Templates | undefined> {
-  let found = texts.get(text);
-  if (!found) {
-    found = text === sourceLocale ? Promise.resolve(undefined) : loaders[text]().then((m) => m.templates);
-    texts.set(text, found);
-  }
-  return found;
-}
+/** A language's text (none for English, the source): its module, as the browser loads it (each imported once). */
+const templatesOf = async (text: TextLocale): Promise<LocaleModule['templates'] | undefined> =>
+  text === sourceLocale ? undefined : (await loaders[text]()).templates;
 
 /**
  * The words of the cards in one language, each a pattern whose `{0}`, `{1}` are its values (a

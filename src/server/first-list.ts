@@ -15,7 +15,19 @@ import { canonicalTag } from '../i18n/locale.ts';
 import { firstCardsStyleHash, firstCardsTemplate, firstListBlock, type FirstCardsOptions, type FirstListAnswer } from './first-cards.ts';
 import { UsageError } from './proxy/command.ts';
 
-export { firstListBlock, type FirstListAnswer };
+/** The command's options as parseArgs reads them. */
+interface CommandValues {
+  proxy?: string;
+  endpoint?: string;
+  'event-type'?: string;
+  cards?: boolean;
+  lang?: string;
+  currency?: string;
+  'event-href'?: string;
+  'event-param'?: string;
+  page?: string;
+  'style-hash'?: boolean;
+}
 
 export const FIRST_LIST_USAGE = `  stagedoor first-list --proxy URL [--endpoint URL] [--event-type N]
                       [--cards [--lang TAG] [--currency XXX] [--event-href URL] [--event-param NAME] [--page URL]]
@@ -48,18 +60,7 @@ export async function readFirstList(proxy: string, endpoint: string, eventType: 
 }
 
 export async function runFirstListCommand(args: string[]): Promise<void> {
-  let values: {
-    proxy?: string;
-    endpoint?: string;
-    'event-type'?: string;
-    cards?: boolean;
-    lang?: string;
-    currency?: string;
-    'event-href'?: string;
-    'event-param'?: string;
-    page?: string;
-    'style-hash'?: boolean;
-  };
+  let values: CommandValues;
   const text = { type: 'string' } as const;
   try {
     values = parseArgs({
@@ -96,7 +97,7 @@ export async function runFirstListCommand(args: string[]): Promise<void> {
 }
 
 /** The cards' options from the command's (--cards), checked: undefined without --cards. */
-function cardOptions(values: { cards?: boolean; lang?: string; currency?: string; 'event-href'?: string; 'event-param'?: string; page?: string }): FirstCardsOptions | undefined {
+function cardOptions(values: CommandValues): FirstCardsOptions | undefined {
   const named = (['lang', 'currency', 'event-href', 'event-param', 'page'] as const).filter((name) => values[name] !== undefined);
   if (!values.cards) {
     if (named.length) throw new UsageError(`--${named[0]} is an option of --cards.`);

@@ -69,9 +69,10 @@ export function hostPage(kind: PageKind, script: string, head = ''): string {
  * Wait until the page kind's milestone (see above). Each milestone is seen in
  * the page itself (a check on every animation frame), and its time there is
  * the result: milliseconds from navigation start. The last one is what the
- * page's JavaScript is counted up to.
+ * page's JavaScript is counted up to. The first card is the one measurePage's
+ * watcher saw, in place from the page's start.
  */
-export async function reachMilestone(page: Page, kind: PageKind, ready = false): Promise<Record<string, number>> {
+async function reachMilestone(page: Page, kind: PageKind, ready = false): Promise<Record<string, number>> {
   /** The page's performance.now() returned by a check, at the first animation frame where it holds. */
   const seen = async (check: () => number | false): Promise<number> => (await page.waitForFunction(check)).jsonValue() as Promise<number>;
   if (kind === 'timer') {
@@ -80,9 +81,8 @@ export async function reachMilestone(page: Page, kind: PageKind, ready = false):
     return { 'timer shown': upgraded, idle: await page.evaluate(() => performance.now()) };
   }
   const firstCard = await seen(() => {
-    // Seen by measurePage's own watcher from the first frame (a card printed in the HTML shows before any script), else now.
-    const watched = (window as unknown as { stagedoorFirstCard?: number }).stagedoorFirstCard;
-    const shown = watched ?? (Boolean(document.querySelector('event-list')?.shadowRoot?.querySelector('[part~="card"]:not([part~="skeleton"])')) && performance.now());
+    // When measurePage's watcher saw it, from the page's first frame (a card printed in the HTML shows before any script).
+    const shown = (window as unknown as { stagedoorFirstCard?: number }).stagedoorFirstCard ?? false;
     // The walk's first key, marked where it lands (a step of our own between the card and the key would delay it).
     if (shown && !performance.getEntriesByName('walk-listening').length) {
       performance.mark('walk-listening');
