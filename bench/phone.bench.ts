@@ -159,7 +159,7 @@ export default async function phone(): Promise<BenchTable[]> {
   const times = new Map<string, Record<Build, number[]>>();
   const bytes: Record<string, Partial<Record<Build, number>>> = {};
   /** The last walk of each build: its requests from the event's click to the map ready for a tap (ms from the click). */
-  const walks: Partial<Record<Build, { ready: number; requests: PageWeight['requests']; longTasks: PageWeight['longTasks'] }>> = {};
+  const walks: Partial<Record<Build, { ready: number; requests: PageWeight['requests']; longTasks: PageWeight['longTasks']; keys: number[] }>> = {};
   /** The last second visit of each build: its requests up to the first card (ms from navigation). */
   const seconds: Partial<Record<Build, { card: number; requests: PageWeight['requests'] }>> = {};
   const record = (label: string, build: Build, ms: number) => {
@@ -186,6 +186,7 @@ export default async function phone(): Promise<BenchTable[]> {
                 ready: ready - click,
                 requests: requests.map((r) => ({ ...r, start: r.start - click, end: r.end - click })),
                 longTasks: weight.longTasks.filter((t) => t.start + t.duration >= click && t.start <= ready).map((t) => ({ start: t.start - click, duration: t.duration })),
+                keys: weight.keys.filter((k) => k > click && k <= ready).map((k) => k - click),
               };
             }
             if (kind === 'event-list') {
@@ -221,12 +222,13 @@ export default async function phone(): Promise<BenchTable[]> {
       ...[
         ...(walks[build]?.requests ?? []).map((r) => [shortPath(r.path), Math.round(r.start), Math.round(r.end)] as [string, number, number]),
         ...(walks[build]?.longTasks ?? []).map((t) => [`(a long task, ${Math.round(t.duration)} ms)`, Math.round(t.start), Math.round(t.start + t.duration)] as [string, number, number]),
+        ...(walks[build]?.keys ?? []).map((k) => ['(the walk presses a key)', Math.round(k), ''] as [string, number, string]),
       ].sort((a, b) => a[1] - b[1]),
       ['ready for a tap', Math.round(walks[build]?.ready ?? Number.NaN), ''],
     ],
     notes:
       i === BUILDS.length - 1
-        ? ['Long tasks (the main thread busy over 50 ms, at the 4× slowdown) are listed among the requests. A request sent after another was answered may be waiting on it: those are the round trips in a row (test/elements/round-trips.test.ts counts them for the lookups). The visitor chooses the performance between the two waits. Chunks are named without their hash; lookups by their path under /api/rest/v2/.']
+        ? ['Long tasks (the main thread busy over 50 ms, at the 4× slowdown) and the walk\'s keys after the event\'s click (opening the day, choosing the performance) are listed among the requests. A request sent after another was answered may be waiting on it: those are the round trips in a row (test/elements/round-trips.test.ts counts them for the lookups). The visitor chooses the performance between the two waits. Chunks are named without their hash; lookups by their path under /api/rest/v2/.']
         : [],
   }));
   const secondTables = BUILDS.map((build, i): BenchTable => ({

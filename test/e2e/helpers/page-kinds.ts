@@ -87,6 +87,7 @@ async function reachMilestone(page: Page, kind: PageKind, ready = false): Promis
     if (shown && !performance.getEntriesByName('walk-listening').length) {
       performance.mark('walk-listening');
       addEventListener('keydown', () => performance.mark('walk-event-click'), { capture: true, once: true });
+      addEventListener('keydown', () => performance.mark('walk-key'), { capture: true });
     }
     return shown;
   });
@@ -139,6 +140,8 @@ export interface PageWeight {
   requests: { path: string; start: number; end: number }[];
   /** The main thread's tasks over 50 ms (Long Tasks API, where the engine has it): start and duration, ms. */
   longTasks: { start: number; duration: number }[];
+  /** When the walk pressed each key (flow and full pages: the event's card first), ms from navigation start. */
+  keys: number[];
 }
 
 const isScript = (r: Response): boolean => r.request().resourceType() === 'script' || /\.m?js(\?|$)/.test(new URL(r.url()).pathname);
@@ -207,7 +210,8 @@ export async function measurePage(
     delete times.idle;
     const path = (name: string) => new URL(name).pathname + new URL(name).search;
     const longTasks = await page.evaluate(() => (window as unknown as { stagedoorLongTasks?: { start: number; duration: number }[] }).stagedoorLongTasks ?? []);
-    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times, requests: requests.map((r) => ({ path: path(r.name), start: r.start, end: r.end })), longTasks };
+    const keys = await page.evaluate(() => performance.getEntriesByName('walk-key').map((e) => e.startTime));
+    return { gzip: files.reduce((n, f) => n + f.gzip, 0), files, times, requests: requests.map((r) => ({ path: path(r.name), start: r.start, end: r.end })), longTasks, keys };
   } finally {
     await page.close();
   }
