@@ -12,6 +12,9 @@
  * performance whole (the record Get Performance answers), so the seat picker
  * takes the chosen one, and its paired parts' dates, from there instead of
  * asking again beside its seats (at most `LIMIT * 10`).
+ *
+ * A read on its way is known too, so a look-ahead made before its answer
+ * (the calendar's dates can answer first) waits for it instead of giving up.
  */
 import type { ApiClient } from '../api/client.ts';
 import type { EventInfo, PerformanceInfo } from '../api/types.ts';
@@ -44,9 +47,24 @@ export function knownEvent(api: ApiClient, eventId: number): EventInfo | undefin
   return known.get(api)?.get(eventId);
 }
 
+/** Get Event reads on their way, per client: what is asked ahead of the detail waits for it (state/lookahead.ts). */
+const reading = new WeakMap<ApiClient, Map<number, Promise<EventInfo>>>();
+
+/** The event's detail once the read on its way answers (a failed read: undefined), or undefined when none is. */
+export function eventOnItsWay(api: ApiClient, eventId: number): Promise<EventInfo | undefined> | undefined {
+  return reading.get(api)?.get(eventId)?.catch(() => undefined);
+}
+
 /** Get Event through `api`, remembering the answer for the elements that ask next. */
 export async function readEvent(api: ApiClient, eventId: number, signal?: AbortSignal): Promise<EventInfo> {
-  const { Event } = await api.getEvent({ eventId }, { signal });
-  if (Event) keep(known, api, eventId, Event, LIMIT);
-  return Event;
+  let map = reading.get(api);
+  if (!map) reading.set(api, (map = new Map()));
+  const read = api.getEvent({ eventId }, { signal }).then(({ Event }) => {
+    if (Event) keep(known, api, eventId, Event, LIMIT);
+    return Event;
+  });
+  map.set(eventId, read);
+  const done = () => void (map.get(eventId) === read && map.delete(eventId));
+  read.then(done, done);
+  return read;
 }

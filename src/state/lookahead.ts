@@ -1,8 +1,10 @@
 /**
  * Lookups started before they are asked for. When the visitor points at a
- * performance (hover, focus, touch), its seats are asked for at once: by the
- * time the click has chosen it and <seat-picker> asks, the answer is on its
- * way or here. The picker's own request takes the one started ahead (once:
+ * performance (hover, focus, touch), or the calendar's dates answer and the
+ * day it opens on holds one performance to book (the likely next step: its
+ * seats travel while the visitor reads the dates), its seats are asked for at
+ * once: by the time the click has chosen it and <seat-picker> asks, the
+ * answer is on its way or here. The picker's own request takes the one started ahead (once:
  * a later request, after an add or a conflict, asks the service again), so
  * there is never a second request for the same seats. The venue's seating
  * plan, shown below a seat map, leaves with its seats, not after them: the
@@ -16,7 +18,7 @@
  */
 import type { ApiClient } from '../api/client.ts';
 import type { AreasPricesResult, EventInfo, FullAvailabilityResult, VenueDetailResult } from '../api/types.ts';
-import { knownEvent } from './event-details.ts';
+import { eventOnItsWay, knownEvent } from './event-details.ts';
 import { provideLookAhead } from './lookahead-slot.ts';
 
 /** How long a lookup started ahead may be taken (ms from its start). */
@@ -87,15 +89,21 @@ export function seatingPlanAhead(api: ApiClient, event: EventInfo | null | undef
 }
 
 /**
- * The visitor points at a performance of this event: ask for its seats now.
- * Only when the event's detail is known on this page (its SeatingPlanSupported
- * says which lookup the picker will make: FullAvailability for a seat map,
- * AreasPrices for general admission), so nothing is asked that the picker
- * would not ask.
+ * The visitor points at a performance of this event, or the calendar offers
+ * it first: ask for its seats now. Only once the event's detail is known on
+ * this page (its SeatingPlanSupported says which lookup the picker will make:
+ * FullAvailability for a seat map, AreasPrices for general admission), so
+ * nothing is asked that the picker would not ask; a detail on its way is
+ * waited for.
  */
 export function lookAhead(api: ApiClient, performanceId: number, eventId: number | null): void {
-  const event = eventId === null ? undefined : knownEvent(api, eventId);
-  if (!event || !Number.isInteger(performanceId) || performanceId <= 0) return;
+  if (eventId === null || !Number.isInteger(performanceId) || performanceId <= 0) return;
+  const event = knownEvent(api, eventId);
+  if (!event) {
+    // The detail still on its way (asked with the dates, which answered first): ask once it is in.
+    void eventOnItsWay(api, eventId)?.then((read) => read && knownEvent(api, eventId) && lookAhead(api, performanceId, eventId));
+    return;
+  }
   const now = Date.now();
   if (event.SeatingPlanSupported === false) startAhead(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }), now);
   else {

@@ -1,6 +1,7 @@
 /**
  * Seats asked for before the click: pointing at a performance in
- * <performance-calendar> (hover, focus) starts its availability lookup through
+ * <performance-calendar> (hover, focus), or the calendar offering one first
+ * (the only one to book on the day it opens on), starts its availability lookup through
  * the state (src/state/lookahead.ts), and <seat-picker> takes that very
  * request when the click chooses the performance: one request, never two.
  */
@@ -24,6 +25,10 @@ import { seatButtons } from './helpers/seat-picker-dom.ts';
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const EVENT = 5;
 const SEATED = performanceFixture(301, '2026-11-28T19:30:00', { EventId: EVENT });
+/** A second performance on the 28th: a day of two, which predicts nothing, so the calendar asks ahead only when pointed at. */
+const MATINEE = performanceFixture(302, '2026-11-28T14:30:00', { EventId: EVENT });
+/** The only performance on the 30th. */
+const LATER = performanceFixture(303, '2026-11-30T19:30:00', { EventId: EVENT });
 const TICKETS: FullTicketInfo[] = [ticket(1, 'Stalls', 'A', '1', 40), ticket(2, 'Stalls', 'A', '2', 40)];
 
 /** A deferred answer: the test decides when the service answers. */
@@ -33,7 +38,7 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-async function page(seatPlan: boolean, performances = [SEATED]) {
+async function page(seatPlan: boolean, performances = [MATINEE, SEATED]) {
   const seats = deferred<FullAvailabilityResult>();
   const api: FakeApi = fakeApi(
     {
@@ -113,19 +118,36 @@ describe('seats asked for ahead of the click', () => {
   });
 
   it('opening a day with one performance to book asks for its seats at once (a tap points at nothing first); a day with two does not', async () => {
-    const { api, calendar, day } = await page(true);
+    const { api, calendar, day } = await page(true, [MATINEE, SEATED, LATER]);
     day(28)?.click();
     await calendar.updateComplete;
     expect(calendar.shadowRoot?.querySelector('[part~="day-panel"]'), 'the day is open').to.not.equal(null);
-    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
-    resetSharedBookings();
+    expect(api.callsTo('getFullAvailability'), 'two to choose from: nothing asked yet').to.have.length(0);
+    day(30)?.click();
+    await calendar.updateComplete;
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: LATER.PerformanceId }]);
+  });
 
-    const MATINEE = performanceFixture(302, '2026-11-28T14:30:00', { EventId: EVENT });
-    const two = await page(true, [MATINEE, SEATED]);
-    two.day(28)?.click();
-    await two.calendar.updateComplete;
-    expect(two.calendar.shadowRoot?.querySelector('[part~="day-panel"]'), 'the day is open').to.not.equal(null);
-    expect(two.api.callsTo('getFullAvailability'), 'two to choose from: nothing asked yet').to.have.length(0);
+  it('the day the calendar opens on holds one performance to book: its seats are asked for with nothing pointed at, once, and the click takes them', async () => {
+    const { api, calendar, picker, seats } = await page(true, [SEATED, LATER]);
+    expect(api.callsTo('getFullAvailability'), 'the first day with tickets, the 28th, offers one').to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    // The calendar rendering again (a ticket count chosen) asks nothing more.
+    calendar.ticketCount = 2;
+    await calendar.updateComplete;
+    const shown = () => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`button[data-performance-id="${SEATED.PerformanceId}"]`);
+    await waitUntil(shown, 'the performance shown again');
+    const choice = shown() as HTMLButtonElement;
+    choice.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    choice.click();
+    seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
+    await waitUntil(() => seatButtons(picker).length > 0, 'the seat map shows the seats asked ahead', { timeout: 5000 });
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+  });
+
+  it('a general-admission show offered first: AreasPrices asked ahead, never FullAvailability', async () => {
+    const { api } = await page(false, [SEATED]);
+    expect(api.callsTo('getAreasPrices')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    expect(api.callsTo('getFullAvailability')).to.have.length(0);
   });
 
   it('for a general-admission show it asks AreasPrices, never FullAvailability (which would be refused)', async () => {

@@ -42,15 +42,21 @@ const SEATED = performanceFixture(301, '2026-11-28T19:30:00', { EventId: EVENT }
 /** A second performance that day, so opening the day asks nothing ahead: the count is the click's. */
 const MATINEE = performanceFixture(302, '2026-11-28T14:30:00', { EventId: EVENT });
 
-/** A fake service whose answers the test releases a round at a time. */
-function heldService(): { api: FakeApi; hold: () => void; heldFrom: () => number; pending: () => number; release: () => void } {
-  let held: (() => void)[] = [];
+/** A fake service whose answers the test releases a round at a time (or one operation's, `only`), the event's performances `performances`. */
+function heldService(performances = [MATINEE, SEATED]): {
+  api: FakeApi;
+  hold: () => void;
+  heldFrom: () => number;
+  pending: () => number;
+  release: (only?: OperationName) => void;
+} {
+  let held: { name: string; answer: () => void }[] = [];
   const handlers: Handlers = {
     getEvents: () => ({ Events: [eventFixture(EVENT, { VenueId: VENUE })] }),
     getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { VenueId: VENUE, SeatingPlanSupported: true }) }),
     getEventReviews: (args) => reviewsPage(reviewsFixture(0), args),
     getVenue: ({ venueId }) => ({ Venue: venueFixture(venueId, { PlanLink: 'https://img.example/plan.png' }) }),
-    getEventPerformances: () => ({ EventId: EVENT, Performances: [MATINEE, SEATED] }),
+    getEventPerformances: () => ({ EventId: EVENT, Performances: performances }),
     getPreliminaryBookingInfo: () => ({ Performances: [] }),
     getPerformance: ({ performanceId }) => performance(performanceId, { EventId: EVENT }),
     getFullAvailability: ({ performanceId }) => ({ PerformanceId: performanceId, EventId: EVENT, AvailableTickets: [ticket(1, 'Stalls', 'A', '1', 40), ticket(2, 'Stalls', 'A', '2', 40)] }),
@@ -66,7 +72,7 @@ function heldService(): { api: FakeApi; hold: () => void; heldFrom: () => number
         (args: Record<string, unknown>) =>
           !holding || forSearchEngines(name as OperationName, args)
             ? (answer as (a: unknown) => unknown)(args)
-            : new Promise((resolve) => held.push(() => resolve((answer as (a: unknown) => unknown)(args)))),
+            : new Promise((resolve) => held.push({ name, answer: () => resolve((answer as (a: unknown) => unknown)(args)) })),
       ]),
     ) as Handlers,
     { clock: new ServerClock(() => NOW) },
@@ -80,10 +86,10 @@ function heldService(): { api: FakeApi; hold: () => void; heldFrom: () => number
     /** The first request held (its index in api.calls). */
     heldFrom: () => from,
     pending: () => held.length,
-    release: () => {
-      const round = held;
-      held = [];
-      for (const answer of round) answer();
+    release: (only) => {
+      const round = held.filter((h) => !only || h.name === only);
+      held = held.filter((h) => !round.includes(h));
+      for (const { answer } of round) answer();
     },
   };
 }
@@ -126,9 +132,32 @@ async function roundsUntil(service: ReturnType<typeof heldService>, done: () => 
   }
 }
 
+/** The visitor for roundsUntil: opens the 28th once it can be, then chooses the seated performance once it shows. */
+function choosing(calendar: HTMLElement): { act: () => boolean; chosen: () => boolean } {
+  let opened = false;
+  let chosen = false;
+  const act = (): boolean => {
+    if (chosen) return false;
+    const choice = calendar.shadowRoot?.querySelector<HTMLElement>(`[data-performance-id="${SEATED.PerformanceId}"]`);
+    const day = calendar.shadowRoot?.querySelector<HTMLElement>('.grid-view button[data-day="28"]');
+    if (choice?.getClientRects().length) {
+      choice.click();
+      chosen = true;
+      return true;
+    }
+    if (!opened && day && day.getAttribute('aria-disabled') !== 'true') {
+      day.click();
+      opened = true;
+      return true;
+    }
+    return false;
+  };
+  return { act, chosen: () => chosen };
+}
+
 /** The flow page (list, calendar, seat picker), the list shown; every answer held from here on, and the visitor's click on the event's card made. */
-async function flowPage() {
-  const service = heldService();
+async function flowPage(performances?: Parameters<typeof heldService>[0]) {
+  const service = heldService(performances);
   const booking = testBooking(service.api);
   const provider = await fixture(html`<booking-provider .booking=${booking}>
     <event-list></event-list>
@@ -160,34 +189,44 @@ describe('round trips in a row to a seat map', () => {
   });
 
   it("from the event's click: its detail and dates in one round trip, the seats and the venue's plan in the next", async () => {
-    const { service, list, calendar, picker } = await flowPage();
-    let chosen = false;
-    let opened = false;
-    const { rounds, log } = await roundsUntil(
-      service,
-      () => ready(picker),
-      () => {
-        if (chosen) return false;
-        const choice = calendar.shadowRoot?.querySelector<HTMLElement>(`[data-performance-id="${SEATED.PerformanceId}"]`);
-        const day = calendar.shadowRoot?.querySelector<HTMLElement>('.grid-view button[data-day="28"]');
-        if (choice?.getClientRects().length) {
-          choice.click();
-          chosen = true;
-          return true;
-        }
-        if (!opened && day && day.getAttribute('aria-disabled') !== 'true') {
-          day.click();
-          opened = true;
-          return true;
-        }
-        return false;
-      },
-    );
-    expect(chosen, 'the visitor chose the performance').to.equal(true);
+    const { service, calendar, picker } = await flowPage();
+    const visitor = choosing(calendar);
+    const { rounds, log } = await roundsUntil(service, () => ready(picker), visitor.act);
+    expect(visitor.chosen(), 'the visitor chose the performance').to.equal(true);
     expect(service.api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
     // The calendar's month listed the performance whole: the picker asks for it no more.
     expect(service.api.callsTo('getPerformance'), 'Get Performance beside the seats').to.deep.equal([]);
     expect(rounds, `round trips in a row from the click to the map ready with its plan (${log})`).to.equal(2);
+  });
+
+  it('the day the calendar opens on holds one performance to book: its seats leave once the dates answer, before the visitor chooses it', async () => {
+    const { service, calendar, picker } = await flowPage([SEATED]);
+    await settled(service.api);
+    expect(service.api.callsTo('getFullAvailability'), 'nothing asked for seats before the dates answer').to.deep.equal([]);
+    service.release(); // the detail, its venue and reviews, the dates
+    await settled(service.api);
+    expect(service.api.callsTo('getFullAvailability'), 'the offered performance, asked for with nothing chosen').to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+    expect(calendar.shadowRoot?.querySelector('[part~="day-panel"]'), 'no day opened').to.equal(null);
+    service.release(); // its seats and the venue's plan, while the visitor reads the dates
+    await settled(service.api);
+    // The visitor opens the day and chooses the performance: the map is ready with no answer more to wait for.
+    const visitor = choosing(calendar);
+    const { rounds, log } = await roundsUntil(service, () => ready(picker), visitor.act);
+    expect(visitor.chosen(), 'the visitor chose the performance').to.equal(true);
+    expect(rounds, `round trips after the choice (${log})`).to.equal(0);
+    expect(service.api.callsTo('getFullAvailability'), 'the picker took the seats asked ahead: no second request').to.have.length(1);
+  });
+
+  it("the dates answer before the detail: the offered performance's seats are asked for once the detail is in", async () => {
+    const { service } = await flowPage([SEATED]);
+    await settled(service.api);
+    service.release('getEventPerformances');
+    await settled(service.api);
+    // Without the detail the picker's lookup is not known (a seat map or general admission): nothing yet.
+    expect(service.api.callsTo('getFullAvailability').concat(service.api.callsTo('getAreasPrices'))).to.deep.equal([]);
+    service.release('getEvent');
+    await settled(service.api);
+    expect(service.api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
   });
 
   it('a seat picker given only its performance: the seats and the plan together, after the performance and its event', async () => {

@@ -240,6 +240,7 @@ export class PerformanceCalendar extends BookingElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
+    if (!this.navigated) this.lookAheadOffered();
     if (this.focusDates && this.choicesByDay()) {
       // The grid's focus day (the first with a performance), or in the list view its first performance.
       this.focusDates = false;
@@ -433,6 +434,24 @@ export class PerformanceCalendar extends BookingElement {
   private lookAhead(choice: PerformanceChoice): void {
     if (choice.soldOut) return;
     lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
+  }
+
+  /** The event and performance last looked ahead as the one offered first (each once). */
+  private offeredAhead = '';
+
+  /**
+   * Before the visitor moves: the day the calendar opens on (the first with tickets left) holds
+   * one performance to book. That is the likely next step, so its seats are asked for now, while
+   * the visitor reads the dates: on a slow network they arrive with the choice, not a round trip
+   * after it. A day of several performances predicts none.
+   */
+  private lookAheadOffered(): void {
+    const bookable = this.choicesByDay()?.get(this.activeDay)?.filter((choice) => !choice.soldOut) ?? [];
+    const offered = bookable.length === 1 ? bookable[0] : undefined;
+    const key = offered ? `${this.currentEventId}|${offered.performance.PerformanceId}` : '';
+    if (!offered || key === this.offeredAhead) return;
+    this.offeredAhead = key;
+    this.lookAhead(offered);
   }
 
   private choose(choice: PerformanceChoice, byKeyboard = false): void {
