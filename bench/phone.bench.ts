@@ -186,7 +186,8 @@ export default async function phone(): Promise<BenchTable[]> {
                 ready: ready - click,
                 requests: requests.map((r) => ({ ...r, start: r.start - click, end: r.end - click })),
                 longTasks: weight.longTasks.filter((t) => t.start + t.duration >= click && t.start <= ready).map((t) => ({ start: t.start - click, duration: t.duration })),
-                keys: weight.keys.filter((k) => k > click && k <= ready).map((k) => k - click),
+                // The first key is the event's card (the click itself, marked by another listener).
+                keys: weight.keys.slice(1).filter((k) => k <= ready).map((k) => k - click),
               };
             }
             if (kind === 'event-list') {

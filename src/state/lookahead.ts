@@ -18,7 +18,7 @@
  */
 import type { ApiClient } from '../api/client.ts';
 import type { AreasPricesResult, EventInfo, FullAvailabilityResult, VenueDetailResult } from '../api/types.ts';
-import { eventOnItsWay, knownEvent } from './event-details.ts';
+import { eventOnItsWay, knownEvent, readEvent } from './event-details.ts';
 import { provideLookAhead } from './lookahead-slot.ts';
 
 /** How long a lookup started ahead may be taken (ms from its start). */
@@ -93,16 +93,18 @@ export function seatingPlanAhead(api: ApiClient, event: EventInfo | null | undef
  * it first: ask for its seats now. Only once the event's detail is known on
  * this page (its SeatingPlanSupported says which lookup the picker will make:
  * FullAvailability for a seat map, AreasPrices for general admission), so
- * nothing is asked that the picker would not ask; a detail on its way is
- * waited for.
+ * nothing is asked that the picker would not ask: a detail on its way is
+ * waited for, and one not asked for yet is asked for now (the picker needs it
+ * too, and takes it from event-details.ts). Whether a lookup is started, on
+ * its way, or waits for the detail.
  */
-export function lookAhead(api: ApiClient, performanceId: number, eventId: number | null): void {
-  if (eventId === null || !Number.isInteger(performanceId) || performanceId <= 0) return;
+export function lookAhead(api: ApiClient, performanceId: number, eventId: number | null): boolean {
+  if (eventId === null || !Number.isInteger(performanceId) || performanceId <= 0) return false;
   const event = knownEvent(api, eventId);
   if (!event) {
-    // The detail still on its way (asked with the dates, which answered first): ask once it is in.
-    void eventOnItsWay(api, eventId)?.then((read) => read && knownEvent(api, eventId) && lookAhead(api, performanceId, eventId));
-    return;
+    const read = eventOnItsWay(api, eventId) ?? readEvent(api, eventId).catch(() => undefined);
+    void read.then((found) => found && knownEvent(api, eventId) && lookAhead(api, performanceId, eventId));
+    return true;
   }
   const now = Date.now();
   if (event.SeatingPlanSupported === false) startAhead(api, areasKey(performanceId), () => api.getAreasPrices({ performanceId }), now);
@@ -110,6 +112,7 @@ export function lookAhead(api: ApiClient, performanceId: number, eventId: number
     startAhead(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }), now);
     seatingPlanAhead(api, event, now);
   }
+  return true;
 }
 
 // <performance-calendar> asks through the slot (lookahead-slot.ts): it does not import this module.
@@ -118,6 +121,12 @@ provideLookAhead(lookAhead);
 /** FullAvailability: the lookup started ahead when there is one, else asked now. */
 export function fullAvailability(api: ApiClient, performanceId: number, signal?: AbortSignal): Promise<FullAvailabilityResult> {
   return take(api, fullKey(performanceId), () => api.getFullAvailability({ performanceId }, { signal }), signal);
+}
+
+/** The event's detail when known, or once the read on its way answers (one the look-ahead started), else undefined. */
+export async function detailAhead(api: ApiClient, eventId: number, signal?: AbortSignal): Promise<EventInfo | undefined> {
+  const onItsWay = eventOnItsWay(api, eventId);
+  return knownEvent(api, eventId) ?? (onItsWay && (await until(onItsWay, signal)));
 }
 
 /** AreasPrices: the lookup started ahead when there is one, else asked now. */

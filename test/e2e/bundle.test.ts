@@ -543,7 +543,7 @@ describe('the script-tag bundle in a bare page', () => {
     // The first day with tickets holds one performance to book: its seats are asked for with nothing pointed at.
     const offered = await day.getAttribute('data-day');
     const asked = requests.filter(isFull);
-    assert.equal(asked.length, 1, `the offered performance's seats asked for once the dates are in (the ${offered}th)`);
+    assert.equal(asked.length, 1, `the offered performance's seats asked for once the dates are in (day ${offered})`);
     // Opened by keyboard, the day's panel takes the focus to its one performance, and Enter chooses it.
     await day.press('Enter');
     await p.keyboard.press('Enter');

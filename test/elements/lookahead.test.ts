@@ -6,6 +6,7 @@
  * request when the click chooses the performance: one request, never two.
  */
 import { expect, fixture, html } from '@open-wc/testing';
+import { nothing } from 'lit';
 import { waitUntil } from './helpers/wait.ts';
 import { ServerClock } from '../../src/api/time.ts';
 import type { FullAvailabilityResult, FullTicketInfo } from '../../src/api/types.ts';
@@ -15,7 +16,7 @@ import type { PerformanceCalendar } from '../../src/elements/performance-calenda
 import type { SeatPicker } from '../../src/elements/seat-picker/seat-picker.ts';
 import { resetSharedBookings } from '../../src/state/booking.ts';
 import { readEvent } from '../../src/state/event-details.ts';
-import { fullAvailability } from '../../src/state/lookahead.ts';
+import { FRESH_MS, fullAvailability } from '../../src/state/lookahead.ts';
 import { fakeApi, testBooking, type FakeApi } from './helpers/fake-api.ts';
 import { eventDetailFixture, performanceFixture } from './helpers/catalogue-fixtures.ts';
 import { performance, ticket } from './helpers/seat-fixtures.ts';
@@ -38,33 +39,53 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-async function page(seatPlan: boolean, performances = [MATINEE, SEATED]) {
-  const seats = deferred<FullAvailabilityResult>();
+/**
+ * The page: the event's detail read first (as <event-list> does) unless `detail` is false; the seat
+ * picker following the calendar's choice, given its own performance, or none; a performance `chosen`
+ * already; Get Event answered once `eventHeld` resolves.
+ */
+async function page(
+  seatPlan: boolean,
+  performances = [MATINEE, SEATED],
+  {
+    detail = true,
+    picker: kind = 'follows',
+    chosen,
+    eventHeld,
+  }: { detail?: boolean; picker?: 'follows' | 'own' | 'none'; chosen?: number; eventHeld?: Promise<unknown> } = {},
+) {
+  const answer = deferred<FullAvailabilityResult>();
   const api: FakeApi = fakeApi(
     {
-      getEvent: ({ eventId }) => ({ Event: eventDetailFixture(eventId, { SeatingPlanSupported: seatPlan }) }),
+      getEvent: async ({ eventId }) => {
+        await eventHeld;
+        return { Event: eventDetailFixture(eventId, { SeatingPlanSupported: seatPlan }) };
+      },
       getEventPerformances: () => ({ EventId: EVENT, Performances: performances }),
       getPreliminaryBookingInfo: () => ({ Performances: [] }),
       getPerformance: ({ performanceId }) => performance(performanceId, { EventId: EVENT }),
-      getFullAvailability: () => seats.promise,
+      getFullAvailability: () => answer.promise,
       getAreasPrices: () => ({ PerformanceId: SEATED.PerformanceId, AreasPrices: [] }),
     },
     { clock: new ServerClock(() => NOW) },
   );
   const booking = testBooking(api);
   // The visitor opened the event in <event-list>, which read its detail.
-  await readEvent(api, EVENT);
+  if (detail) await readEvent(api, EVENT);
   booking.selection.selectEvent(EVENT);
+  if (chosen) booking.selection.selectPerformance(chosen, EVENT);
+  const seats =
+    kind === 'follows' ? html`<seat-picker></seat-picker>` : kind === 'own' ? html`<seat-picker performance-id=${LATER.PerformanceId}></seat-picker>` : nothing;
   const provider = await fixture(html`<booking-provider .booking=${booking}>
     <performance-calendar></performance-calendar>
-    <seat-picker></seat-picker>
+    ${seats}
   </booking-provider>`);
   const calendar = provider.querySelector('performance-calendar') as PerformanceCalendar;
   const picker = provider.querySelector('seat-picker') as SeatPicker;
   const choice = () => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`button[data-performance-id="${SEATED.PerformanceId}"]`) ?? null;
   await waitUntil(choice, 'the calendar shows the performance');
   const day = (n: number) => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`.grid-view button[data-day="${n}"]`) ?? null;
-  return { api, picker, calendar, day, choice: choice() as HTMLButtonElement, seats };
+  return { api, picker, calendar, day, choice: choice() as HTMLButtonElement, seats: answer };
 }
 
 afterEach(() => resetSharedBookings());
@@ -141,6 +162,72 @@ describe('seats asked for ahead of the click', () => {
     choice.click();
     seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
     await waitUntil(() => seatButtons(picker).length > 0, 'the seat map shows the seats asked ahead', { timeout: 5000 });
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+  });
+
+  it('the offered performance is asked for once: a re-render after the 5 s a lookup started ahead is taken for asks nothing again', async () => {
+    const { api, calendar } = await page(true, [SEATED, LATER]);
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+    // The look-ahead's own window (FRESH_MS) past: only the calendar's "once" keeps it from asking again.
+    const realNow = Date.now;
+    Date.now = () => realNow() + FRESH_MS + 1000;
+    try {
+      calendar.requestUpdate();
+      await calendar.updateComplete;
+    } finally {
+      Date.now = realNow;
+    }
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+  });
+
+  it('nothing is offered ahead once the visitor has moved (the next month opens on a day of one performance)', async () => {
+    const DECEMBER = performanceFixture(304, '2026-12-28T19:30:00', { EventId: EVENT });
+    const { api, calendar } = await page(true, [MATINEE, SEATED, DECEMBER]);
+    calendar.shadowRoot?.querySelector<HTMLButtonElement>('button[aria-label="Next month"]')?.click();
+    await waitUntil(() => calendar.shadowRoot?.querySelector('[part~="day-button"][data-day="28"][part~="has-performances"]'), 'December shows its 28th');
+    await calendar.updateComplete;
+    expect(api.callsTo('getFullAvailability'), 'the visitor moved: the 28 December is not offered').to.have.length(0);
+  });
+
+  it('nothing is offered ahead with a performance already chosen (a choice restored): the picker asks for its seats, once', async () => {
+    const { api, picker } = await page(true, [SEATED, LATER], { chosen: LATER.PerformanceId });
+    await picker.updateComplete;
+    await waitUntil(() => api.callsTo('getFullAvailability').length > 0, 'the picker asks for its seats');
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: LATER.PerformanceId }]);
+  });
+
+  it('asks nothing ahead for a seat picker given its own performance, or with no seat picker on the page (the npm build defines one anyway)', async () => {
+    const own = await page(true, [SEATED, LATER], { picker: 'own' });
+    await own.calendar.updateComplete;
+    expect(own.api.callsTo('getFullAvailability').filter((c) => (c as { performanceId: number }).performanceId === SEATED.PerformanceId), 'its picker shows the 30th').to.deep.equal([]);
+    resetSharedBookings();
+    const none = await page(true, [SEATED, LATER], { picker: 'none' });
+    none.choice.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    await none.calendar.updateComplete;
+    expect(none.api.callsTo('getFullAvailability')).to.deep.equal([]);
+  });
+
+  it("with no <event-list> to read the event's detail, the look-ahead reads it (once: the picker takes that read) and then asks for the seats", async () => {
+    const { api, picker, choice, seats } = await page(true, [SEATED, LATER], { detail: false });
+    await waitUntil(() => api.callsTo('getFullAvailability').length === 1, 'the offered performance asked for once the detail is in');
+    expect(api.callsTo('getEvent')).to.deep.equal([{ eventId: EVENT }]);
+    choice.click();
+    seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
+    await waitUntil(() => seatButtons(picker).length > 0, 'the seat map shows', { timeout: 5000 });
+    expect(api.callsTo('getEvent'), 'the picker took the detail read ahead').to.have.length(1);
+    expect(api.callsTo('getFullAvailability')).to.have.length(1);
+  });
+
+  it("the visitor chooses while the look-ahead's read of the detail is still on its way: the picker waits for that read, no second one", async () => {
+    const held = deferred<void>();
+    const { api, picker, choice, seats } = await page(true, [SEATED, LATER], { detail: false, eventHeld: held.promise });
+    await waitUntil(() => api.callsTo('getEvent').length === 1, 'the look-ahead reads the detail');
+    choice.click();
+    await picker.updateComplete;
+    held.resolve();
+    seats.resolve({ PerformanceId: SEATED.PerformanceId, EventId: EVENT, AvailableTickets: TICKETS });
+    await waitUntil(() => seatButtons(picker).length > 0, 'the seat map shows', { timeout: 5000 });
+    expect(api.callsTo('getEvent')).to.have.length(1);
     expect(api.callsTo('getFullAvailability')).to.have.length(1);
   });
 

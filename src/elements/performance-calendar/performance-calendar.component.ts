@@ -431,27 +431,29 @@ export class PerformanceCalendar extends BookingElement {
   }
 
   /** Pointed at (hover, focus; a touch is a pointer entering too), or the one bookable performance of the day just opened: its seats are asked for now, for the picker to take on the click (state/lookahead.ts, through state/lookahead-slot.ts: with no picker on the page, nothing). */
-  private lookAhead(choice: PerformanceChoice): void {
-    if (choice.soldOut) return;
-    lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
+  private lookAhead(choice: PerformanceChoice): boolean {
+    if (choice.soldOut) return false;
+    return lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
   }
 
   /** The event and performance last looked ahead as the one offered first (each once). */
   private offeredAhead = '';
 
   /**
-   * Before the visitor moves: the day the calendar opens on (the first with tickets left) holds
-   * one performance to book. That is the likely next step, so its seats are asked for now, while
-   * the visitor reads the dates: on a slow network they arrive with the choice, not a round trip
-   * after it. A day of several performances predicts none.
+   * Before the visitor moves, with no performance chosen yet: the day the calendar opens on (its
+   * focus day: the first with tickets left, unless today has performances) holds one performance
+   * to book. That is the likely next step, so its seats are asked for now, while the visitor reads
+   * the dates: on a slow network they arrive with the choice, not a round trip after it. A day of
+   * several performances predicts none. Asked once per event and performance; not marked asked
+   * while nothing could ask (the seat picker's chunk not here yet): a later update tries again.
    */
   private lookAheadOffered(): void {
+    if (this.bookingController.selection.performanceId !== null) return;
     const bookable = this.choicesByDay()?.get(this.activeDay)?.filter((choice) => !choice.soldOut) ?? [];
     const offered = bookable.length === 1 ? bookable[0] : undefined;
     const key = offered ? `${this.currentEventId}|${offered.performance.PerformanceId}` : '';
     if (!offered || key === this.offeredAhead) return;
-    this.offeredAhead = key;
-    this.lookAhead(offered);
+    if (this.lookAhead(offered)) this.offeredAhead = key;
   }
 
   private choose(choice: PerformanceChoice, byKeyboard = false): void {

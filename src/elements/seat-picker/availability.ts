@@ -9,8 +9,8 @@ import { msg } from '../../i18n/msg.ts';
 import { toFailure, type Failure } from '../../state/failure.ts';
 import type { AreaPriceGroup, EventInfo, FullTicketInfo, PerformanceInfo } from '../../api/types.ts';
 import { safeUrl } from '../../safe-url.ts';
-import { knownEvent, knownPerformance, readEvent } from '../../state/event-details.ts';
-import { areasPrices, fullAvailability, seatingPlanAhead, venue } from '../../state/lookahead.ts';
+import { knownPerformance, readEvent } from '../../state/event-details.ts';
+import { areasPrices, detailAhead, fullAvailability, seatingPlanAhead, venue } from '../../state/lookahead.ts';
 
 /** What the performance offers, decided from the data (see `loadAvailability`). */
 export type Availability = (
@@ -54,7 +54,7 @@ function isRefusal(error: unknown): boolean {
 async function eventDetail(api: ApiClient, performanceId: number, eventId: number | null, signal: AbortSignal): Promise<EventInfo | null> {
   try {
     const id = eventId ?? (await readPerformance(api, performanceId, signal)).EventId;
-    return knownEvent(api, id) ?? (await readEvent(api, id, signal)) ?? null;
+    return (await detailAhead(api, id, signal)) ?? (await readEvent(api, id, signal)) ?? null;
   } catch (error) {
     if (isAbortError(error)) throw error;
     return null;

@@ -13,6 +13,7 @@ import { leavesSingleSeat, type MapSeat, type SeatMap } from '../../state/seat-m
 import { SeatSelection, seatsOf, toggle, totalOf } from '../../state/seat-selection.ts';
 import { take, type SelectionStep } from '../../state/step-handoff.ts';
 import { keepChosenShow } from '../../state/chosen-show.ts';
+import { pickerFollows } from '../../state/lookahead-slot.ts';
 import { BookingElement } from '../booking-element.ts';
 import { renderFailure } from '../failure-view.ts';
 import type { Notice } from './add-to-basket.ts';
@@ -419,6 +420,7 @@ export class SeatPicker extends BookingElement {
     super.disconnectedCallback();
     this.takerOff?.();
     this.takerStore = null;
+    pickerFollows(this, null);
   }
 
   override connectedCallback(): void {
@@ -430,6 +432,8 @@ export class SeatPicker extends BookingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    // Showing the shared selection's performance: the calendar may ask its seats ahead for this picker.
+    pickerFollows(this, this.performanceId === null ? this.api : null);
     const selection = this.bookingController.booking.selection;
     if (this.takerStore !== selection) {
       this.takerOff?.();
