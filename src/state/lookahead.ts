@@ -74,6 +74,9 @@ function take<T>(api: ApiClient, key: string, run: () => Promise<T>, signal: Abo
   return run();
 }
 
+/** Per client, the performance a look-ahead waits to ask for until its event's detail is in (the last wish only). */
+const waiting = new WeakMap<ApiClient, string>();
+
 const fullKey = (performanceId: number) => `FullAvailability:${performanceId}`;
 const areasKey = (performanceId: number) => `AreasPrices:${performanceId}`;
 const venueKey = (venueId: number) => `Venue:${venueId}`;
@@ -102,8 +105,15 @@ export function lookAhead(api: ApiClient, performanceId: number, eventId: number
   if (eventId === null || !Number.isInteger(performanceId) || performanceId <= 0) return false;
   const event = knownEvent(api, eventId);
   if (!event) {
+    // Only the last performance pointed at (or offered) while the detail is on its way is asked for once it lands.
+    const wish = `${eventId}:${performanceId}`;
+    waiting.set(api, wish);
     const read = eventOnItsWay(api, eventId) ?? readEvent(api, eventId).catch(() => undefined);
-    void read.then((found) => found && knownEvent(api, eventId) && lookAhead(api, performanceId, eventId));
+    void read.then((found) => {
+      if (waiting.get(api) !== wish) return;
+      waiting.delete(api);
+      if (found && knownEvent(api, eventId)) lookAhead(api, performanceId, eventId);
+    });
     return true;
   }
   const now = Date.now();

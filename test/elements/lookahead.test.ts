@@ -231,6 +231,19 @@ describe('seats asked for ahead of the click', () => {
     expect(api.callsTo('getFullAvailability')).to.have.length(1);
   });
 
+  it('pointing at one performance, then another, while the detail is on its way: only the last is asked for once it lands', async () => {
+    const held = deferred<void>();
+    const { api, calendar } = await page(true, [MATINEE, SEATED], { detail: false, eventHeld: held.promise });
+    const button = (id: number) => calendar.shadowRoot?.querySelector<HTMLButtonElement>(`button[data-performance-id="${id}"]`);
+    button(MATINEE.PerformanceId)?.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    button(SEATED.PerformanceId)?.dispatchEvent(new PointerEvent('pointerenter', { pointerType: 'mouse' }));
+    expect(api.callsTo('getEvent'), 'one read of the detail').to.have.length(1);
+    held.resolve();
+    await waitUntil(() => api.callsTo('getFullAvailability').length > 0, 'the seats asked for once the detail is in');
+    await calendar.updateComplete;
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+  });
+
   it('a general-admission show offered first: AreasPrices asked ahead, never FullAvailability', async () => {
     const { api } = await page(false, [SEATED]);
     expect(api.callsTo('getAreasPrices')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
