@@ -13,6 +13,8 @@ import { monthPerformances, monthPrices } from '../../state/month-performances.t
 import type { CalendarDate, Month } from './calendar-dates.ts';
 import { groupChoices, type PerformanceChoice } from './performance-choices.ts';
 
+const NO_PRICES: readonly never[] = [];
+
 /** The event, the month's year and number, and the ticket count (null: any). */
 type Args = readonly [eventId: number | null, year: number | null, month: number | null, count: number | null];
 
@@ -40,20 +42,26 @@ export class MonthData {
     });
   }
 
-  /** The month's choices by day, when the data for these arguments is in; days already gone at the venue left out. */
+  /** The last grouping and what it was made from: an update asks for it several times (willUpdate, render, updated). */
+  private grouped: { from: readonly unknown[]; days: Map<number, PerformanceChoice[]> } | undefined;
+
+  /** The month's choices by day, when the data for these arguments is in; days already gone at the venue left out. Not to be changed by the caller (it is kept). */
   choicesByDay(eventId: number | null, month: Month | null, tickets: number | null, fewLeftRatio: number, venueToday: () => CalendarDate): Map<number, PerformanceChoice[]> | null {
     const data = this.performances.value;
     if (!month || eventId === null || !data) return null;
     const key = `${eventId}|${month.year}|${month.month}|${tickets}`;
     if (data.key !== key || this.performances.status !== TaskStatus.COMPLETE) return null;
-    const prices = tickets !== null && this.prices.value?.key === key ? this.prices.value.prices : [];
+    const prices = tickets !== null && this.prices.value?.key === key ? this.prices.value.prices : NO_PRICES;
     const ratio = Number.isFinite(fewLeftRatio) && fewLeftRatio >= 0 ? fewLeftRatio : 0.1;
+    const today = venueToday();
+    const from = [data, prices, month.year, month.month, ratio, today.year, today.month, today.day];
+    if (this.grouped?.from.every((value, i) => value === from[i])) return this.grouped.days;
     const days = groupChoices(data.performances, month, { fewLeftRatio: ratio, prices });
     // Days already gone at the venue cannot be booked, whatever the answer holds.
-    const today = venueToday();
     if (today.year === month.year && today.month === month.month) {
       for (const day of days.keys()) if (day < today.day) days.delete(day);
     }
+    this.grouped = { from, days };
     return days;
   }
 }
