@@ -4,7 +4,8 @@
  * 20,000 seats, 20% unavailable, two price bands; bench/seatmap/venue.ts).
  *
  * Each library gets its own page, built with esbuild (minified, one JS and one
- * CSS file) into a temporary directory, served gzip-compressed on 127.0.0.1,
+ * CSS file; ours with the bundle's compile hint, see compiledOnLoad) into a
+ * temporary directory, served gzip-compressed on 127.0.0.1,
  * and driven by playwright-core in one headless Chromium. Per library and
  * size, over RUNS fresh page loads (medians):
  * - first paint: from the render call to the first painted frame (double rAF);
@@ -18,14 +19,15 @@
  * - gzip bytes loaded by the page (HTML, JS, CSS as served).
  * Nothing here asserts a time: it measures and prints.
  */
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
+import { COMPILE_HINT } from '../scripts/build.mjs';
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs';
 import { BASELINE_COMMIT, baselineCheckout, loadNote } from './baseline.ts';
 import type { BenchTable } from './index.ts';
@@ -58,7 +60,7 @@ async function buildPages(out: string): Promise<void> {
   for (const lib of LIBRARIES) {
     const from = lib.root?.() ?? root;
     const name = fileName(lib.name);
-    await build({
+    const { metafile } = await build({
       entryPoints: { [name]: join(from, 'bench', 'seatmap', lib.entry) },
       bundle: true,
       minify: true,
@@ -72,11 +74,38 @@ async function buildPages(out: string): Promise<void> {
       define: { 'process.env.NODE_ENV': '"production"' },
       conditions: ['production'],
       logLevel: 'error',
+      metafile: true,
     });
+    if (lib.ours) compiledOnLoad(out, name, metafile);
     const css = readdirSync(out).includes(`${name}.css`) ? `<link rel="stylesheet" href="${name}.css">` : '';
     const page = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>${lib.name}</title>${css}</head>` +
       `<body style="margin:0;font-family:system-ui,sans-serif"><script type="module" src="${name}.js"></script></body></html>`;
-    (await import('node:fs')).writeFileSync(join(out, `${name}.html`), page);
+    writeFileSync(join(out, `${name}.html`), page);
+  }
+}
+
+/**
+ * Our page as the bundle ships it: scripts/build.mjs marks an element's chunk, the core and the
+ * shared chunk `//# allFunctionsCalledOnLoad` (Chromium compiles them as they stream in, not at
+ * their first call). Here the page's entry and every chunk it imports statically (what loads
+ * with the picker) get the same mark; chunks loaded on demand do not, as in the bundle. (The
+ * bundle's seat-words chunk, the seat map's data and words, is not marked; esbuild puts that
+ * code with the rest.) Before this, the page was built unmarked: the bench measured a picker
+ * compiled function by function, which no visitor's Chromium does.
+ */
+function compiledOnLoad(out: string, name: string, metafile: Metafile): void {
+  const outputs = metafile.outputs;
+  const path = (file: string) => Object.keys(outputs).find((key) => key.endsWith(`/${file}`) || key === file);
+  const seen = new Set<string>();
+  const visit = (key: string | undefined): void => {
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    for (const i of outputs[key]?.imports ?? []) if (i.kind === 'import-statement') visit(path(i.path.replace(/^.*\//, '')));
+  };
+  visit(path(`${name}.js`));
+  for (const key of seen) {
+    const file = join(out, key.replace(/^.*\//, ''));
+    writeFileSync(file, `${COMPILE_HINT}${readFileSync(file, 'utf8')}`);
   }
 }
 

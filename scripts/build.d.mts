@@ -8,6 +8,8 @@ export type BundleTable = Record<string, [name: string, files: string[], renders
 export function bundleElements(): { tag: string; name: string; module: string }[];
 export const PRELOAD_FILE: string;
 export const LOADER: string;
+/** The comment that asks Chromium to compile a whole chunk as it streams in (given to the chunks nearly all of whose code runs at an element's first render). */
+export const COMPILE_HINT: string;
 export function preloadList(table: BundleTable): Record<string, string[]>;
 export function preloadLinks(list: Record<string, string[]>, tags: string[], base: string, options?: { endpoint?: string }): string;
 export const EVENTS_PATH: string;
