@@ -185,6 +185,36 @@ describe('<seat-picker> seated map', () => {
     expect(target.getAttribute('aria-pressed')).to.equal('true');
   });
 
+  it('a click engages the map after the frame that shows its seat; a tap engages it at once', async () => {
+    // Engaging (touch-action: none, so one finger pans the map) restyles every seat's stand-in: a
+    // click's answer is not kept waiting behind it (the seat bench's press and release come back
+    // to back); a tap's engagement is needed before the next finger comes down.
+    const el = await picker(fakeApi(seatedHandlers()));
+    await mapReady(el);
+    const viewport = root(el).querySelector('.viewport') as HTMLElement;
+    const press = (label: string, pointerType: string, pointerId: number) => {
+      const r = seat(el, label).getBoundingClientRect();
+      const init = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, pointerId, bubbles: true, pointerType, button: 0, isPrimary: true };
+      viewport.dispatchEvent(new PointerEvent('pointerdown', init));
+      viewport.dispatchEvent(new PointerEvent('pointerup', init));
+    };
+    const nextFrameDone = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    expect(getComputedStyle(viewport).touchAction).to.equal('pan-y');
+    press('Stalls, row B, seat 10', 'mouse', 1);
+    // The frame that answers the click: its seat chosen, the map not engaged yet.
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(seat(el, 'Stalls, row B, seat 10').getAttribute('aria-pressed')).to.equal('true');
+    expect(getComputedStyle(viewport).touchAction, 'not engaged in the frame answering the click').to.equal('pan-y');
+    await nextFrameDone();
+    expect(getComputedStyle(viewport).touchAction, 'engaged once that frame is out').to.equal('none');
+
+    // A press elsewhere lets the page have one finger again; a tap on the map engages it at once.
+    document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true, pointerId: 2 }));
+    expect(getComputedStyle(viewport).touchAction).to.equal('pan-y');
+    press('Stalls, row B, seat 9', 'touch', 3);
+    expect(getComputedStyle(viewport).touchAction, 'a tap engages the map before the next finger').to.equal('none');
+  });
+
   it('choosing a seat touches only that seat, not every seat in view', async () => {
     const big = hall(30, 40);
     const el = await picker(fakeApi(seatedHandlers({ getFullAvailability: () => ({ PerformanceId: 1, EventId: 5, AvailableTickets: big }) })));

@@ -14,6 +14,7 @@
  * one finger pans the map (`touch-action: none`) until the visitor touches or clicks elsewhere.
  */
 import { seatAt } from '../../state/seat-map.ts';
+import { afterNextFrame } from './frames.ts';
 import { clampZoom, TOUCH_TARGET, type SeatMapGeometry } from './seat-map-geometry.ts';
 import { SEAT_PITCH, SEAT_SIZE } from './seat-map-painter.ts';
 
@@ -197,7 +198,13 @@ export class SeatMapGestures {
     }
     const v = this.geometry.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
-    if (pt && !this.dragged) this.engage(); // a tap or a click: the visitor is using the map
+    // A tap or a click: the visitor is using the map. The class restyles every seat's stand-in (an
+    // ancestor's touch-action is theirs too): a click's, which only a touch would use, waits for the
+    // frame that answers the press; a tap's is needed by the next finger.
+    if (pt && !this.dragged) {
+      if (e.pointerType === 'touch') this.engage();
+      else afterNextFrame(() => this.engage());
+    }
     if (!pt || !v || !this.geometry.map || this.dragged || this.pressed) return;
     if (e.pointerType === 'touch' && SEAT_SIZE * this.geometry.zoom < TOUCH_TARGET) {
       this.zoomToTouch(e);
