@@ -20,7 +20,8 @@
  * itself (the stagedoor-first-list block, src/server/first-list.ts: the
  * proxy's answer, read as a host with a five-minute cache reads it, so always
  * within its life), and its page carrying the list and its first cards
- * (src/server/first-cards.ts, inside the page's <event-list>).
+ * (src/server/first-cards.ts, inside the page's <event-list>, the block after
+ * them, as `stagedoor first-list --cards` prints them).
  *
  * Also, for the last walk of each: every request from the event's click to
  * the map ready for a tap, when it left and when its answer was in (ms from
@@ -137,8 +138,11 @@ export default async function phone(): Promise<BenchTable[]> {
       // The page names the loader by its versioned name where the build has one, and preloads the
       // list where the build's client takes that answer (or, the block build, holds the list itself).
       const hints = preloadLinks(lists[build], tagsOf(kind), mount[build], preloadsList[build] ? { endpoint: '/api' } : {});
+      // The block alone goes in the head (docs/embedding.md: "the <head> is best"); with the cards,
+      // inside the <event-list> after them, as `stagedoor first-list --cards` prints them: the cards
+      // do not wait for the block's bytes to arrive.
       const page = (block = '', cards = '') =>
-        hostPage(kind, `${mount[build]}${lists[build][LOADER]?.[0] ?? LOADER}`, `${block}${hints}`).replace('<event-list>', `<event-list>${cards}`);
+        hostPage(kind, `${mount[build]}${lists[build][LOADER]?.[0] ?? LOADER}`, `${cards ? '' : block}${hints}`).replace('<event-list>', `<event-list>${cards}${cards ? block : ''}`);
       if (build !== 'block' && build !== 'cards') pages[`/${build}/${kind}`] = page();
       else {
         Object.defineProperty(pages, `/${build}/${kind}`, {
@@ -248,7 +252,7 @@ export default async function phone(): Promise<BenchTable[]> {
       rows,
       notes: [
         'Slow 4G as Lighthouse: 562.5 ms per request, 1.47 Mbit/s down, 0.66 Mbit/s up; 4× CPU slowdown; a 412 px phone viewport; a first visit in a fresh context, the second visit in the same one.',
-        `Both builds: the page lists its elements' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json), and loads the loader by its versioned name, stagedoor-loader-<hash>.js, where the build has one; the bundle's files cached as \`stagedoor serve\` caches them, and sent as it sends them (the brotli copies a build writes, else gzip'd). The list of events is preloaded (<link rel="preload" as="fetch" crossorigin>) where the build's client takes it (this build${takesList ? ' and the baseline' : '; not the baseline, which asks without credentials'}); in the third column the page carries the list itself instead (<script type="application/json" id="stagedoor-first-list">, the proxy's answer as a host prints it: no request for the list); in the last, the list and its first cards (\`stagedoor first-list --cards\`: the element's declarative shadow root in the HTML, shown before any script; "change" and the ratio compare that column with the baseline).`,
+        `Both builds: the page lists its elements' chunks as <link rel="modulepreload"> in its <head> (dist/stagedoor-preload.json), and loads the loader by its versioned name, stagedoor-loader-<hash>.js, where the build has one; the bundle's files cached as \`stagedoor serve\` caches them, and sent as it sends them (the brotli copies a build writes, else gzip'd). The list of events is preloaded (<link rel="preload" as="fetch" crossorigin>) where the build's client takes it (this build${takesList ? ' and the baseline' : '; not the baseline, which asks without credentials'}); in the third column the page carries the list itself instead (<script type="application/json" id="stagedoor-first-list">, the proxy's answer as a host prints it: no request for the list); in the last, the list and its first cards (\`stagedoor first-list --cards\`, printed inside the <event-list>: the cards, the element's declarative shadow root shown before any script, then the block; "change" and the ratio compare that column with the baseline).`,
         'Goals (issue 34): first card ≤ 1,200 ms; the whole walk to a seat map ready for a tap ≤ 2,500 ms; second visit ≤ 800 ms to the first card. "event click": when the walk pressed the event\'s card (the first card shown, then the next frame).',
         'Served over HTTP/1.1 (6 connections per origin), where every extra file costs more than behind an HTTP/2 CDN.',
         before,
