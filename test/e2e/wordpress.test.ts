@@ -55,7 +55,8 @@ const escapeHtml = (text: string) => text.replaceAll('&', '&amp;');
 
 /** The cards printed inside a page's (first) plain <event-list>, or null when it has none. */
 function printedCards(html: string): string | null {
-  return /<event-list\b[^>]*>(<template shadowrootmode="open">[\s\S]*?<\/template>)<\/event-list>/.exec(html)?.[1] ?? null;
+  // The list's answer follows them inside the element (the stagedoor-first-list block).
+  return /<event-list\b[^>]*>(<template shadowrootmode="open">[\s\S]*?<\/template>)(?:<script type="application\/json" id="stagedoor-first-list" [^>]*>[^<]*<\/script>)?<\/event-list>/.exec(html)?.[1] ?? null;
 }
 
 /**
@@ -377,6 +378,8 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     await assertCardsAsNode(cards, listed, { lang: 'en-GB', currency: 'EUR', pageUrl: url, eventParam: 'stagedoor-event', eventHref: '/shows/{EventId}/?from=list' }, intl);
     assert.ok(cards?.includes(`>${SHOW}</a>`) && cards.includes('href="/shows/'), 'the show, linking to its page');
     assert.ok(html.indexOf('<event-list><template shadowrootmode="open">') > html.indexOf('</head>'), 'in the body, inside the element');
+    // The list's answer right after them, inside the element: the first card does not wait for its bytes.
+    assert.match(html, /<\/template><script type="application\/json" id="stagedoor-first-list" [^>]*>[^<]*<\/script><\/event-list>/, "the list's answer follows the cards");
 
     // The widget shows its cards from it and never asks for the list.
     const visitor = await contextFor(browser);
@@ -631,6 +634,8 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     assert.ok(new Set(old.map((i) => i.name)).size > 1, '?stagedoor-event= is now just another parameter: the list');
     // The printed cards: none at the show's address under the new name; on the list, links to this page with ?show=<id>.
     assert.doesNotMatch(html, /shadowrootmode/);
+    // Without cards, the list's answer is still in the page, after the content (the footer).
+    assert.ok(html.indexOf('id="stagedoor-first-list"') > html.indexOf('</event-list>'), "the list's answer, in the footer");
     const list = (await markupOf(pages.list!)).html;
     const body = /<script type="application\/json" id="stagedoor-first-list" [^>]*>(.*?)<\/script>/s.exec(list)?.[1] ?? '';
     await assertCardsAsNode(printedCards(list), (JSON.parse(body) as { Events: EventInfo[] }).Events, { lang: 'en-GB', currency: 'EUR', pageUrl: pages.list, eventParam: 'show' }, intl);

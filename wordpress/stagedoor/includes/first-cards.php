@@ -325,9 +325,10 @@ function first_card( array $event, array $words, callable $money, array $links )
 }
 
 /**
- * The cards for an <event-list> with these (checked) attributes, to print as its first child; ''
- * when it gets none: not the list whose answer the page carries, a page opened at a show, no
- * answer or no events, or no first-cards.json.
+ * The cards for an <event-list> with these (checked) attributes, to print as its first child,
+ * followed by the list's block (once a page; markup.php prints it in the footer where no cards
+ * are: here the first card does not wait for its bytes); '' when it gets none: not the list whose
+ * answer the page carries, a page opened at a show, no answer or no events, or no first-cards.json.
  */
 function first_cards( array $list ): string {
 	$path = first_list_path( $list );
@@ -367,5 +368,6 @@ function first_cards( array $list ): string {
 	return first_cards_in_place(
 		'<template shadowrootmode="open"><style>' . $styles . '</style>'
 		. '<div part="base"><ul part="list" class="cards" aria-label="' . card_escape( $words['shows'] ) . '">' . $cards . '</ul></div></template>'
+		. ( first_list_printed() ? '' : first_list_block( page_event_list() ) )
 	);
 }

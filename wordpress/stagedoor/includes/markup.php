@@ -17,7 +17,8 @@
  * The same answer of the list of events, as the proxy sent it, is printed for
  * the widget too (the `stagedoor-first-list` block, docs/embedding.md): its
  * first cards show with no request; past the proxy's cache life it is shown
- * and asked for again.
+ * and asked for again. After the cards printed inside the <event-list>
+ * (first-cards.php), else in the footer: never before the first card.
  */
 
 namespace Stagedoor;
@@ -30,7 +31,8 @@ const MARKUP_CACHE_SECONDS = 300;
 const MARKUP_TIMEOUT_SECONDS = 3;
 
 add_action( 'wp_head', __NAMESPACE__ . '\\print_event_markup' );
-add_action( 'wp_head', __NAMESPACE__ . '\\print_first_list' );
+// In the footer, before the page's configuration and hints (assets.php, 5), unless the cards carried it.
+add_action( 'wp_footer', __NAMESPACE__ . '\\print_first_list', 4 );
 
 /** The attributes of the first <event-list> in the queried page's content, or null when it has none. */
 function page_event_list(): ?array {
@@ -424,27 +426,40 @@ function first_list_printed( bool $printed = false ): bool {
 }
 
 /**
- * The list's answer in the page (the `stagedoor-first-list` block the widget's loader reads before
- * it asks the network): the body the proxy sent, the endpoint the widget asks, when it was fetched
- * and the proxy's cache life. The transient above is the one fetch the JSON-LD reads too.
+ * The list's answer in the page (the `stagedoor-first-list` block the widget's loader reads when it
+ * runs, after the page is parsed, before it asks the network), unless the <event-list>'s first cards
+ * carried it already (first_cards: after them, where the first card does not wait for its bytes).
  */
 function print_first_list(): void {
-	$list = page_event_list();
-	$path = first_list_path( $list );
+	if ( ! first_list_printed() ) {
+		$block = first_list_block( page_event_list() );
+		if ( '' !== $block ) {
+			echo $block . "\n"; // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- escaped in first_list_block().
+		}
+	}
+}
+
+/**
+ * The block for the page's list (then marked printed: once a page), or '' when it has none: the
+ * body the proxy sent, the endpoint the widget asks, when it was fetched and the proxy's cache
+ * life. The transient above is the one fetch the JSON-LD reads too.
+ */
+function first_list_block( ?array $list ): string {
+	$path   = null === $list ? null : first_list_path( $list );
 	$answer = null === $path ? null : service_answer( $path );
 	if ( null === $answer || ! is_array( $answer['data']['Events'] ?? null ) ) {
-		return;
+		return '';
 	}
+	first_list_printed( true );
 	$type = isset( $list['event-type'] ) ? sprintf( ' data-event-type="%d"', (int) $list['event-type'] ) : '';
 	// The body as the proxy sent it, with every < written \u003c (only inside its strings, where
 	// JSON.parse reads it back the same): nothing in it can close the script element.
-	printf(
-		'<script type="application/json" id="stagedoor-first-list" data-endpoint="%s"%s data-fetched-at="%s" data-max-age="%d">%s</script>' . "\n",
+	return sprintf(
+		'<script type="application/json" id="stagedoor-first-list" data-endpoint="%s"%s data-fetched-at="%s" data-max-age="%d">%s</script>',
 		esc_attr( page_endpoint( page_config() ) ),
-		$type, // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- an integer written above.
+		$type,
 		esc_attr( gmdate( 'Y-m-d\TH:i:s\Z', (int) $answer['fetched'] ) ),
 		(int) $answer['max_age'],
-		str_replace( '<', '\u003c', (string) $answer['body'] ) // phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- JSON with < escaped.
+		str_replace( '<', '\u003c', (string) $answer['body'] )
 	);
-	first_list_printed( true );
 }
