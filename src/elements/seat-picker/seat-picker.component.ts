@@ -2,7 +2,6 @@ import { localized, msg, str } from '../../i18n/msg.ts';
 import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { createRef, ref } from 'lit/directives/ref.js';
 import type { ApiClient } from '../../api/client.ts';
 import type { RoomRef } from '../../api/room.ts';
 import { roomOf } from '../../api/room-refusal.ts';
@@ -162,9 +161,6 @@ export class SeatPicker extends BookingElement {
   /** Set when a 409 asked for a fresh map: the message to show once it arrives. */
   private pendingLoss: string | null = null;
 
-  private readonly viewportRef = createRef<HTMLElement>();
-  private readonly sizerRef = createRef<HTMLElement>();
-  private readonly canvasRef = createRef<HTMLCanvasElement>();
 
   private readonly view = new SeatMapController(this, {
     toggle: (index) => this.toggleSeat(index),
@@ -514,9 +510,11 @@ export class SeatPicker extends BookingElement {
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
     if (!this.inRoom) this.waiting?.leave();
-    const viewport = this.viewportRef.value;
-    const sizer = this.sizerRef.value;
-    const canvas = this.canvasRef.value;
+    // The map's own elements, as rendered (renderSeated): the controller attaches to them.
+    const root = this.renderRoot;
+    const viewport = root.querySelector<HTMLElement>('.viewport');
+    const sizer = root.querySelector<HTMLElement>('.sizer');
+    const canvas = root.querySelector<HTMLCanvasElement>('.frame > canvas');
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
     this.laterPart?.paintSwatches(this.renderRoot);
     const { seats } = this;
@@ -636,13 +634,12 @@ export class SeatPicker extends BookingElement {
       </div>
       <div class="frame" part="map">
         <div class="stage" aria-hidden="true">${msg('Stage')}</div>
-        <canvas ${ref(this.canvasRef)} aria-hidden="true"></canvas>
-        <div class="viewport" part="map-viewport" ${ref(this.viewportRef)}>
+        <canvas aria-hidden="true"></canvas>
+        <div class="viewport" part="map-viewport">
           <div
             class="sizer"
             role="group"
             aria-label=${mapLabel(map.seats.length, this.bookingController.booking.config)}
-            ${ref(this.sizerRef)}
           ></div>
         </div>
       </div>
