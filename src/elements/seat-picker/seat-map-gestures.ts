@@ -63,13 +63,19 @@ export class SeatMapGestures {
   engaged = false;
   private engagedViewport: HTMLElement | null = null;
 
-  /** The visitor engaged the map: one finger pans it, until they press anywhere else. */
-  engage(): void {
+  /**
+   * The visitor engaged the map: one finger pans it, until they press anywhere else. `later`: its
+   * class (which restyles every seat's stand-in: an ancestor's touch-action is theirs too) after the
+   * next frame, unless a press elsewhere lets go of the map first.
+   */
+  engage(later = false): void {
     const v = this.geometry.viewport;
     if (this.engaged || !v) return;
     this.engaged = true;
     this.engagedViewport = v;
-    v.classList.add('engaged');
+    const mark = () => void (this.engagedViewport === v && v.classList.add('engaged'));
+    if (later) afterNextFrame(mark);
+    else mark();
     document.addEventListener('pointerdown', this.pressedElsewhere, true);
   }
 
@@ -198,13 +204,9 @@ export class SeatMapGestures {
     }
     const v = this.geometry.viewport;
     if (!this.pointers.size) v?.classList.remove('dragging');
-    // A tap or a click: the visitor is using the map. The class restyles every seat's stand-in (an
-    // ancestor's touch-action is theirs too): a click's, which only a touch would use, waits for the
-    // frame that answers the press; a tap's is needed by the next finger.
-    if (pt && !this.dragged) {
-      if (e.pointerType === 'touch') this.engage();
-      else afterNextFrame(() => this.engage());
-    }
+    // A tap or a click: the visitor is using the map. A click's engagement, which only a touch
+    // would use, waits for the frame that answers the press; a tap's is needed by the next finger.
+    if (pt && !this.dragged) this.engage(e.pointerType !== 'touch');
     if (!pt || !v || !this.geometry.map || this.dragged || this.pressed) return;
     if (e.pointerType === 'touch' && SEAT_SIZE * this.geometry.zoom < TOUCH_TARGET) {
       this.zoomToTouch(e);

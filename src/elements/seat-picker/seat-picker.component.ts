@@ -18,7 +18,7 @@ import { renderFailure } from '../failure-view.ts';
 import type { Notice } from './add-to-basket.ts';
 import { loadAvailability, loadPerformanceFacts, loadSeatingPlan, seatsFailure, type Availability } from './availability.ts';
 import type { BestAvailable, BestAvailableOptions } from './best-available.ts';
-import { afterNextFrame, nextFrame } from './frames.ts';
+import { nextFrame } from './frames.ts';
 import type { GeneralAdmission } from './general-admission.ts';
 import { SeatAdding, type LaterPart } from './seat-adding.ts';
 import { SeatListPath } from './seat-list-path.ts';
@@ -363,7 +363,7 @@ export class SeatPicker extends BookingElement {
    * seat map ready for a tap pays for none of it; until it is here, the choice is being checked.
    */
   private readonly validation = this.lazy(() =>
-    new Promise<void>((resolve) => afterNextFrame(resolve)).then(() => import('./selection-check.ts')).then(({ SelectionValidation }) => new SelectionValidation(this, {
+    new Promise<void>((resolve) => nextFrame(resolve)).then(() => import('./selection-check.ts')).then(({ SelectionValidation }) => new SelectionValidation(this, {
       performanceId: () => this.currentPerformanceId,
       selected: () => this.selected,
       api: () => this.api,
