@@ -31,7 +31,7 @@
  * 10. The plugin caused no PHP notice, warning or error.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -380,6 +380,18 @@ describe('the WordPress plugin in a real WordPress', { timeout: 300_000 }, () =>
     assert.ok(html.indexOf('<event-list><template shadowrootmode="open">') > html.indexOf('</head>'), 'in the body, inside the element');
     // The list's answer right after them, inside the element: the first card does not wait for its bytes.
     assert.match(html, /<\/template><script type="application\/json" id="stagedoor-first-list" [^>]*>[^<]*<\/script><\/event-list>/, "the list's answer follows the cards");
+    // A plugin that runs the post's content in the head and drops it (for a description, a reading
+    // time) does not take the block with it: the page still carries it once, after the cards.
+    const mu = join(wp.dir, 'www', 'wp-content', 'mu-plugins');
+    mkdirSync(mu, { recursive: true });
+    writeFileSync(join(mu, 'content-in-head.php'), "<?php\nadd_action( 'wp_head', function () { if ( is_singular() ) { apply_filters( 'the_content', get_post()->post_content ); } }, 1 );\n");
+    try {
+      const dropped = await (await fetch(url)).text();
+      assert.equal([...dropped.matchAll(/id="stagedoor-first-list"/g)].length, 1, 'one block, with the content run in the head');
+      assert.match(dropped, /<\/template><script type="application\/json" id="stagedoor-first-list" [^>]*>[^<]*<\/script><\/event-list>/, 'after the cards');
+    } finally {
+      rmSync(join(mu, 'content-in-head.php'));
+    }
 
     // The widget shows its cards from it and never asks for the list.
     const visitor = await contextFor(browser);

@@ -13,8 +13,9 @@
  * every language are not written here: the build writes them from firstCardsKit() into
  * first-cards.json beside this plugin's elements.json. A change to the cards is made there, then here.
  *
- * Printed only for the list whose answer the page's head carries (markup.php print_first_list:
- * the list in its plain form, all events or one type, read once, kept in its transient), and not
+ * Printed only for the list whose answer the page carries (markup.php first_list_block: the list
+ * in its plain form, all events or one type, read once, kept in its transient; the block follows
+ * the cards printed in the page's body, else it is in the footer), and not
  * on the page opened at a show (`?stagedoor-event=…`) or back from the payment page (`?stagedoor=…`),
  * where the element opens a show at once, nor with a type filter (`show-type-filter`). Prices are
  * formatted with PHP's intl extension (NumberFormatter) as the widget formats them; without it, in
@@ -325,6 +326,15 @@ function first_card( array $event, array $words, callable $money, array $links )
 }
 
 /**
+ * Whether what is rendered now goes into the page's body: the head is out. A plugin that runs the
+ * post's content in wp_head (for a description or a reading time) and drops it must not take the
+ * list's block with it: the footer prints it then.
+ */
+function in_page_body(): bool {
+	return did_action( 'wp_head' ) > 0 && ! doing_action( 'wp_head' );
+}
+
+/**
  * The cards for an <event-list> with these (checked) attributes, to print as its first child,
  * followed by the list's block (once a page; markup.php prints it in the footer where no cards
  * are: here the first card does not wait for its bytes); '' when it gets none: not the list whose
@@ -368,6 +378,6 @@ function first_cards( array $list ): string {
 	return first_cards_in_place(
 		'<template shadowrootmode="open"><style>' . $styles . '</style>'
 		. '<div part="base"><ul part="list" class="cards" aria-label="' . card_escape( $words['shows'] ) . '">' . $cards . '</ul></div></template>'
-		. ( first_list_printed() ? '' : first_list_block( page_event_list() ) )
+		. ( first_list_printed() || ! in_page_body() ? '' : first_list_block( page_event_list() ) )
 	);
 }
