@@ -24,22 +24,38 @@ let provided: LookAhead | null = null;
 /** Each connected <seat-picker> that shows the shared selection's performance, and its api client. */
 const pickers = new Map<object, ApiClient>();
 
+/** Told once something could ask: those that found nothing to ask through (a calendar's offer). */
+const retries = new Set<() => void>();
+
+function retry(): void {
+  const all = [...retries];
+  retries.clear();
+  for (const again of all) again();
+}
+
 /** Called by lookahead.ts as it loads. */
 export function provideLookAhead(lookAhead: LookAhead): void {
   provided = lookAhead;
+  retry();
 }
 
 /** A seat picker shows the shared selection's performance through `api`, or (null) no longer does. */
 export function pickerFollows(picker: object, api: ApiClient | null): void {
-  if (api) pickers.set(picker, api);
-  else pickers.delete(picker);
+  if (!api) pickers.delete(picker);
+  else if (pickers.get(picker) !== api) {
+    pickers.set(picker, api);
+    retry();
+  }
 }
 
 /**
  * The visitor points at a performance (or the calendar offers it first): its seats are asked for
  * now, when a seat picker on this page shows what is chosen through `api`. Whether a lookup was
- * started, or is on its way or waits for the event's detail.
+ * started, or is on its way or waits for the event's detail. `again`: called (once) when a picker
+ * or the look-ahead arrives, if nothing could ask now (the picker's chunk came after the dates).
  */
-export function lookAheadIfHere(api: ApiClient, performanceId: number, eventId: number | null): boolean {
-  return Boolean(provided && [...pickers.values()].includes(api) && provided(api, performanceId, eventId));
+export function lookAheadIfHere(api: ApiClient, performanceId: number, eventId: number | null, again?: () => void): boolean {
+  const asked = Boolean(provided && [...pickers.values()].includes(api) && provided(api, performanceId, eventId));
+  if (!asked && again) retries.add(again);
+  return asked;
 }

@@ -207,6 +207,16 @@ describe('seats asked for ahead of the click', () => {
     expect(none.api.callsTo('getFullAvailability')).to.deep.equal([]);
   });
 
+  it("a seat picker that comes after the dates (its chunk later than the calendar's answer): the performance offered first is asked for then, once", async () => {
+    const { api, calendar } = await page(true, [SEATED, LATER], { picker: 'none' });
+    await calendar.updateComplete;
+    expect(api.callsTo('getFullAvailability'), 'no picker yet: nothing asked').to.deep.equal([]);
+    calendar.parentElement?.append(document.createElement('seat-picker'));
+    await waitUntil(() => api.callsTo('getFullAvailability').length > 0, 'the offered performance is asked for once a picker follows the choice');
+    await calendar.updateComplete;
+    expect(api.callsTo('getFullAvailability')).to.deep.equal([{ performanceId: SEATED.PerformanceId }]);
+  });
+
   it("with no <event-list> to read the event's detail, the look-ahead reads it (once: the picker takes that read) and then asks for the seats", async () => {
     const { api, picker, choice, seats } = await page(true, [SEATED, LATER], { detail: false });
     await waitUntil(() => api.callsTo('getFullAvailability').length === 1, 'the offered performance asked for once the detail is in');

@@ -431,10 +431,13 @@ export class PerformanceCalendar extends BookingElement {
   }
 
   /** Pointed at (hover, focus; a touch is a pointer entering too), or the one bookable performance of the day just opened: its seats are asked for now, for the picker to take on the click (state/lookahead.ts, through state/lookahead-slot.ts: with no picker on the page, nothing). */
-  private lookAhead(choice: PerformanceChoice): boolean {
+  private lookAhead(choice: PerformanceChoice, again?: () => void): boolean {
     if (choice.soldOut) return false;
-    return lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId);
+    return lookAheadIfHere(this.booking.api, choice.performance.PerformanceId, this.currentEventId ?? choice.performance.EventId, again);
   }
+
+  /** The offer tried again once a picker or the look-ahead arrives (lookahead-slot.ts). */
+  private readonly offerAgain = (): void => this.requestUpdate();
 
   /** The event and performance last looked ahead as the one offered first (each once). */
   private offeredAhead = '';
@@ -445,7 +448,8 @@ export class PerformanceCalendar extends BookingElement {
    * to book. That is the likely next step, so its seats are asked for now, while the visitor reads
    * the dates: on a slow network they arrive with the choice, not a round trip after it. A day of
    * several performances predicts none. Asked once per event and performance; not marked asked
-   * while nothing could ask (the seat picker's chunk not here yet): a later update tries again.
+   * while nothing could ask (the seat picker's chunk not here yet): the calendar updates again
+   * when it comes, and tries then.
    */
   private lookAheadOffered(): void {
     if (this.bookingController.selection.performanceId !== null) return;
@@ -453,7 +457,7 @@ export class PerformanceCalendar extends BookingElement {
     const offered = bookable.length === 1 ? bookable[0] : undefined;
     const key = offered ? `${this.currentEventId}|${offered.performance.PerformanceId}` : '';
     if (!offered || key === this.offeredAhead) return;
-    if (this.lookAhead(offered)) this.offeredAhead = key;
+    if (this.lookAhead(offered, this.offerAgain)) this.offeredAhead = key;
   }
 
   private choose(choice: PerformanceChoice, byKeyboard = false): void {
