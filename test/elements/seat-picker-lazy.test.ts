@@ -44,17 +44,23 @@ describe('<seat-picker> fetches the seat check with the first seat chosen', () =
     expect(checkFetched(), 'the seat check was fetched before any seat was chosen').to.equal(false);
     expect(bestFetched(), 'best available was fetched before the visitor chose it').to.equal(false);
 
+    // A page hidden meanwhile (the runner's other pages in front) makes no frames: there the check is
+    // asked for at once (frames.ts), so the order below is checked only for a page shown throughout.
+    let hidden = document.visibilityState !== 'visible';
+    const onVisibility = () => void (hidden = true);
+    document.addEventListener('visibilitychange', onVisibility);
     seat(el, 'Stalls, row A, seat 1').click();
     // The frame that shows the seat chosen: the check's code is asked for only as it begins, so its
     // arrival and compiling (at once on a fast network) never hold that frame back.
     const frame = await new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+    document.removeEventListener('visibilitychange', onVisibility);
     expect(seat(el, 'Stalls, row A, seat 1').getAttribute('aria-pressed')).to.equal('true');
     await el.updateComplete;
     expect(addButton(el)?.getAttribute('aria-disabled'), 'not addable while it is checked').to.equal('true');
     await waitUntil(() => answer, 'the choice was never checked');
     expect(checkFetched()).to.equal(true);
     const asked = performance.getEntriesByType('resource').find((e) => /\/seat-picker\/selection-check\b/.test(e.name))?.startTime ?? 0;
-    expect(asked, `the seat check was asked for at ${asked} ms, before the frame showing the seat chosen (${frame} ms)`).to.be.at.least(frame);
+    if (!hidden) expect(asked, `the seat check was asked for at ${asked} ms, before the frame showing the seat chosen (${frame} ms)`).to.be.at.least(frame);
     answer?.();
     await waitUntil(() => addButton(el)?.getAttribute('aria-disabled') !== 'true', 'addable once the check answered');
     await expect(el).to.be.accessible();
