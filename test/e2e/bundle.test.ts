@@ -536,10 +536,13 @@ describe('the script-tag bundle in a bare page', () => {
     const isFull = (url: string) => /\/Performances\/\d+\/FullAvailability/.test(new URL(url).pathname);
     const { page: p, errors, requests, violations } = await watchedPage(browser);
     await p.goto(`${server.origin}/all`);
+    // Its lookup leaves once the dates and the event's detail are both in, which may be after the
+    // dates show (the page's 'networkidle' was reached at its load, so waiting for it waits for nothing).
+    const lookedUp = p.waitForResponse((r) => isFull(r.url()), { timeout: 10_000 });
     await p.locator('event-list').locator('[part~="card-button"]', { hasText: 'The Lantern Keeper' }).first().press('Enter');
     const day = p.locator('performance-calendar').locator('[part~="day-button"][part~="has-performances"]:not([aria-disabled="true"])').first();
     await day.waitFor();
-    await p.waitForLoadState('networkidle');
+    await lookedUp;
     // The first day with tickets holds one performance to book: its seats are asked for with nothing pointed at.
     const offered = await day.getAttribute('data-day');
     const asked = requests.filter(isFull);
@@ -657,10 +660,12 @@ describe('the script-tag bundle in a bare page', () => {
     await p.waitForLoadState('networkidle');
     assert.deepEqual(requests.filter(isLater), [], 'no event chosen yet: nothing fetched for below a seat map');
     const asked = p.waitForRequest((r) => isLater(r.url()), { timeout: 10_000 });
+    // The offered performance's lookup leaves once the dates and the detail are both in (see above).
+    const lookedUp = p.waitForResponse((r) => isLookup(r.url()), { timeout: 10_000 });
     await list.locator('[part~="card-button"]', { hasText: 'The Lantern Keeper' }).first().press('Enter');
     await asked;
     await p.locator('performance-calendar').locator(':is([part~="day-button"], [part~="performance-button"])').first().waitFor();
-    await p.waitForLoadState('networkidle');
+    await lookedUp;
     assert.equal(requests.filter(isLater).length, 1, 'the dates show: the later part is fetched ahead, once');
     // No performance chosen: the only lookup is the one the calendar offers first (the pinned Sunday's one matinee), asked ahead.
     assert.equal(await p.locator('seat-picker').locator('[part~="empty"]').count(), 1, 'no performance chosen');
