@@ -161,7 +161,6 @@ export class SeatPicker extends BookingElement {
   /** Set when a 409 asked for a fresh map: the message to show once it arrives. */
   private pendingLoss: string | null = null;
 
-
   private readonly view = new SeatMapController(this, {
     toggle: (index) => this.toggleSeat(index),
     activate: (index) => {
@@ -516,7 +515,7 @@ export class SeatPicker extends BookingElement {
     const sizer = root.querySelector<HTMLElement>('.sizer');
     const canvas = root.querySelector<HTMLCanvasElement>('.frame > canvas');
     this.view.attach(viewport && sizer && canvas && this.map && !this.showingBest ? { viewport, sizer, canvas } : null);
-    this.laterPart?.paintSwatches(this.renderRoot);
+    this.laterPart?.paintSwatches(root);
     const { seats } = this;
     this.view.update({ map: seats.map, selected: seats.selectedIdx, held: seats.heldIdx, invalid: seats.invalidIdx, zoom: this.zoom, active: this.activeSeat });
     this.takeFocus();
